@@ -1,0 +1,118 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import type { StubConfig } from './config.js';
+import { detailBody, SERVICE_ERRORS } from './errors.js';
+import { loggerOptions } from './log.js';
+import { resolveBaseUrl } from './responses/base-url.js';
+import { answerService, toRouterPath, VIEW_HEADERS } from './responses/dispatch.js';
+import type { StubState } from './state.js';
+
+/** Holds the state being served; a reload replaces `current` whole, never mutates it. */
+export interface StateHolder {
+  current: StubState;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The deployment's base URL for this request (§9.2), set by the host check. */
+    baseUrl: string;
+  }
+}
+
+/** Headers Django's SecurityMiddleware and XFrameOptionsMiddleware add to every answer. */
+const DJANGO_HEADERS = Object.freeze({
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'x-frame-options': 'DENY',
+});
+
+// DRF's JSONRenderer: `application/json`, no charset parameter. Bodies go to Fastify as Buffers,
+// since it appends `; charset=utf-8` to JSON sent as a string.
+const JSON_TYPE = 'application/json';
+
+const BAD_REQUEST_RESPONSE = (() => {
+  const body = detailBody(SERVICE_ERRORS.BAD_REQUEST.detail);
+  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+})();
+
+function sendDetail(reply: FastifyReply, status: number, detail: string): FastifyReply {
+  return reply
+    .code(status)
+    .headers(DJANGO_HEADERS)
+    .header('content-type', JSON_TYPE)
+    .send(Buffer.from(detailBody(detail)));
+}
+
+/**
+ * Builds the stub's Fastify instance from a configuration and the state to serve. Never listens:
+ * the CLI does, tests use `inject()` or listen themselves.
+ */
+export async function buildApp(config: StubConfig, holder: StateHolder): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config),
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    exposeHeadRoutes: true,
+    return503OnClosing: false,
+    // Garbage on the socket gets the service's error shape, then the connection closes.
+    clientErrorHandler: (_err, socket) => {
+      if (socket.writable) socket.end(BAD_REQUEST_RESPONSE);
+      else socket.destroy();
+    },
+    // A url the router cannot decode is a url Django would not resolve.
+    frameworkErrors: (_err, _req, reply) => sendDetail(reply, 404, SERVICE_ERRORS.NOT_FOUND.detail),
+  });
+  app.decorateRequest('baseUrl', '');
+
+  // Bodies are never read: no route here takes one, and DRF parses lazily, so a POST with any body
+  // still meets 405 rather than a parse error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+  // Django's CommonMiddleware calls get_host() before any view: a bad Host is 400 everywhere.
+  app.addHook('onRequest', async (req, reply) => {
+    const result = resolveBaseUrl(req.headers, {
+      baseUrl: config.baseUrl,
+      trustProxy: config.trustProxy,
+      allowedHosts: config.allowedHosts,
+      fallbackHost: `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    });
+    if (!result.ok) {
+      const e = result.reason === 'invalid-host' ? SERVICE_ERRORS.INVALID_HOST : SERVICE_ERRORS.DISALLOWED_HOST;
+      return sendDetail(reply, e.status, e.detail);
+    }
+    req.baseUrl = result.baseUrl;
+  });
+
+  if (config.logLevel !== 'silent') {
+    app.addHook('onResponse', async (req, reply) => {
+      req.log.info({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    });
+  }
+
+  const serve = async (req: FastifyRequest, reply: FastifyReply) => {
+    const answer = answerService(holder.current, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl });
+    reply.code(answer.status).headers(DJANGO_HEADERS);
+    if (answer.view) reply.headers(VIEW_HEADERS);
+    return reply.header('content-type', JSON_TYPE).send(Buffer.from(answer.body));
+  };
+
+  // One route per operation of the spec at start-up. Requests to other paths or methods (and paths
+  // a reload adds) reach the same dispatcher through the not-found handler, which answers as DRF.
+  const routed = new Set<string>();
+  for (const op of holder.current.operations.all) {
+    const url = toRouterPath(op.path);
+    if (routed.has(url)) continue;
+    routed.add(url);
+    app.get(url, serve);
+  }
+  app.setNotFoundHandler(serve);
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return sendDetail(reply, status, SERVICE_ERRORS.BAD_REQUEST.detail);
+    req.log.error({ err }, 'unexpected error');
+    return sendDetail(reply, 500, SERVICE_ERRORS.SERVER_ERROR.detail);
+  });
+  return app;
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULTS, resolveConfig, type StubConfig } from './config.js';
+import { colors } from './log.js';
+import { serve } from './serve.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function integer(value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError('not a whole number.');
+  return Number(value);
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${colors.red('error')}: ${message}\n`);
+  process.exit(code);
+}
+
+function serveOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('-p, --port <n>', 'port to listen on').env('PORT').default(DEFAULTS.port).argParser(integer))
+    .addOption(new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').env('HOST').default(DEFAULTS.host))
+    .addOption(new Option('--page-size <n>', 'items per page (DRF PAGE_SIZE)').env('STUB_PAGE_SIZE').default(DEFAULTS.pageSize).argParser(integer))
+    .addOption(new Option('--base-url <url>', "fixed base URL of every absolute url (default: the request's scheme and Host)").env('STUB_BASE_URL'))
+    .addOption(new Option('--trust-proxy', 'take the host and scheme from X-Forwarded-Host / X-Forwarded-Proto').env('STUB_TRUST_PROXY').default(false))
+    .addOption(
+      new Option('--allowed-hosts <list>', "hosts to answer, comma-separated, Django's ALLOWED_HOSTS syntax (.example.com, *)")
+        .env('STUB_ALLOWED_HOSTS')
+        .default(['*'], '*')
+        .argParser(list),
+    )
+    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').env('STUB_SPEC').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+    .addOption(new Option('--fixtures <dir>', 'folder of <resource>.json fixtures').env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/'))
+    .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
+    .addOption(
+      new Option('--generate-count <n>', 'items generated per collection without fixture (x-stub-count overrides)')
+        .env('STUB_GENERATE_COUNT')
+        .default(DEFAULTS.generateCount)
+        .argParser(integer),
+    )
+    .addOption(new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'))
+    .addOption(new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change').env('STUB_WATCH').default(false))
+    .addOption(new Option('--validate-requests', 'check query parameters against the spec (400 on violation)').env('STUB_VALIDATE_REQUESTS').default(false))
+    .addOption(new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS').env('STUB_MAX_DELAY').default(DEFAULTS.maxDelayMs).argParser(integer))
+    .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
+    .addOption(new Option('--log-format <format>', 'request log format').choices(['pretty', 'json']).env('STUB_LOG_FORMAT').default('pretty'));
+}
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  pageSize: number;
+  baseUrl?: string;
+  trustProxy: boolean;
+  allowedHosts: string[];
+  spec: string;
+  fixtures: string;
+  seed: number;
+  generateCount: number;
+  cors: boolean;
+  watch: boolean;
+  validateRequests: boolean;
+  maxDelay: number;
+  quiet: boolean;
+  logFormat: 'pretty' | 'json';
+}
+
+export function configFromFlags(flags: ServeFlags): StubConfig {
+  const result = resolveConfig({
+    port: flags.port,
+    host: flags.host,
+    pageSize: flags.pageSize,
+    baseUrl: flags.baseUrl,
+    trustProxy: flags.trustProxy,
+    allowedHosts: flags.allowedHosts,
+    specFile: flags.spec,
+    fixturesDir: flags.fixtures,
+    seed: flags.seed,
+    generateCount: flags.generateCount,
+    cors: flags.cors,
+    watch: flags.watch,
+    validateRequests: flags.validateRequests,
+    maxDelayMs: flags.maxDelay,
+    logLevel: flags.quiet ? 'silent' : 'info',
+    logFormat: flags.logFormat,
+  });
+  if (!result.ok) fail(result.errors.join('; '));
+  return result.config;
+}
+
+const program = new Command('workplace-stub')
+  .description('Stub and contract checker for the Workplace Administration Service')
+  .version(pkg.version)
+  .showHelpAfterError(false)
+  .exitOverride()
+  .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
+
+serveOptions(program.command('serve', { isDefault: true }).description('serve the stub (the default command)')).action(async (flags: ServeFlags) => {
+  const result = await serve(configFromFlags(flags));
+  if (typeof result === 'number') process.exit(result);
+});
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+  throw e;
+}

@@ -1,0 +1,84 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/** The id under which the bundled spec is registered; validators are `$ref`s into it. */
+export const SPEC_ID = 'urn:workplace-admin:openapi';
+
+// OpenAPI 3.1 keywords that are not JSON Schema 2020-12: known, not errors (strictness stays on).
+const OPENAPI_SCHEMA_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator'];
+// The document's own top-level members, so the spec can be registered whole and referenced into.
+const OPENAPI_DOCUMENT_KEYWORDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags'];
+
+/** One violation of a schema: where in the instance, what the schema wanted, what was found. */
+export interface SchemaViolation {
+  readonly pointer: string;
+  readonly message: string;
+  readonly keyword: string;
+  readonly schemaPath: string;
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The contract's own Ajv: JSON Schema 2020-12 (OpenAPI 3.1's dialect), all errors, nothing coerced,
+ * removed or defaulted, strict. Independent of Fastify's Ajv, which coerces and strips
+ * (house style 11). Validators compile once per schema pointer and are cached.
+ */
+export class ContractAjv {
+  readonly ajv: Ajv2020;
+  readonly #cache = new Map<string, ValidateFunction>();
+
+  constructor(doc: unknown) {
+    this.ajv = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      allowUnionTypes: true,
+      coerceTypes: false,
+      removeAdditional: false,
+      useDefaults: false,
+      validateFormats: true,
+    });
+    addFormats(this.ajv);
+    this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS]);
+    this.ajv.addSchema(doc as object, SPEC_ID, undefined, false);
+  }
+
+  /** The validator of the schema at `pointer` (`#/components/schemas/Desk`); throws if it cannot compile. */
+  validator(pointer: string): ValidateFunction {
+    const key = pointer.startsWith('#') ? pointer : `#${pointer}`;
+    let fn = this.#cache.get(key);
+    if (!fn) {
+      fn = this.ajv.compile({ $ref: `${SPEC_ID}${key}` });
+      this.#cache.set(key, fn);
+    }
+    return fn;
+  }
+
+  /** Every violation of `value` against the schema at `pointer` (empty when valid). */
+  validate(pointer: string, value: unknown): SchemaViolation[] {
+    const fn = this.validator(pointer);
+    return fn(value) ? [] : (fn.errors ?? []).map(toViolation);
+  }
+}
+
+export function toViolation(e: ErrorObject): SchemaViolation {
+  return {
+    pointer: e.instancePath || '',
+    keyword: e.keyword,
+    schemaPath: e.schemaPath,
+    params: e.params,
+    message: e.message ?? 'is invalid',
+  };
+}
+
+/** "must match pattern \"^[A-Z]$\"" style text with the allowed values where Ajv lists them. */
+export function describeViolation(v: SchemaViolation): string {
+  if (v.keyword === 'required') return `must have required property "${String(v.params.missingProperty)}"`;
+  if (v.keyword === 'enum') return `${v.message}: ${JSON.stringify(v.params.allowedValues)}`;
+  if (v.keyword === 'additionalProperties' || v.keyword === 'unevaluatedProperties') {
+    return `${v.message}: "${String(v.params.additionalProperty ?? v.params.unevaluatedProperty)}"`;
+  }
+  return v.message;
+}
