@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { type CheckFlags, check } from './contract/cli-check.js';
 import { DEFAULTS, resolveConfig, type StubConfig } from './config.js';
 import { colors } from './log.js';
 import { serve } from './serve.js';
@@ -107,6 +108,22 @@ serveOptions(program.command('serve', { isDefault: true }).description('serve th
   const result = await serve(configFromFlags(flags));
   if (typeof result === 'number') process.exit(result);
 });
+
+program
+  .command('check')
+  .description('check a deployment of the service against the spec and the interface document (exit 0 holds, 1 violations, 2 unreachable)')
+  .requiredOption('--base-url <url>', 'the deployment, e.g. https://staging.example.org')
+  .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+  .option('--header <header>', "a header sent with every request, e.g. 'Authorization: Token …' (repeatable; never reported)", (v: string, prev: string[]) => [...prev, v], [])
+  .addOption(new Option('--timeout <ms>', 'time-out of one request').default(10_000).argParser(integer))
+  .addOption(new Option('--concurrency <n>', 'requests at once').default(4).argParser(integer))
+  .addOption(new Option('--max-pages <n>', 'pages crawled per collection at most').default(1000).argParser(integer))
+  .addOption(new Option('--only <list>', 'collections to check, comma-separated (desk,employee)').default([], 'all').argParser(list))
+  .option('--json', 'the report as JSON', false)
+  .option('--junit <file>', 'also write the report as JUnit XML')
+  .action(async (flags: CheckFlags) => {
+    process.exit(await check(flags));
+  });
 
 try {
   await program.parseAsync(process.argv);

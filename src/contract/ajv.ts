@@ -19,6 +19,8 @@ export interface SchemaViolation {
   readonly keyword: string;
   readonly schemaPath: string;
   readonly params: Readonly<Record<string, unknown>>;
+  /** The value found at `pointer`. */
+  readonly data: unknown;
 }
 
 /**
@@ -33,6 +35,8 @@ export class ContractAjv {
   constructor(doc: unknown) {
     this.ajv = new Ajv2020({
       allErrors: true,
+      // verbose: each error carries the value it is about, so reports show what was found.
+      verbose: true,
       strict: true,
       allowUnionTypes: true,
       coerceTypes: false,
@@ -70,6 +74,7 @@ export function toViolation(e: ErrorObject): SchemaViolation {
     schemaPath: e.schemaPath,
     params: e.params,
     message: e.message ?? 'is invalid',
+    data: e.data,
   };
 }
 

@@ -1,0 +1,20 @@
+import { LoadError } from '../errors.js';
+import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import { type Operations, readOperations } from '../spec/operations.js';
+import { ContractAjv } from './ajv.js';
+
+/** What the checker needs from the spec: its operations and validators, compiled once. */
+export interface Contract {
+  readonly spec: LoadedSpec;
+  readonly operations: Operations;
+  readonly ajv: ContractAjv;
+}
+
+export async function loadContract(specFile: string): Promise<Contract> {
+  const spec = await loadSpec(specFile);
+  const { operations, problems } = readOperations(spec.doc, specFile);
+  if (problems.length > 0) throw new LoadError(problems);
+  const ajv = new ContractAjv(spec.doc);
+  for (const op of operations.all) for (const r of Object.values(op.responses)) if (r.schemaPointer) ajv.validator(r.schemaPointer);
+  return { spec, operations, ajv };
+}
