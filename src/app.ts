@@ -91,10 +91,11 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   }
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
-    const answer = answerService(holder.current, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl });
+    const answer = answerService(holder.current, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl, prefer: req.headers.prefer });
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     reply.code(answer.status).headers(DJANGO_HEADERS);
     if (answer.view) reply.headers(VIEW_HEADERS);
-    return reply.header('content-type', JSON_TYPE).send(Buffer.from(answer.body));
+    return reply.header('content-type', answer.contentType ?? JSON_TYPE).send(Buffer.from(answer.body));
   };
 
   // One route per operation of the spec at start-up. Requests to other paths or methods (and paths

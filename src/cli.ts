@@ -49,6 +49,7 @@ function serveOptions(cmd: Command): Command {
     )
     .addOption(new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'))
     .addOption(new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change').env('STUB_WATCH').default(false))
+    .addOption(new Option('--types <file>', 'with --watch: regenerate the TypeScript types into this file when the spec changes').env('STUB_TYPES'))
     .addOption(new Option('--validate-requests', 'check query parameters against the spec (400 on violation)').env('STUB_VALIDATE_REQUESTS').default(false))
     .addOption(new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS').env('STUB_MAX_DELAY').default(DEFAULTS.maxDelayMs).argParser(integer))
     .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
@@ -68,6 +69,7 @@ interface ServeFlags {
   generateCount: number;
   cors: boolean;
   watch: boolean;
+  types?: string;
   validateRequests: boolean;
   maxDelay: number;
   quiet: boolean;
@@ -88,6 +90,7 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
     generateCount: flags.generateCount,
     cors: flags.cors,
     watch: flags.watch,
+    typesFile: flags.types,
     validateRequests: flags.validateRequests,
     maxDelayMs: flags.maxDelay,
     logLevel: flags.quiet ? 'silent' : 'info',

@@ -20,6 +20,8 @@ export interface StubConfig {
   readonly generateCount: number;
   readonly cors: boolean;
   readonly watch: boolean;
+  /** With `watch`: regenerate the TypeScript types into this file when the spec changes. */
+  readonly typesFile: string | undefined;
   readonly validateRequests: boolean;
   /** Upper bound of `Prefer: delay=MS`. */
   readonly maxDelayMs: number;
@@ -42,6 +44,7 @@ export const DEFAULTS: StubConfig = Object.freeze({
   generateCount: 25,
   cors: true,
   watch: false,
+  typesFile: undefined,
   validateRequests: false,
   maxDelayMs: 10_000,
   logLevel: 'info',

@@ -1,23 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type StateHolder } from './app.js';
 import type { StubConfig } from './config.js';
-import { LoadError } from './errors.js';
 import { colors } from './log.js';
-import { loadState } from './state.js';
-
-export function stateOptions(config: StubConfig) {
-  return { specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.generateCount };
-}
-
-/** Prints a LoadError's problems, one per line: file, place, reason. */
-export function printLoadError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): void {
-  if (e instanceof LoadError) {
-    write(`${colors.red('error')}: the spec or fixtures cannot be served:\n`);
-    for (const p of e.problems) write(`  ${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}\n`);
-  } else {
-    write(`${colors.red('error')}: ${e instanceof Error ? e.message : String(e)}\n`);
-  }
-}
+import { printLoadError } from './print-load-error.js';
+import { loadState, stateOptions } from './state.js';
+import { watchState } from './watch.js';
 
 /**
  * Loads, builds and listens; stops cleanly on SIGINT/SIGTERM (in-flight requests finish, exit 0).
@@ -48,11 +35,14 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     `Workplace Administration Service stub listening on ${colors.bold(url)}\n` +
       `  ${collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n`,
   );
+  const watcher = config.watch ? watchState(config, holder) : undefined;
+  if (watcher) process.stdout.write(`  watching ${holder.current.files.length} spec and fixture files for changes\n`);
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: closing, letting requests in flight finish\n`);
+    watcher?.close();
     app.close().then(
       () => process.exit(0),
       () => process.exit(1),

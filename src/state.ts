@@ -1,8 +1,9 @@
 import path from 'node:path';
+import type { StubConfig } from './config.js';
 import { ContractAjv } from './contract/ajv.js';
 import { LoadError, type LoadProblem } from './errors.js';
 import { generateItems } from './fixtures/generate.js';
-import { type Collection, describesFields, prepareItems, readFixtureFile } from './fixtures/store.js';
+import { type Collection, describesFields, EMPTY_SET, type ItemSet, prepareItems, readFixtureFile } from './fixtures/store.js';
 import { type LoadedSpec, loadSpec } from './spec/load.js';
 import { type Operations, readOperations } from './spec/operations.js';
 import { follow, isObject } from './spec/pointer.js';
@@ -16,6 +17,11 @@ export interface StubState {
   readonly collections: ReadonlyMap<string, Collection>;
   /** The spec files and fixture files this state was read from (what `--watch` follows). */
   readonly files: readonly string[];
+}
+
+/** The state options of a configuration. */
+export function stateOptions(config: StubConfig): StateOptions {
+  return { specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.generateCount };
 }
 
 export interface StateOptions {
@@ -66,45 +72,43 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
     const detail = operations.detailOf.get(list.path);
     const file = path.resolve(opts.fixturesDir, `${list.resource}.json`);
     fixtureFiles.push(file);
+    const prepare = (raw: readonly unknown[], from: string, stored: boolean) =>
+      prepareItems(raw, { doc: spec.doc, ajv, list, detail, file: from, stored }, fixtureProblems);
+    const generatedFrom = `${specFile} (generated from ${list.itemPointer}, seed ${opts.seed})`;
+    const dynamic = describesFields(spec.doc, list.itemPointer)
+      ? prepare(await generateItems(spec.doc, list, detail, { seed: opts.seed, count: list.generateCount ?? opts.defaultGenerateCount }), generatedFrom, false)
+      : undefined;
+    const examples = new Map<string, ItemSet>();
+    for (const [name, value] of envelopeExamples(list)) examples.set(name, prepare(value.map(stripUrl), `${specFile} example ${name}`, false));
     const stored = await readFixtureFile(file, fixtureProblems);
-    let source: Collection['source'] = 'empty';
-    let raw: readonly unknown[] = [];
-    let from = rel(file);
-    if (stored !== undefined) {
-      source = 'fixture';
-      raw = stored;
-    } else {
-      const examples = exampleItems(spec.doc, list);
-      if (examples !== undefined) {
-        source = 'examples';
-        raw = examples.items;
-        from = `${specFile} at ${examples.pointer}`;
-      } else if (describesFields(spec.doc, list.itemPointer)) {
-        source = 'generated';
-        raw = await generateItems(spec.doc, list, detail, { seed: opts.seed, count: list.generateCount ?? opts.defaultGenerateCount });
-        from = `${specFile} (generated, seed ${opts.seed})`;
-      }
-    }
-    const prepared = prepareItems(raw, { doc: spec.doc, ajv, list, detail, file: from, stored: source === 'fixture' }, fixtureProblems);
-    collections.set(list.path, Object.freeze({ list, detail, source, file: from, ...prepared }));
+    let chosen: { source: Collection['source']; from: string; set: ItemSet };
+    if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), set: prepare(stored, rel(file), true) };
+    else if (examples.size > 0) {
+      const [name, set] = [...examples][0] as [string, ItemSet];
+      chosen = { source: 'examples', from: `${specFile} example ${name}`, set };
+    } else if (itemExamples(spec.doc, list) !== undefined) {
+      chosen = { source: 'examples', from: `${specFile} at ${list.itemPointer.slice(1)}/examples`, set: prepare(itemExamples(spec.doc, list) ?? [], `${specFile} at ${list.itemPointer.slice(1)}/examples`, false) };
+    } else if (dynamic !== undefined) chosen = { source: 'generated', from: generatedFrom, set: dynamic };
+    else chosen = { source: 'empty', from: 'nothing (no fixture, example or described field)', set: EMPTY_SET };
+    collections.set(list.path, Object.freeze({ list, detail, source: chosen.source, file: chosen.from, ...chosen.set, dynamic, examples }));
   }
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   return Object.freeze({ spec, operations, ajv, collections, files: [...spec.files, ...fixtureFiles] });
 }
 
-/** Step 2: items from the spec's examples, without the urls the stub builds itself. */
-function exampleItems(doc: unknown, list: Collection['list']): { items: unknown[]; pointer: string } | undefined {
-  const ok = list.responses['200'];
-  for (const [name, value] of Object.entries(ok?.examples ?? {})) {
-    if (value !== null && typeof value === 'object' && Array.isArray((value as { results?: unknown }).results)) {
-      return { items: (value as { results: unknown[] }).results.map(stripUrl), pointer: `${ok?.schemaPointer ?? ''} examples/${name}` };
-    }
+/** Step 2a: the 200 answer's named examples whose value is an envelope (their `results`). */
+function envelopeExamples(list: Collection['list']): [string, unknown[]][] {
+  const out: [string, unknown[]][] = [];
+  for (const [name, value] of Object.entries(list.responses['200']?.examples ?? {})) {
+    if (isObject(value) && Array.isArray(value.results)) out.push([name, value.results]);
   }
+  return out;
+}
+
+/** Step 2b: the item schema's own `examples` (each an item). */
+function itemExamples(doc: unknown, list: Collection['list']): unknown[] | undefined {
   const item = follow(doc, list.itemPointer).node;
-  if (isObject(item) && Array.isArray(item.examples) && item.examples.length > 0) {
-    return { items: item.examples.map(stripUrl), pointer: `${list.itemPointer.slice(1)}/examples` };
-  }
-  return undefined;
+  return isObject(item) && Array.isArray(item.examples) && item.examples.length > 0 ? item.examples.map(stripUrl) : undefined;
 }
 
 function stripUrl(item: unknown): unknown {

@@ -38,6 +38,9 @@ export class ContractAjv {
       // verbose: each error carries the value it is about, so reports show what was found.
       verbose: true,
       strict: true,
+      // Valid JSON Schema that OpenAPI authors write (`properties` without `type: object` in an
+      // allOf member) is not an error; unknown keywords still are (strictSchema).
+      strictTypes: false,
       allowUnionTypes: true,
       coerceTypes: false,
       removeAdditional: false,
@@ -45,7 +48,7 @@ export class ContractAjv {
       validateFormats: true,
     });
     addFormats(this.ajv);
-    this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS]);
+    this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...extensionKeywords(doc)]);
     this.ajv.addSchema(doc as object, SPEC_ID, undefined, false);
   }
 
@@ -65,6 +68,24 @@ export class ContractAjv {
     const fn = this.validator(pointer);
     return fn(value) ? [] : (fn.errors ?? []).map(toViolation);
   }
+}
+
+/** Every `x-…` specification extension the document uses: annotations to Ajv, not errors. */
+function extensionKeywords(doc: unknown): string[] {
+  const found = new Set<string>();
+  const seen = new Set<object>();
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) node.forEach(walk);
+    else
+      for (const [k, v] of Object.entries(node)) {
+        if (k.startsWith('x-')) found.add(k);
+        walk(v);
+      }
+  };
+  walk(doc);
+  return [...found];
 }
 
 export function toViolation(e: ErrorObject): SchemaViolation {

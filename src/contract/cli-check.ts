@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { printLoadError } from '../serve.js';
+import { printLoadError } from '../print-load-error.js';
 import { exitCode, runCheck } from './checker.js';
 import { loadContract } from './load.js';
 import { jsonReport, junitReport, textReport } from './reporters.js';

@@ -1,8 +1,11 @@
 import FindMyWay from 'find-my-way';
 import type { StubConfig } from '../config.js';
 import { detailBody, methodNotAllowedDetail, noMatchDetail, SERVICE_ERRORS, type ServiceError } from '../errors.js';
-import type { Collection } from '../fixtures/store.js';
-import { renderItem } from '../fixtures/store.js';
+import { type Collection, EMPTY_SET, type ItemSet, renderItem } from '../fixtures/store.js';
+import { declaredBody } from '../scenarios/declared.js';
+import { parseScenario, type Scenario } from '../scenarios/parse.js';
+import { validateQuery } from './request-validation.js';
+import type { Operation } from '../spec/operations.js';
 import type { StubState } from '../state.js';
 import { choosePage, pageLinks } from './pagination.js';
 import { lastValue, parseQuery, type QueryMap } from './python-query.js';
@@ -12,8 +15,17 @@ import { renderEnvelope, urlContext } from './render.js';
 export interface ServiceAnswer {
   readonly status: number;
   readonly body: string;
-  /** Extra headers (Allow on 405 is already among the view headers). */
+  /** DRF's view headers (Allow, Vary) apply. */
   readonly view: boolean;
+  /** `application/json` unless the stub itself speaks (`application/problem+json`). */
+  readonly contentType?: string;
+  /** `Prefer: delay=MS`. */
+  readonly delayMs?: number;
+}
+
+/** A fault of the request to the mock itself (a scenario that cannot be), RFC 9457. */
+export function mockProblem(title: string, detail: string, extra: Record<string, unknown> = {}): ServiceAnswer {
+  return { status: 400, view: false, contentType: 'application/problem+json', body: JSON.stringify({ type: 'about:blank', title, status: 400, detail, ...extra }) };
 }
 
 /** Headers of every answer a DRF view gives (APIView.default_response_headers, Vary for negotiation). */
@@ -26,6 +38,8 @@ interface RouteEntry {
   readonly kind: 'list' | 'detail';
   readonly collection: Collection;
 }
+
+type MatchedRoute = RouteEntry & { readonly params: Readonly<Record<string, string | undefined>> };
 
 const routers = new WeakMap<StubState, FindMyWay.Instance<FindMyWay.HTTPVersion.V1>>();
 
@@ -59,6 +73,8 @@ export interface ServiceRequest {
   /** The raw request target (path and query, as received). */
   readonly url: string;
   readonly baseUrl: string;
+  /** The `Prefer` header, for scenarios. */
+  readonly prefer?: string | string[] | undefined;
 }
 
 /**
@@ -71,34 +87,86 @@ export function answerService(state: StubState, config: StubConfig, req: Service
   const path = q === -1 ? req.url : req.url.slice(0, q);
   const found = routerOf(state).find('GET', path);
   if (!found) return error(SERVICE_ERRORS.NOT_FOUND, false);
-  const route = found.store as RouteEntry;
+  const matched: MatchedRoute = { ...(found.store as RouteEntry), params: found.params };
+  const route = matched;
   const query = parseQuery(q === -1 ? '' : req.url.slice(q + 1));
+  const parsed = parseScenario(req.prefer, query, config.maxDelayMs);
+  if (!parsed.ok) return mockProblem('Impossible scenario', parsed.problems.join('; '), { available: SCENARIO_HELP });
+  const scenario = parsed.scenario;
   const format = lastValue(query, 'format');
   const op = route.kind === 'list' ? route.collection.list : route.collection.detail;
-  const formats = op?.formats ?? ['api', 'json'];
+  if (!op) return error(SERVICE_ERRORS.NOT_FOUND, false);
+  if (config.validateRequests) {
+    const violations = validateQuery(state, op, query);
+    if (violations.length > 0) {
+      return mockProblem('Invalid request', `${violations.length} query parameter(s) break ${op.operationId}'s declaration`, { validation: violations });
+    }
+  }
+  const formats = op.formats ?? ['api', 'json'];
   // DRF ignores an empty format (falsy) in negotiation, but item urls still keep it.
   if (format && !formats.includes(format)) return error(SERVICE_ERRORS.NOT_FOUND, true);
   if (req.method === 'OPTIONS') return { status: 200, body: metadata(route), view: true };
   if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, body: detailBody(methodNotAllowedDetail(req.method)), view: true };
-  const ctx = urlContext(req.baseUrl, format);
+  const answer = answerRoute(state, config, req, route, op, query, format, scenario);
+  return scenario.delayMs > 0 ? { ...answer, delayMs: scenario.delayMs } : answer;
+}
+
+export const SCENARIO_HELP = Object.freeze({
+  prefer: 'Prefer: code=<status>, example=<name>, dynamic=true, empty=true, delay=<ms>',
+  query: '__code, __example, __dynamic, __empty, __delay',
+});
+
+/** The items a scenario asks for (docs/response-selection.md), or a problem. */
+function itemSet(collection: Collection, op: Operation, scenario: Scenario): ItemSet | ServiceAnswer {
+  if (scenario.empty) return EMPTY_SET;
+  if (scenario.dynamic) {
+    return collection.dynamic ?? mockProblem('Impossible scenario', `${op.operationId}: its item schema describes no field to generate from`, { available: SCENARIO_HELP });
+  }
+  if (scenario.example !== undefined) {
+    return (
+      collection.examples.get(scenario.example) ??
+      mockProblem('Impossible scenario', `the 200 response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: [...collection.examples.keys()] } })
+    );
+  }
+  return collection;
+}
+
+function answerRoute(
+  state: StubState,
+  config: StubConfig,
+  req: ServiceRequest,
+  route: MatchedRoute,
+  op: Operation,
+  query: QueryMap,
+  format: string | undefined,
+  scenario: Scenario,
+): ServiceAnswer {
+  if (scenario.code !== undefined && scenario.code !== 200) {
+    const declared = declaredBody(state.spec.doc, op, scenario.code, scenario.example, config.seed);
+    if (!declared.ok) return mockProblem('Impossible scenario', declared.problem, { available: declared.available });
+    return { status: scenario.code, body: declared.body, view: true };
+  }
   const { collection } = route;
+  const set = itemSet(collection, op, scenario);
+  if ('status' in set) return set;
+  const ctx = urlContext(req.baseUrl, format);
   if (route.kind === 'detail') {
-    const raw = found.params[collection.detail?.pkParam ?? 'pk'] ?? '';
+    const raw = route.params[collection.detail?.pkParam ?? 'pk'] ?? '';
     let key = raw;
     if (collection.detail?.pkIsInteger) {
       if (!PY_INT.test(raw)) return error(SERVICE_ERRORS.NOT_FOUND, true);
       key = BigInt(raw.trim().replaceAll('_', '')).toString();
     }
-    const item = collection.byPk.get(key);
+    const item = set.byPk.get(key);
     if (!item) return { status: 404, body: detailBody(noMatchDetail(collection.list.itemName)), view: true };
     return { status: 200, body: renderItem(item, ctx.urlPrefixJson, ctx.formatQuery), view: true };
   }
-  const count = collection.items.length;
+  const count = set.items.length;
   const choice = choosePage(lastValue(query, 'page'), count, config.pageSize);
   if (!choice.ok) return error(SERVICE_ERRORS.INVALID_PAGE, true);
   const start = (choice.page - 1) * config.pageSize;
   const links = pageLinks(`${req.baseUrl}${collection.list.path}`, linkQuery(query), choice.page, choice.numPages);
-  const body = renderEnvelope(count, links.next, links.previous, collection.items.slice(start, start + config.pageSize), ctx);
+  const body = renderEnvelope(count, links.next, links.previous, set.items.slice(start, start + config.pageSize), ctx);
   return { status: 200, body, view: true };
 }
 

@@ -21,8 +21,8 @@ interface OperationBase {
   readonly responses: Readonly<Record<string, DeclaredResponse>>;
   /** Enum of the `format` query parameter, when the spec declares one. */
   readonly formats: readonly string[] | undefined;
-  /** Names of the declared query parameters. */
-  readonly queryParams: readonly string[];
+  /** Declared query parameters: name → pointer to its schema. */
+  readonly queryParams: Readonly<Record<string, string>>;
 }
 
 /** A collection: a GET whose 200 answer is the list envelope (an object with a `results` array). */
@@ -148,7 +148,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       summary: typeof op.summary === 'string' ? op.summary : '',
       responses: declaredResponses(doc, opPointer),
       formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
-      queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
+      queryParams: Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, appendPointer(p.pointer, 'schema')])),
     };
     const ok = base.responses['200'];
     const itemPointer = ok?.schemaPointer ? findResultsItems(doc, ok.schemaPointer) : undefined;

@@ -1,0 +1,120 @@
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type StateHolder } from '../../src/app.js';
+import { loadState, stateOptions } from '../../src/state.js';
+import type { DeskList, StoredDesk } from '../../src/types.js';
+import { type Watcher, watchState } from '../../src/watch.js';
+import { FIXTURES, SPEC, testConfig } from '../helpers.js';
+
+async function until(check: () => Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for: ${what}`);
+}
+
+describe('--watch: the stub follows the spec, its $ref files and the fixtures', () => {
+  let dir: string;
+  let app: FastifyInstance;
+  let watcher: Watcher;
+  let holder: StateHolder;
+  const log: string[] = [];
+  const files = { spec: '', deskSchema: '', items: '', desks: '', types: '' };
+  let original: StoredDesk[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'stub-watch-'));
+    await cp(path.dirname(SPEC), path.join(dir, 'openapi'), { recursive: true });
+    await cp(FIXTURES, path.join(dir, 'fixtures'), { recursive: true });
+    files.spec = path.join(dir, 'openapi', 'openapi.yaml');
+    files.deskSchema = path.join(dir, 'openapi', 'schemas', 'desk.yaml');
+    files.items = path.join(dir, 'openapi', 'schemas', 'items.yaml');
+    files.desks = path.join(dir, 'fixtures', 'desk.json');
+    files.types = path.join(dir, 'openapi.d.ts');
+    original = JSON.parse(await readFile(files.desks, 'utf8')) as StoredDesk[];
+    const config = testConfig({ specFile: files.spec, fixturesDir: path.join(dir, 'fixtures'), watch: true, typesFile: files.types });
+    holder = { current: await loadState(stateOptions(config)) };
+    app = await buildApp(config, holder);
+    watcher = watchState(config, holder, (l) => log.push(l));
+  });
+  afterAll(async () => {
+    watcher.close();
+    await app.close();
+  });
+
+  const desks = async () => (await app.inject({ url: '/api/v1/desk' })).json() as DeskList;
+
+  it('picks up a fixture edit', async () => {
+    await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 0 ? { ...d, building: 'Z' } : d))));
+    await until(async () => (await desks()).results[0]?.building === 'Z', 'the edited desk');
+  });
+
+  it('picks up an edit to a $ref-ed file: describing Employee fields makes its data appear, and the types follow', async () => {
+    const items = await readFile(files.items, 'utf8');
+    await writeFile(files.items, items.replace(/^Employee:\n {2}type: object\n/m, 'Employee:\n  type: object\n  required: [name]\n  properties:\n    name:\n      type: string\n'));
+    await until(async () => ((await app.inject({ url: '/api/v1/employee' })).json() as DeskList).count === 25, 'generated employees');
+    await until(async () => (await readFile(files.types, 'utf8').catch(() => '')).includes('Employee: {\n            name: string;'), 'regenerated types');
+  });
+
+  it('serves a path added to the YAML without a restart', async () => {
+    const spec = await readFile(files.spec, 'utf8');
+    const added = spec.replace(
+      '\ncomponents:\n',
+      "\n  /api/v1/building:\n    get:\n      operationId: listBuildings\n      responses:\n        '200':\n          description: Buildings.\n          content:\n            application/json:\n              schema:\n                $ref: '#/components/schemas/EmployeeList'\n\ncomponents:\n",
+    );
+    await writeFile(files.spec, added);
+    await until(async () => (await app.inject({ url: '/api/v1/building' })).statusCode === 200, 'the new path');
+  });
+
+  it('keeps the last good state on an invalid edit, says why, and takes the next valid one', async () => {
+    const good = await readFile(files.deskSchema, 'utf8');
+    const before = log.length;
+    await writeFile(files.deskSchema, 'type: object\nproperties: [\n');
+    await until(async () => log.slice(before).some((l) => /desk\.yaml at line \d+:\d+/.test(l)), 'the error message');
+    expect(log.slice(before).join('\n')).toMatch(/still serving the last good state/);
+    expect((await desks()).count).toBe(original.length);
+
+    const before2 = log.length;
+    await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 1 ? { ...d, number: 12 } : d))));
+    await writeFile(files.deskSchema, good);
+    await until(async () => log.slice(before2).some((l) => /desk\.json at \/1\/number: must be string/.test(l)), 'the fixture error');
+    expect((await app.inject({ url: '/api/v1/desk' })).statusCode).toBe(200);
+
+    await writeFile(files.desks, JSON.stringify(original));
+    await until(async () => (await desks()).results[0]?.building === original[0]?.building, 'the valid edit');
+  });
+
+  it('no request fails or sees half a state while files change', async () => {
+    const small = original.slice(0, 10).map((d) => ({ ...d, building: 'Q' }));
+    let stop = false;
+    const seen = new Set<number>();
+    const failures: string[] = [];
+    const loop = async () => {
+      while (!stop) {
+        const res = await app.inject({ url: '/api/v1/desk' });
+        if (res.statusCode !== 200) failures.push(`${res.statusCode} ${res.body}`);
+        const body = res.json() as DeskList;
+        seen.add(body.count);
+        const buildings = new Set(body.results.map((d) => d.building === 'Q'));
+        if (body.results.length !== body.count || buildings.size > 1) failures.push(`mixed state: ${body.count} ${[...buildings]}`);
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    const loops = [loop(), loop(), loop()];
+    for (let i = 0; i < 6; i++) {
+      await writeFile(files.desks, JSON.stringify(i % 2 === 0 ? small : original));
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await watcher.idle();
+    await new Promise((r) => setTimeout(r, 300));
+    stop = true;
+    await Promise.all(loops);
+    expect(failures).toEqual([]);
+    expect(seen).toEqual(new Set([10, original.length]));
+  });
+});
