@@ -1,9 +1,11 @@
+import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import type { StubConfig } from './config.js';
 import { detailBody, SERVICE_ERRORS } from './errors.js';
 import { loggerOptions } from './log.js';
 import { resolveBaseUrl } from './responses/base-url.js';
 import { answerService, toRouterPath, VIEW_HEADERS } from './responses/dispatch.js';
+import { registerMetaRoutes } from './routes/meta.js';
 import type { StubState } from './state.js';
 
 /** Holds the state being served; a reload replaces `current` whole, never mutates it. */
@@ -108,6 +110,8 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     app.get(url, serve);
   }
   app.setNotFoundHandler(serve);
+  await registerMetaRoutes(app, holder);
+  if (config.cors) await registerCors(app);
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     const status = err.statusCode ?? 500;
@@ -116,4 +120,25 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     return sendDetail(reply, 500, SERVICE_ERRORS.SERVER_ERROR.detail);
   });
   return app;
+}
+
+/**
+ * CORS for a browser app on another origin (@fastify/cors): the Origin echoed, credentials allowed,
+ * every preflight answered 204 whatever the path. An OPTIONS that is not a preflight (no
+ * Access-Control-Request-Method) still reaches the service, which answers DRF's metadata.
+ */
+async function registerCors(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyCors, {
+    delegator: (req, cb) => {
+      const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+      cb(null, {
+        origin: true,
+        credentials: true,
+        preflight,
+        methods: ['GET', 'HEAD', 'OPTIONS'],
+        exposedHeaders: ['Allow', 'Content-Length', 'Vary'],
+        maxAge: 600,
+      });
+    },
+  });
 }

@@ -107,7 +107,10 @@ const program = new Command('workplace-stub')
   .exitOverride()
   .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
 
-serveOptions(program.command('serve', { isDefault: true }).description('serve the stub (the default command)')).action(async (flags: ServeFlags) => {
+const serveCommand = serveOptions(program.command('serve', { isDefault: true }).description('serve the stub (the default command)'));
+// `workplace-stub --help` lists the options of the default command too, with their defaults.
+program.addHelpText('after', () => `\nOptions of serve (the default command, also \`workplace-stub serve --help\`):\n${serveCommand.createHelp().formatHelp(serveCommand, serveCommand.createHelp()).split('Options:\n')[1] ?? ''}`);
+serveCommand.action(async (flags: ServeFlags) => {
   const result = await serve(configFromFlags(flags));
   if (typeof result === 'number') process.exit(result);
 });

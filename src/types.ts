@@ -8,12 +8,9 @@ export type { components, operations, paths };
 export type Schemas = components['schemas'];
 export type Desk = Schemas['Desk'];
 export type ListEnvelope = Schemas['ListEnvelope'];
-/**
- * One page of a collection with its item type. The spec's `<Item>List` schemas intersect the
- * envelope (`results: unknown[]`) with the items; this keeps only the item type of `results`.
- */
-export type Page<T> = Omit<ListEnvelope, 'results'> & { results: T[] };
-export type DeskList = Page<Desk>;
+/** One page of a collection of `T`, as every `<Item>List` schema of the spec is. */
+export type Page<T> = ListEnvelope & { results: T[] };
+export type DeskList = Schemas['DeskList'];
 export type ErrorBody = Schemas['Error'];
 /** A desk as a fixture stores it: its url is built per request from the deployment (§9.2). */
 export type StoredDesk = Omit<Desk, 'url'>;

@@ -39,8 +39,10 @@ export class ContractAjv {
       verbose: true,
       strict: true,
       // Valid JSON Schema that OpenAPI authors write (`properties` without `type: object` in an
-      // allOf member) is not an error; unknown keywords still are (strictSchema).
+      // allOf member, `required` naming a member another allOf member types) is not an error;
+      // unknown keywords still are (strictSchema).
       strictTypes: false,
+      strictRequired: false,
       allowUnionTypes: true,
       coerceTypes: false,
       removeAdditional: false,

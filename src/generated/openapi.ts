@@ -428,7 +428,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description The list envelope of every collection (§2.1), as Django REST Framework's PageNumberPagination renders it, members in this order: count, next, previous, results. Rule 1: when the collection is empty, count is 0, next is null, previous is null and results is an empty array. Rule 2: when a collection fits on one page, next and previous are null and the length of results equals count. DRF (not shown in the document): next is the request's absolute URL with `page` set to n+1, previous the same with n-1, and without `page` when it is page 1; every other query parameter is kept, keys sorted, values encoded as Python's quote_plus does. */
+        /** @description The list envelope of every collection (§2.1), as Django REST Framework's PageNumberPagination renders it, members in this order: count, next, previous, results. Rule 1: when the collection is empty, count is 0, next is null, previous is null and results is an empty array. Rule 2: when a collection fits on one page, next and previous are null and the length of results equals count. DRF (not shown in the document): next is the request's absolute URL with `page` set to n+1, previous the same with n-1, and without `page` when it is page 1; every other query parameter is kept, keys sorted, values encoded as Python's quote_plus does. results: the items of the current page, an empty array when count is 0; each collection's `<Item>List` schema gives their schema. */
         ListEnvelope: {
             /** @description Total number of items in the collection. 0 for an empty collection. */
             count: number;
@@ -442,8 +442,6 @@ export interface components {
              * @description Address of the previous page, absolute, on the deployment that served the request (§9.2). null when there is no previous page.
              */
             previous: string | null;
-            /** @description Items of the current page. An empty array when count is 0. */
-            results: unknown[];
         };
         /** @description An error as Django REST Framework renders it: a single `detail` message, for example `{"detail":"Not found."}` or `{"detail":"Invalid page."}`. */
         Error: {
