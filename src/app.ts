@@ -1,6 +1,8 @@
 import fastifyCors from '@fastify/cors';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { StubConfig } from './config.js';
+import { AnswerCache } from './responses/answer-cache.js';
 import { detailBody, SERVICE_ERRORS } from './errors.js';
 import { loggerOptions } from './log.js';
 import { resolveBaseUrl } from './responses/base-url.js';
@@ -17,6 +19,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The deployment's base URL for this request (§9.2), set by the host check. */
     baseUrl: string;
+    /** Set when this request's answer may be kept by the answer cache, with the state it came from. */
+    cacheKey: string | undefined;
+    cacheState: StubState | undefined;
   }
 }
 
@@ -50,7 +55,20 @@ function sendDetail(reply: FastifyReply, status: number, detail: string): Fastif
  * the CLI does, tests use `inject()` or listen themselves.
  */
 export async function buildApp(config: StubConfig, holder: StateHolder): Promise<FastifyInstance> {
+  const cache = new AnswerCache();
+  let log: FastifyInstance['log'] | undefined;
   const app = Fastify({
+    // The answer cache's fast path sits in front of Fastify's handler on the same server.
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        const key = AnswerCache.keyOf(req);
+        const hit = key === undefined ? undefined : cache.get(key, holder.current);
+        if (hit === undefined) return handler(req, res);
+        const started = performance.now();
+        res.writeHead(hit.status, hit.headers);
+        res.end(req.method === 'HEAD' ? undefined : hit.body);
+        log?.info({ method: req.method, url: req.url, status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
+      }),
     logger: loggerOptions(config),
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -65,6 +83,9 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     frameworkErrors: (_err, _req, reply) => sendDetail(reply, 404, SERVICE_ERRORS.NOT_FOUND.detail),
   });
   app.decorateRequest('baseUrl', '');
+  app.decorateRequest('cacheKey', undefined);
+  app.decorateRequest('cacheState', undefined);
+  if (config.logLevel !== 'silent') log = app.log;
 
   // Bodies are never read: no route here takes one, and DRF parses lazily, so a POST with any body
   // still meets 405 rather than a parse error.
@@ -93,10 +114,15 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   }
 
   const serve = async (req: FastifyRequest, reply: FastifyReply) => {
-    const answer = answerService(holder.current, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl, prefer: req.headers.prefer });
+    const state = holder.current;
+    const answer = answerService(state, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl, prefer: req.headers.prefer });
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     reply.code(answer.status).headers(DJANGO_HEADERS);
     if (answer.view) reply.headers(VIEW_HEADERS);
+    if (req.method === 'GET' && answer.delayMs === undefined && answer.contentType === undefined) {
+      req.cacheKey = AnswerCache.keyOf(req.raw);
+      req.cacheState = state;
+    }
     return reply.header('content-type', answer.contentType ?? JSON_TYPE).send(Buffer.from(answer.body));
   };
 
@@ -110,6 +136,14 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     app.get(url, serve);
   }
   app.setNotFoundHandler(serve);
+  // Keep what was sent, headers included (CORS and all), for the fast path above.
+  app.addHook('onSend', async (req, reply, payload) => {
+    const { cacheKey, cacheState } = req;
+    if (cacheKey === undefined || cacheState === undefined || !Buffer.isBuffer(payload)) return payload;
+    const headers = { ...reply.getHeaders(), 'content-length': String(payload.length) } as OutgoingHttpHeaders;
+    cache.set(cacheKey, { state: cacheState, status: reply.statusCode, headers, body: payload });
+    return payload;
+  });
   await registerMetaRoutes(app, holder);
   if (config.cors) await registerCors(app);
 

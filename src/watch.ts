@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { StateHolder } from './app.js';
 import type { StubConfig } from './config.js';
 import { colors } from './log.js';
-import { generateTypes } from './spec/generate-types.js';
 import { printLoadError } from './print-load-error.js';
 import { loadState, stateOptions } from './state.js';
 
@@ -101,6 +100,8 @@ export function watchState(config: StubConfig, holder: StateHolder, log: (line: 
 
 async function writeTypes(file: string, specFile: string, log: (line: string) => void): Promise<void> {
   try {
+    // Loaded only here: openapi-typescript brings the TypeScript compiler (~80 MiB).
+    const { generateTypes } = await import('./spec/generate-types.js');
     const types = await generateTypes(specFile);
     const current = await readFile(file, 'utf8').catch(() => '');
     if (current !== types) {

@@ -18,6 +18,8 @@ export interface CheckOptions {
   readonly maxPages: number;
   /** Resources to check (`desk`, `employee`); all when empty. */
   readonly only: readonly string[];
+  /** Item urls fetched per collection at most (the first ones); every one when absent. */
+  readonly itemUrls?: number;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -30,6 +32,9 @@ export interface EndpointResult {
   requests: number;
   /** The crawl stopped at --max-pages before the last page. */
   truncated: boolean;
+  /** Item urls fetched, and those left unfetched by --item-urls. */
+  itemUrlsFetched: number;
+  itemUrlsSkipped: number;
   readonly violations: Violation[];
 }
 
@@ -82,7 +87,7 @@ class EndpointCheck {
     readonly opts: CheckOptions,
     readonly base: string,
   ) {
-    this.result = { endpoint: `GET ${list.path}`, operationId: list.operationId, resource: list.resource, pages: 0, items: 0, requests: 0, truncated: false, violations: [] };
+    this.result = { endpoint: `GET ${list.path}`, operationId: list.operationId, resource: list.resource, pages: 0, items: 0, requests: 0, truncated: false, itemUrlsFetched: 0, itemUrlsSkipped: 0, violations: [] };
   }
 
   report(rule: RuleId, url: string, pointer: string, expected: string, found: string, op: { operationId: string; path: string } = this.list): void {
@@ -234,7 +239,11 @@ class EndpointCheck {
   async details(addressable: { url: string; item: unknown; where: string }[]): Promise<void> {
     const detail = this.detail;
     if (!detail) return;
-    await pool(addressable, this.opts.concurrency, async ({ url, item, where }) => {
+    const limit = this.opts.itemUrls ?? Number.POSITIVE_INFINITY;
+    const fetched = addressable.length > limit ? addressable.slice(0, limit) : addressable;
+    this.result.itemUrlsFetched = fetched.length;
+    this.result.itemUrlsSkipped = addressable.length - fetched.length;
+    await pool(fetched, this.opts.concurrency, async ({ url, item, where }) => {
       this.opts.onProgress?.(`${detail.path} ${url.slice(this.base.length)}`);
       const r = await this.get(url);
       if (r.ok && r.status !== 200) {

@@ -12,6 +12,7 @@ export interface CheckFlags {
   concurrency: number;
   maxPages: number;
   only: string[];
+  itemUrls: number | undefined;
   json: boolean;
   junit?: string;
 }
@@ -55,6 +56,7 @@ export async function check(flags: CheckFlags): Promise<number> {
     concurrency: flags.concurrency,
     maxPages: flags.maxPages,
     only: flags.only,
+    itemUrls: flags.itemUrls,
     onProgress: progress ? (m) => process.stderr.write(`\r\x1b[2Kchecking ${m}`) : undefined,
   });
   if (progress) process.stderr.write('\r\x1b[2K');

@@ -25,7 +25,11 @@ export function textReport(report: CheckReport): string {
   if (report.unreachable !== undefined) return `${colors.red('error')}: ${report.baseUrl} cannot be reached: ${report.unreachable}\n`;
   const lines = [`Contract check of ${colors.bold(report.baseUrl)} against ${path.relative(process.cwd(), report.specFile) || report.specFile}`, ''];
   for (const e of report.endpoints) {
-    const note = e.truncated ? colors.yellow(` (stopped at ${e.pages} pages, --max-pages: count not verified)`) : '';
+    const notes = [
+      e.truncated ? `stopped at ${e.pages} pages, --max-pages: count not verified` : '',
+      e.itemUrlsSkipped > 0 ? `${e.itemUrlsFetched} of ${e.itemUrlsFetched + e.itemUrlsSkipped} item urls fetched, --item-urls` : '',
+    ].filter(Boolean);
+    const note = notes.length > 0 ? colors.yellow(` (${notes.join('; ')})`) : '';
     const stats = colors.dim(` ${e.pages} pages, ${e.items} items`);
     if (e.violations.length === 0) {
       lines.push(`${colors.green('✓')} ${e.endpoint}${stats}${note}`);

@@ -9,7 +9,7 @@ import type { Operation } from '../spec/operations.js';
 import type { StubState } from '../state.js';
 import { choosePage, pageLinks } from './pagination.js';
 import { lastValue, parseQuery, type QueryMap } from './python-query.js';
-import { renderEnvelope, urlContext } from './render.js';
+import { itemUrlParts, renderEnvelope } from './render.js';
 
 /** What a service route answers: status, body, and whether DRF's view headers apply. */
 export interface ServiceAnswer {
@@ -149,7 +149,7 @@ function answerRoute(
   const { collection } = route;
   const set = itemSet(collection, op, scenario);
   if ('status' in set) return set;
-  const ctx = urlContext(req.baseUrl, format);
+  const url = itemUrlParts(req.baseUrl, collection.detail, format);
   if (route.kind === 'detail') {
     const raw = route.params[collection.detail?.pkParam ?? 'pk'] ?? '';
     let key = raw;
@@ -159,14 +159,14 @@ function answerRoute(
     }
     const item = set.byPk.get(key);
     if (!item) return { status: 404, body: detailBody(noMatchDetail(collection.list.itemName)), view: true };
-    return { status: 200, body: renderItem(item, ctx.urlPrefixJson, ctx.formatQuery), view: true };
+    return { status: 200, body: renderItem(item, url), view: true };
   }
   const count = set.items.length;
   const choice = choosePage(lastValue(query, 'page'), count, config.pageSize);
   if (!choice.ok) return error(SERVICE_ERRORS.INVALID_PAGE, true);
   const start = (choice.page - 1) * config.pageSize;
   const links = pageLinks(`${req.baseUrl}${collection.list.path}`, linkQuery(query), choice.page, choice.numPages);
-  const body = renderEnvelope(count, links.next, links.previous, set.items.slice(start, start + config.pageSize), ctx);
+  const body = renderEnvelope(count, links.next, links.previous, set.items.slice(start, start + config.pageSize), url);
   return { status: 200, body, view: true };
 }
 

@@ -1,0 +1,73 @@
+import { request } from 'node:http';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadState, stateOptions } from '../../src/state.js';
+import { listen, testConfig } from '../helpers.js';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function raw(base: string, url: string, method = 'GET', headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${url}`, { method, headers }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => {
+        const { date: _date, ...rest } = res.headers;
+        resolve({ status: res.statusCode ?? 0, headers: rest, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('the answer cache writes exactly what Fastify wrote', () => {
+  it.each([
+    ['the desk list', '/api/v1/desk?format=api', {}],
+    ['a desk', '/api/v1/desk/3?format=json', {}],
+    ['a page', '/api/v1/desk?page=2', {}],
+    ['an invalid page', '/api/v1/desk?page=99', {}],
+    ['an unknown path', '/api/v1/nosuch', {}],
+    ['an unknown format', '/api/v1/desk?format=xml', {}],
+    ['a CORS request', '/api/v1/desk', { origin: 'http://localhost:5173' }],
+    ['another host', '/api/v1/desk', { host: 'staging.example.org' }],
+  ])('%s: the second answer equals the first, headers and bytes', async (_n, url, headers) => {
+    const config = testConfig({ pageSize: 10 });
+    const app = await buildApp(config, { current: await loadState(stateOptions(config)) });
+    const base = await listen(app);
+    const first = await raw(base, url, 'GET', headers);
+    const second = await raw(base, url, 'GET', headers);
+    const head = await raw(base, url, 'HEAD', headers);
+    expect(second).toEqual(first);
+    expect(head.status).toBe(first.status);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    await app.close();
+  });
+
+  it('never answers for another host, origin or scenario, and goes stale with the state', async () => {
+    const config = testConfig({ pageSize: 10 });
+    const holder = { current: await loadState(stateOptions(config)) };
+    const app = await buildApp(config, holder);
+    const base = await listen(app);
+    const a = await raw(base, '/api/v1/desk', 'GET', { host: 'a.example' });
+    const b = await raw(base, '/api/v1/desk', 'GET', { host: 'b.example' });
+    expect(a.body).toContain('http://a.example/');
+    expect(b.body).toContain('http://b.example/');
+    expect((await raw(base, '/api/v1/desk', 'GET', { prefer: 'empty=true' })).body).toContain('"count":0');
+    expect((await raw(base, '/api/v1/desk?__empty=true')).body).toContain('"count":0');
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'cache-'));
+    await writeFile(path.join(dir, 'desk.json'), JSON.stringify([{ pk: 1, building: 'Z', floor: 1, number: '1', active: true, lead: true, ergonomic: true, held_today: true }]));
+    holder.current = await loadState({ ...stateOptions(config), fixturesDir: dir });
+    expect((await raw(base, '/api/v1/desk', 'GET', { host: 'a.example' })).body).toContain('"count":1,');
+    await app.close();
+  });
+});
