@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, 
 import { createServer, type OutgoingHttpHeaders } from 'node:http';
 import type { StubConfig } from './config.js';
 import { AnswerCache } from './responses/answer-cache.js';
-import { detailBody, SERVICE_ERRORS } from './errors.js';
+import { detailBody, methodNotAllowedDetail, SERVICE_ERRORS } from './errors.js';
 import { loggerOptions } from './log.js';
 import { resolveBaseUrl } from './responses/base-url.js';
 import { answerService, toRouterPath, VIEW_HEADERS } from './responses/dispatch.js';
@@ -16,6 +16,10 @@ export interface StateHolder {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The answers kept for the fast path (for inspection). */
+    answerCache: AnswerCache;
+  }
   interface FastifyRequest {
     /** The deployment's base URL for this request (§9.2), set by the host check. */
     baseUrl: string;
@@ -37,10 +41,14 @@ const DJANGO_HEADERS = Object.freeze({
 // since it appends `; charset=utf-8` to JSON sent as a string.
 const JSON_TYPE = 'application/json';
 
-const BAD_REQUEST_RESPONSE = (() => {
-  const body = detailBody(SERVICE_ERRORS.BAD_REQUEST.detail);
-  return `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-})();
+/** A whole answer written on a socket the HTTP parser gave up on (or a CONNECT), then closed. */
+function rawAnswer(status: number, reason: string, detail: string): string {
+  const body = detailBody(detail);
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+const BAD_REQUEST_RESPONSE = rawAnswer(400, 'Bad Request', SERVICE_ERRORS.BAD_REQUEST.detail);
+const HEADERS_TOO_LARGE_RESPONSE = rawAnswer(431, 'Request Header Fields Too Large', SERVICE_ERRORS.HEADERS_TOO_LARGE.detail);
+const CONNECT_RESPONSE = rawAnswer(405, 'Method Not Allowed', methodNotAllowedDetail('CONNECT'));
 
 function sendDetail(reply: FastifyReply, status: number, detail: string): FastifyReply {
   return reply
@@ -59,8 +67,8 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   let log: FastifyInstance['log'] | undefined;
   const app = Fastify({
     // The answer cache's fast path sits in front of Fastify's handler on the same server.
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
         const key = AnswerCache.keyOf(req);
         const hit = key === undefined ? undefined : cache.get(key, holder.current);
         if (hit === undefined) return handler(req, res);
@@ -68,20 +76,25 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
         res.writeHead(hit.status, hit.headers);
         res.end(req.method === 'HEAD' ? undefined : hit.body);
         log?.info({ method: req.method, url: req.url, status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 }, 'request');
-      }),
+      });
+      // Node hands CONNECT to this event, not to the handler; without it the socket just closes.
+      server.on('connect', (_req, socket) => socket.end(CONNECT_RESPONSE));
+      return server;
+    },
     logger: loggerOptions(config),
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     exposeHeadRoutes: true,
     return503OnClosing: false,
     // Garbage on the socket gets the service's error shape, then the connection closes.
-    clientErrorHandler: (_err, socket) => {
-      if (socket.writable) socket.end(BAD_REQUEST_RESPONSE);
+    clientErrorHandler: (err: Error & { code?: string }, socket) => {
+      if (socket.writable) socket.end(err.code === 'HPE_HEADER_OVERFLOW' ? HEADERS_TOO_LARGE_RESPONSE : BAD_REQUEST_RESPONSE);
       else socket.destroy();
     },
     // A url the router cannot decode is a url Django would not resolve.
     frameworkErrors: (_err, _req, reply) => sendDetail(reply, 404, SERVICE_ERRORS.NOT_FOUND.detail),
   });
+  app.decorate('answerCache', cache);
   app.decorateRequest('baseUrl', '');
   app.decorateRequest('cacheKey', undefined);
   app.decorateRequest('cacheState', undefined);
@@ -118,8 +131,12 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     const answer = answerService(state, config, { method: req.method, url: req.raw.url ?? '/', baseUrl: req.baseUrl, prefer: req.headers.prefer });
     if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     reply.code(answer.status).headers(DJANGO_HEADERS);
-    if (answer.view) reply.headers(VIEW_HEADERS);
-    if (req.method === 'GET' && answer.delayMs === undefined && answer.contentType === undefined) {
+    if (answer.view) {
+      // Vary is a list: keep what CORS put there (Origin) and add DRF's Accept.
+      const vary = reply.getHeader('vary');
+      reply.headers({ ...VIEW_HEADERS, vary: vary ? `${String(vary)}, ${VIEW_HEADERS.vary}` : VIEW_HEADERS.vary });
+    }
+    if (req.method === 'GET' && answer.cacheable === true) {
       req.cacheKey = AnswerCache.keyOf(req.raw);
       req.cacheState = state;
     }
@@ -149,6 +166,10 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
 
   app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
     const status = err.statusCode ?? 500;
+    const code = (err as { code?: string }).code ?? '';
+    // No route reads a body, so Fastify's complaints about one (a QUERY without Content-Type, a
+    // content type parser error) are not the service's: it answers as it would without them.
+    if (code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE' || code.startsWith('FST_ERR_CTP_')) return serve(req, reply);
     if (status >= 400 && status < 500) return sendDetail(reply, status, SERVICE_ERRORS.BAD_REQUEST.detail);
     req.log.error({ err }, 'unexpected error');
     return sendDetail(reply, 500, SERVICE_ERRORS.SERVER_ERROR.detail);

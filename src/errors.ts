@@ -43,6 +43,12 @@ export const SERVICE_ERRORS = {
     detail: 'Bad request.',
     doc: 'A request the HTTP layer cannot read (malformed url encoding, oversized headers, garbage).',
   },
+  HEADERS_TOO_LARGE: {
+    family: 'service',
+    status: 431,
+    detail: 'Request header fields too large.',
+    doc: "Node's HTTP parser: the request line and headers exceed its limit (16 KiB), an oversized url included.",
+  },
   SERVER_ERROR: {
     family: 'service',
     status: 500,

@@ -3,7 +3,7 @@ import type { StubConfig } from '../config.js';
 import { detailBody, methodNotAllowedDetail, noMatchDetail, SERVICE_ERRORS, type ServiceError } from '../errors.js';
 import { type Collection, EMPTY_SET, type ItemSet, renderItem } from '../fixtures/store.js';
 import { declaredBody } from '../scenarios/declared.js';
-import { parseScenario, type Scenario } from '../scenarios/parse.js';
+import { NO_SCENARIO, parseScenario, type Scenario } from '../scenarios/parse.js';
 import { validateQuery } from './request-validation.js';
 import type { Operation } from '../spec/operations.js';
 import type { StubState } from '../state.js';
@@ -21,6 +21,11 @@ export interface ServiceAnswer {
   readonly contentType?: string;
   /** `Prefer: delay=MS`. */
   readonly delayMs?: number;
+  /**
+   * The answer may be kept by the answer cache: a spec route asked with only the query parameters
+   * it declares (a url with parameters of its own, a cache-buster, is answered but not kept).
+   */
+  readonly cacheable?: boolean;
 }
 
 /** A fault of the request to the mock itself (a scenario that cannot be), RFC 9457. */
@@ -108,7 +113,10 @@ export function answerService(state: StubState, config: StubConfig, req: Service
   if (req.method === 'OPTIONS') return { status: 200, body: metadata(route), view: true };
   if (req.method !== 'GET' && req.method !== 'HEAD') return { status: 405, body: detailBody(methodNotAllowedDetail(req.method)), view: true };
   const answer = answerRoute(state, config, req, route, op, query, format, scenario);
-  return scenario.delayMs > 0 ? { ...answer, delayMs: scenario.delayMs } : answer;
+  if (scenario.delayMs > 0) return { ...answer, delayMs: scenario.delayMs };
+  let cacheable = scenario === NO_SCENARIO && answer.contentType === undefined;
+  for (const key of query.keys()) if (!Object.hasOwn(op.queryParams, key)) cacheable = false;
+  return cacheable ? { ...answer, cacheable } : answer;
 }
 
 export const SCENARIO_HELP = Object.freeze({

@@ -1,9 +1,10 @@
-import { request } from 'node:http';
+import { type IncomingMessage, request } from 'node:http';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { AnswerCache } from '../../src/responses/answer-cache.js';
 import { loadState, stateOptions } from '../../src/state.js';
 import { listen, testConfig } from '../helpers.js';
 
@@ -49,6 +50,25 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     expect(head.status).toBe(first.status);
     expect(head.body).toBe('');
     expect(head.headers['content-length']).toBe(first.headers['content-length']);
+    await app.close();
+  });
+
+  it('keeps answers to declared parameters only, and serves them from the cache', async () => {
+    const config = testConfig({ pageSize: 10 });
+    const holder = { current: await loadState(stateOptions(config)) };
+    const app = await buildApp(config, holder);
+    const base = await listen(app);
+    await raw(base, '/api/v1/desk?format=api&page=2');
+    expect(app.answerCache.size).toBe(1);
+    await raw(base, '/api/v1/desk?format=api&page=2&cachebuster=1');
+    await raw(base, '/api/v1/desk?__dynamic=true');
+    await raw(base, '/api/v1/desk', 'GET', { prefer: 'dynamic=true' });
+    await raw(base, '/api/v1/nosuch');
+    expect(app.answerCache.size).toBe(1);
+    // What the cache holds for a request's key and the current state is what goes out.
+    const fake = { method: 'GET', url: '/api/v1/desk?format=json', headers: { host: new URL(base).host } } as unknown as IncomingMessage;
+    app.answerCache.set(AnswerCache.keyOf(fake) ?? '', { state: holder.current, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
+    expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();
   });
 

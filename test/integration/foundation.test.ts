@@ -21,7 +21,7 @@ describe('the stub over inject: the list envelope of every collection (§2.1, §
     const res = await app.inject({ url: `/api/v1/${resource}?format=api`, headers: { host: 'stub.test' } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(res.headers.vary).toBe('Accept');
+    expect(String(res.headers.vary).split(', ')).toContain('Accept');
     const body = res.json();
     expect(Object.keys(body)).toEqual(['count', 'next', 'previous', 'results']);
     const opPath = `#/paths/${`/api/v1/${resource}`.replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`;

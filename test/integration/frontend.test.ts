@@ -27,6 +27,7 @@ describe('CORS (on by default)', () => {
       expect(res.headers['access-control-allow-origin']).toBe(origin);
       expect(res.headers['access-control-allow-credentials']).toBe('true');
       expect(res.headers['access-control-expose-headers']).toContain('Allow');
+      expect(String(res.headers.vary).split(', ').sort()).toEqual(['Accept', 'Origin']);
     }
   });
 

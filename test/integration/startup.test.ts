@@ -111,6 +111,19 @@ describe('the CLI', () => {
     expect(code).toBe(0);
   });
 
+  it('SIGTERM lets a request in flight finish, then exits 0', async () => {
+    const { child, url } = await startCli(['--port', '0', '--quiet']);
+    const inFlight = fetch(`${url}/api/v1/desk?format=api`, { headers: { prefer: 'delay=800' } });
+    await new Promise((r) => setTimeout(r, 200));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { count: number }).count).toBeGreaterThan(0);
+    const [code] = await exited;
+    expect(code).toBe(0);
+  });
+
   it('rejects a bad option value at once with one line and a non-zero exit', async () => {
     const r = await runCli(['--page-size', 'abc']);
     expect(r.code).not.toBe(0);

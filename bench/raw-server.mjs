@@ -1,5 +1,6 @@
 // The practical limit: node:http answering precomputed bytes, no routing, no work per request.
-// Usage: tsx bench/raw-server.ts PORT FILE (FILE holds the body to answer).
+// Plain JavaScript, run by node itself: nothing between the socket and the bytes.
+// Usage: node bench/raw-server.mjs PORT FILE (FILE holds the body to answer).
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
