@@ -77,6 +77,20 @@ describe('the checker against the stub, over real HTTP', () => {
     expect(bad.code).toBe(2);
   });
 
+  it('the CLI writes --json to stdout and --junit to a file', async () => {
+    const { mkdtemp, readFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(`${tmpdir()}/junit-`);
+    const r = await runCli(['check', '--base-url', base, '--only', 'desk', '--json', '--junit', `${dir}/contract.xml`]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { ok: boolean; endpoints: { resource: string; items: number }[] };
+    expect(report.ok).toBe(true);
+    expect(report.endpoints[0]).toMatchObject({ resource: 'desk', items: 45 });
+    const xml = await readFile(`${dir}/contract.xml`, 'utf8');
+    expect(xml).toMatch(/<testsuite name="contract [^"]+" tests="1" failures="0"/);
+    expect(xml).toContain('listDesks: every rule holds');
+  });
+
   it('reports a bound it hit: --max-pages', async () => {
     const report = await runCheck(contract, { ...checkOpts(base), maxPages: 2, only: ['desk'] });
     expect(report.endpoints[0]?.truncated).toBe(true);
