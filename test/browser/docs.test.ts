@@ -10,7 +10,15 @@ import { ROOT } from '../cli-helpers.js';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update', '--disable-quic'];
 
-describe('/docs in a real browser: the API reference, rendered offline from the served spec', () => {
+// On CI (.ci/run installs chromium) the browser is required; on a developer's machine without it
+// the test is skipped with a message saying how to run it, so `npm test` works on a fresh clone.
+const BROWSER_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
+const HAVE_BROWSER = existsSync(CHROMIUM);
+if (!HAVE_BROWSER && !BROWSER_REQUIRED) {
+  process.stderr.write(`\n[browser test skipped] no chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH) to run it\n`);
+}
+
+describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)('/docs in a real browser: the API reference, rendered offline from the served spec', () => {
   let app: FastifyInstance;
   let base: string;
   let browser: Browser;
