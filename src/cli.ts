@@ -125,6 +125,7 @@ program
   .addOption(new Option('--concurrency <n>', 'requests at once').default(4).argParser(integer))
   .addOption(new Option('--max-pages <n>', 'pages crawled per collection at most').default(1000).argParser(integer))
   .addOption(new Option('--only <list>', 'collections to check, comma-separated (desk,employee)').default([], 'all').argParser(list))
+  .addOption(new Option('--format <format>', "the format parameter of every request ('none' for no parameter)").choices(['api', 'json', 'none']).default('api'))
   .addOption(new Option('--item-urls <n>', 'item urls fetched per collection at most (each is checked to answer its item)').default(undefined, 'all').argParser(integer))
   .option('--json', 'the report as JSON', false)
   .option('--junit <file>', 'also write the report as JUnit XML')

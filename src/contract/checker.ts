@@ -20,6 +20,11 @@ export interface CheckOptions {
   readonly only: readonly string[];
   /** Item urls fetched per collection at most (the first ones); every one when absent. */
   readonly itemUrls?: number;
+  /**
+   * The `format` every collection is asked with: `api` as in the document's requests (the
+   * default), `json`, or '' for none. Item urls are expected to carry the same.
+   */
+  readonly format?: string;
   readonly onProgress?: (message: string) => void;
 }
 
@@ -134,12 +139,17 @@ class EndpointCheck {
     return buildsUrl(this.contract.spec.doc, this.list, this.detail);
   }
 
+  formatQuery(): string {
+    const format = this.opts.format ?? 'api';
+    return format === '' ? '' : `?format=${encodeURIComponent(format)}`;
+  }
+
   onBase(url: unknown): boolean {
     return typeof url === 'string' && (url === this.base || url.startsWith(`${this.base}/`) || url.startsWith(`${this.base}?`));
   }
 
   async run(): Promise<EndpointResult> {
-    const first = `${this.base}${this.list.path}?format=api`;
+    const first = `${this.base}${this.list.path}${this.formatQuery()}`;
     const seenPages = new Set<string>();
     const seenItems = new Map<string, string>();
     const addressable: { url: string; item: unknown; where: string }[] = [];
@@ -228,7 +238,7 @@ class EndpointCheck {
         }
         if (segment !== String(pk)) this.report('item-url.pk', url, `${where}/url`, `last path segment ${String(pk)} (the item's ${pkField})`, itemUrl);
         else {
-          const expected = `${this.base}${itemUrlPath(this.detail, String(pk))}?format=api`;
+          const expected = `${this.base}${itemUrlPath(this.detail, String(pk))}${this.formatQuery()}`;
           if (itemUrl !== expected) this.report('item-url.shape', url, `${where}/url`, expected, itemUrl);
         }
       }
@@ -276,7 +286,7 @@ export async function runCheck(contract: Contract, opts: CheckOptions): Promise<
   const base = opts.baseUrl.replace(/\/+$/, '');
   const lists = contract.operations.lists.filter((l) => opts.only.length === 0 || opts.only.includes(l.resource));
   // Is anything there? A refused connection or unknown host is exit 2, not a list of violations.
-  const probe = await fetchText(`${base}${lists[0]?.path ?? '/'}?format=api`, opts.headers, opts.timeoutMs);
+  const probe = await fetchText(`${base}${lists[0]?.path ?? '/'}`, opts.headers, opts.timeoutMs);
   if (!probe.ok && UNREACHABLE_CODES.has(probe.code ?? '')) {
     return { baseUrl: safeUrl(base).replace(/\/+$/, ''), specFile: contract.spec.rootFile, durationMs: 0, requests: 1, endpoints: [], violations: [], unreachable: probe.error };
   }

@@ -13,6 +13,7 @@ export interface CheckFlags {
   maxPages: number;
   only: string[];
   itemUrls: number | undefined;
+  format: string;
   json: boolean;
   junit?: string;
 }
@@ -57,6 +58,7 @@ export async function check(flags: CheckFlags): Promise<number> {
     maxPages: flags.maxPages,
     only: flags.only,
     itemUrls: flags.itemUrls,
+    format: flags.format === 'none' ? '' : flags.format,
     onProgress: progress ? (m) => process.stderr.write(`\r\x1b[2Kchecking ${m}`) : undefined,
   });
   if (progress) process.stderr.write('\r\x1b[2K');

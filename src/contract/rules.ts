@@ -20,7 +20,7 @@ export const RULES = {
   'envelope.next-loop': { source: '§2.1', text: 'next never leads back to a page already seen' },
   'urls.base': { source: '§9.2', text: 'every absolute url in an answer (items, next, previous) starts with the base URL that served it' },
   'item.fields': { source: '§2.2 rule 1', text: 'every desk item carries all nine fields' },
-  'item-url.shape': { source: '§2.2', text: 'an item url has the shape {base_url}/api/v1/desk/<pk>?format=api' },
+  'item-url.shape': { source: '§2.2', text: 'an item url has the shape {base_url}/api/v1/desk/<pk>?format=api (the format asked for)' },
   'item-url.pk': { source: '§2.2', text: 'pk forms the last path segment of url' },
   'item-url.addressable': { source: '§4', text: 'each item is addressable at its url: the url answers 200' },
   'item-url.detail-equals': { source: '§4', text: 'the item at its url equals the listed item' },

@@ -91,6 +91,12 @@ describe('the checker against the stub, over real HTTP', () => {
     expect(xml).toContain('listDesks: every rule holds');
   });
 
+  it.each(['json', ''])('passes with format=%j too, expecting item urls to carry it', async (format) => {
+    const report = await runCheck(contract, { ...checkOpts(base), format, only: ['desk'] });
+    expect(report.violations).toEqual([]);
+    expect(report.endpoints[0]?.items).toBe(45);
+  });
+
   it('reports a bound it hit: --max-pages', async () => {
     const report = await runCheck(contract, { ...checkOpts(base), maxPages: 2, only: ['desk'] });
     expect(report.endpoints[0]?.truncated).toBe(true);
