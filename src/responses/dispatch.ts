@@ -8,7 +8,7 @@ import { validateQuery } from './request-validation.js';
 import type { Operation } from '../spec/operations.js';
 import type { StubState } from '../state.js';
 import { choosePage, pageLinks } from './pagination.js';
-import { lastValue, parseQuery, type QueryMap } from './python-query.js';
+import { lastValue, parseQuery, pythonInt, type QueryMap } from './python-query.js';
 import { itemUrlParts, renderEnvelope } from './render.js';
 
 /** What a service route answers: status, body, and whether DRF's view headers apply. */
@@ -70,9 +70,6 @@ function error(e: ServiceError, view: boolean): ServiceAnswer {
   return { status: e.status, body: detailBody(e.detail), view };
 }
 
-// Python's int() as Django's IntegerField.to_python applies it to a pk from the url.
-const PY_INT = /^\s*[+-]?[0-9](?:_?[0-9])*\s*$/;
-
 export interface ServiceRequest {
   readonly method: string;
   /** The raw request target (path and query, as received). */
@@ -92,8 +89,7 @@ export function answerService(state: StubState, config: StubConfig, req: Service
   const path = q === -1 ? req.url : req.url.slice(0, q);
   const found = routerOf(state).find('GET', path);
   if (!found) return error(SERVICE_ERRORS.NOT_FOUND, false);
-  const matched: MatchedRoute = { ...(found.store as RouteEntry), params: found.params };
-  const route = matched;
+  const route: MatchedRoute = { ...(found.store as RouteEntry), params: found.params };
   const query = parseQuery(q === -1 ? '' : req.url.slice(q + 1));
   const parsed = parseScenario(req.prefer, query, config.maxDelayMs);
   if (!parsed.ok) return mockProblem('Impossible scenario', parsed.problems.join('; '), { available: SCENARIO_HELP });
@@ -162,8 +158,10 @@ function answerRoute(
     const raw = route.params[collection.detail?.pkParam ?? 'pk'] ?? '';
     let key = raw;
     if (collection.detail?.pkIsInteger) {
-      if (!PY_INT.test(raw)) return error(SERVICE_ERRORS.NOT_FOUND, true);
-      key = BigInt(raw.trim().replaceAll('_', '')).toString();
+      // Django's IntegerField.to_python: int() of the url segment, else 404 "Not found.".
+      const n = pythonInt(raw);
+      if (n === undefined) return error(SERVICE_ERRORS.NOT_FOUND, true);
+      key = n.toString();
     }
     const item = set.byPk.get(key);
     if (!item) return { status: 404, body: detailBody(noMatchDetail(collection.list.itemName)), view: true };

@@ -1,4 +1,4 @@
-import { encodeSortedQuery, type QueryMap, withQuery } from './python-query.js';
+import { encodeSortedQuery, pythonInt, type QueryMap, withQuery } from './python-query.js';
 
 /**
  * DRF's PageNumberPagination over Django's Paginator (rest_framework/pagination.py,
@@ -10,9 +10,6 @@ export function numPages(count: number, pageSize: number): number {
   return Math.max(1, Math.ceil(count / pageSize));
 }
 
-// Python's int(str): surrounding white space, a sign, digits with single underscores between.
-const PY_INT = /^\s*([+-]?)([0-9](?:_?[0-9])*)\s*$/;
-
 /**
  * The page asked for: none or empty means 1, `last` the last page; otherwise the value must be what
  * Python's int() reads, from 1 to the last page (Paginator.validate_number).
@@ -21,12 +18,9 @@ export function choosePage(raw: string | undefined, count: number, pageSize: num
   const pages = numPages(count, pageSize);
   if (raw === undefined || raw === '') return { ok: true, page: 1, numPages: pages };
   if (raw === 'last') return { ok: true, page: pages, numPages: pages };
-  const m = PY_INT.exec(raw);
-  if (!m) return { ok: false };
-  const digits = (m[2] ?? '').replaceAll('_', '');
-  // Compare as BigInt: "1" followed by thirty zeros is a number to Python, past every last page.
-  const n = BigInt(`${m[1] ?? ''}${digits}`);
-  if (n < 1n || n > BigInt(pages)) return { ok: false };
+  // A BigInt: "1" followed by thirty zeros is a number to Python, past every last page.
+  const n = pythonInt(raw);
+  if (n === undefined || n < 1n || n > BigInt(pages)) return { ok: false };
   return { ok: true, page: Number(n), numPages: pages };
 }
 

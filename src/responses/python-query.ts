@@ -99,3 +99,12 @@ export function encodeSortedQuery(query: QueryMap): string {
 export function withQuery(url: string, query: string): string {
   return query === '' ? url : `${url}?${query}`;
 }
+
+// Python's int(str): surrounding white space, a sign, ASCII digits with single underscores between.
+const PY_INT = /^\s*([+-]?)([0-9](?:_?[0-9])*)\s*$/;
+
+/** `int(s)` as Python reads a string (for DRF's page numbers and Django's integer pks), or undefined. */
+export function pythonInt(raw: string): bigint | undefined {
+  const m = PY_INT.exec(raw);
+  return m ? BigInt(`${m[1] ?? ''}${(m[2] ?? '').replaceAll('_', '')}`) : undefined;
+}
