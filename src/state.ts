@@ -81,14 +81,14 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
     const examples = new Map<string, ItemSet>();
     for (const [name, value] of envelopeExamples(list)) examples.set(name, prepare(value.map(stripUrl), `${specFile} example ${name}`, false));
     const stored = await readFixtureFile(file, fixtureProblems);
+    const fromItems = `${specFile} at ${list.itemPointer.slice(1)}/examples`;
+    const ownExamples = itemExamples(spec.doc, list);
+    const firstExample = [...examples][0];
     let chosen: { source: Collection['source']; from: string; set: ItemSet };
     if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), set: prepare(stored, rel(file), true) };
-    else if (examples.size > 0) {
-      const [name, set] = [...examples][0] as [string, ItemSet];
-      chosen = { source: 'examples', from: `${specFile} example ${name}`, set };
-    } else if (itemExamples(spec.doc, list) !== undefined) {
-      chosen = { source: 'examples', from: `${specFile} at ${list.itemPointer.slice(1)}/examples`, set: prepare(itemExamples(spec.doc, list) ?? [], `${specFile} at ${list.itemPointer.slice(1)}/examples`, false) };
-    } else if (dynamic !== undefined) chosen = { source: 'generated', from: generatedFrom, set: dynamic };
+    else if (firstExample !== undefined) chosen = { source: 'examples', from: `${specFile} example ${firstExample[0]}`, set: firstExample[1] };
+    else if (ownExamples !== undefined) chosen = { source: 'examples', from: fromItems, set: prepare(ownExamples, fromItems, false) };
+    else if (dynamic !== undefined) chosen = { source: 'generated', from: generatedFrom, set: dynamic };
     else chosen = { source: 'empty', from: 'nothing (no fixture, example or described field)', set: EMPTY_SET };
     collections.set(list.path, Object.freeze({ list, detail, source: chosen.source, file: chosen.from, ...chosen.set, dynamic, examples }));
   }

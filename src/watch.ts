@@ -22,6 +22,7 @@ export interface Watcher {
 export function watchState(config: StubConfig, holder: StateHolder, log: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Watcher {
   const watchers = new Map<string, FSWatcher>();
   let timer: NodeJS.Timeout | undefined;
+  let scheduled = false;
   let running: Promise<void> | undefined;
   let pending = false;
   let closed = false;
@@ -78,22 +79,25 @@ export function watchState(config: StubConfig, holder: StateHolder, log: (line: 
   const schedule = () => {
     if (closed) return;
     clearTimeout(timer);
-    timer = setTimeout(run, 100);
+    scheduled = true;
+    timer = setTimeout(() => {
+      scheduled = false;
+      run();
+    }, 100);
   };
 
   sync();
   return {
     close() {
       closed = true;
+      scheduled = false;
+      pending = false;
       clearTimeout(timer);
       for (const w of watchers.values()) w.close();
       watchers.clear();
     },
     async idle() {
-      while (running || pending || timer?.hasRef()) {
-        await new Promise((r) => setTimeout(r, 50));
-        if (!running && !pending) break;
-      }
+      while (scheduled || running || pending) await new Promise((r) => setTimeout(r, 50));
     },
   };
 }
