@@ -3,7 +3,7 @@ import type { StubConfig } from '../config.js';
 import { detailBody, methodNotAllowedDetail, noMatchDetail, SERVICE_ERRORS, type ServiceError } from '../errors.js';
 import { type Collection, EMPTY_SET, type ItemSet, renderItem } from '../fixtures/store.js';
 import { declaredBody } from '../scenarios/declared.js';
-import { NO_SCENARIO, parseScenario, type Scenario } from '../scenarios/parse.js';
+import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from '../scenarios/parse.js';
 import { validateQuery } from './request-validation.js';
 import type { Operation } from '../spec/operations.js';
 import type { StubState } from '../state.js';
@@ -35,9 +35,6 @@ export function mockProblem(title: string, detail: string, extra: Record<string,
 
 /** Headers of every answer a DRF view gives (APIView.default_response_headers, Vary for negotiation). */
 export const VIEW_HEADERS = Object.freeze({ allow: 'GET, HEAD, OPTIONS', vary: 'Accept' });
-
-/** Query parameters of the stub's own (scenarios), never copied into links. */
-export const STUB_QUERY_PARAMS: ReadonlySet<string> = new Set(['__code', '__example', '__dynamic', '__delay', '__empty', '__seed']);
 
 interface RouteEntry {
   readonly kind: 'list' | 'detail';
@@ -179,7 +176,7 @@ function answerRoute(
 function linkQuery(query: QueryMap): QueryMap {
   let out = query;
   for (const key of query.keys()) {
-    if (STUB_QUERY_PARAMS.has(key)) {
+    if (SCENARIO_QUERY_PARAMS.has(key)) {
       if (out === query) out = new Map(query);
       out.delete(key);
     }

@@ -22,6 +22,9 @@ export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; pro
 const KEYS = ['code', 'example', 'dynamic', 'delay', 'empty'] as const;
 type Key = (typeof KEYS)[number];
 
+/** The query forms of the scenarios (`__code`, …): the stub's own, never copied into links. */
+export const SCENARIO_QUERY_PARAMS: ReadonlySet<string> = new Set(KEYS.map((k) => `__${k}`));
+
 /** `Prefer` preferences (RFC 7240): comma-separated `token=value`; unknown tokens are ignored. */
 function parsePrefer(header: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
