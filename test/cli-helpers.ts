@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = `${ROOT}src/cli.ts`;
+const CLI = `${ROOT}src/cli/main.ts`;
 
 export interface RunResult {
   code: number | null;
@@ -11,7 +11,7 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs the CLI to its end (bounded), as a user would: `node --import tsx src/cli.ts ...`. */
+/** Runs the CLI to its end (bounded), as a user would: `node --import tsx src/cli/main.ts ...`. */
 export async function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<RunResult> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
   let stdout = '';

@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.js';
-import { DEFAULTS, resolveConfig, type StubConfig } from '../src/config.js';
-import { loadState, type StubState } from '../src/state.js';
+import { type CoreAnswer, StubCore } from '../src/core/answer.js';
+import { loadState, type StubState } from '../src/load/state.js';
+import { buildApp, coreOptions } from '../src/server/app.js';
+import { DEFAULTS, resolveConfig, stateOptions, type StubConfig } from '../src/server/config.js';
 
 export const SPEC = DEFAULTS.specFile;
 export const FIXTURES = DEFAULTS.fixturesDir;
@@ -20,7 +21,7 @@ export function stateFor(config: StubConfig): Promise<StubState> {
   const key = `${config.specFile}|${config.fixturesDir}|${config.seed}|${config.generateCount}`;
   let s = states.get(key);
   if (!s) {
-    s = loadState({ specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.generateCount });
+    s = loadState(stateOptions(config));
     states.set(key, s);
   }
   return s;
@@ -31,6 +32,18 @@ export async function makeApp(overrides: Partial<StubConfig> = {}): Promise<Fast
   const app = await buildApp(config, { current: await stateFor(config) });
   await app.ready();
   return app;
+}
+
+/** The core over a state, with the server's options for a configuration. */
+export function coreOf(state: StubState, overrides: Partial<StubConfig> = {}): StubCore {
+  const config = testConfig(overrides);
+  return new StubCore(state.model, coreOptions(config, state));
+}
+
+/** One request to a core: `headers` by lower-case name (host defaults to `stub.test`). */
+export function ask(core: StubCore, url: string, opts: { method?: string; headers?: Record<string, string> } = {}): CoreAnswer {
+  const headers: Record<string, string> = { host: 'stub.test', ...opts.headers };
+  return core.answer({ method: opts.method ?? 'GET', url, header: (n) => headers[n] });
 }
 
 /** Listens on an ephemeral loopback port; answers the base URL. */

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { buildsUrl, itemUrlPath } from '../fixtures/store.js';
-import type { DetailOperation, ListOperation } from '../spec/operations.js';
+import { buildsUrl, itemUrlPath } from '../core/store.js';
+import type { DetailOperation, ListOperation } from '../core/spec/operations.js';
 import type { SchemaViolation } from './ajv.js';
 import { describeViolation } from './ajv.js';
 import { type Fetched, fetchText, pool, UNREACHABLE_CODES } from './http.js';

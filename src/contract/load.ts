@@ -1,6 +1,6 @@
-import { LoadError } from '../errors.js';
-import { loadSpec, type LoadedSpec } from '../spec/load.js';
-import { type Operations, readOperations } from '../spec/operations.js';
+import { LoadError } from '../core/errors.js';
+import { loadSpec, type LoadedSpec } from '../load/spec.js';
+import { type Operations, readOperations } from '../core/spec/operations.js';
 import { ContractAjv } from './ajv.js';
 
 /** What the checker needs from the spec: its operations and validators, compiled once. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { colors } from '../log.js';
+import colors from 'picocolors';
 import type { CheckReport } from './checker.js';
 import { RULES, type Violation } from './rules.js';
 

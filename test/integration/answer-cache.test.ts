@@ -3,9 +3,10 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { AnswerCache } from '../../src/responses/answer-cache.js';
-import { loadState, stateOptions } from '../../src/state.js';
+import { buildApp } from '../../src/server/app.js';
+import { AnswerCache } from '../../src/server/answer-cache.js';
+import { loadState } from '../../src/load/state.js';
+import { stateOptions } from '../../src/server/config.js';
 import { listen, testConfig } from '../helpers.js';
 
 interface Raw {
@@ -67,7 +68,7 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     expect(app.answerCache.size).toBe(1);
     // What the cache holds for a request's key and the current state is what goes out.
     const fake = { method: 'GET', url: '/api/v1/desk?format=json', headers: { host: new URL(base).host } } as unknown as IncomingMessage;
-    app.answerCache.set(AnswerCache.keyOf(fake) ?? '', { state: holder.current, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
+    app.answerCache.set(AnswerCache.keyOf(fake.method, fake.url, fake.headers) ?? '', { state: holder.current, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
     expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();
   });

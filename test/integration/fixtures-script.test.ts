@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { ContractAjv } from '../../src/contract/ajv.js';
-import { loadSpec } from '../../src/spec/load.js';
+import { loadSpec } from '../../src/load/spec.js';
 import { ROOT } from '../cli-helpers.js';
 import { SPEC } from '../helpers.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractAjv } from '../../src/contract/ajv.js';
-import { loadSpec } from '../../src/spec/load.js';
+import { loadSpec } from '../../src/load/spec.js';
 import type { Desk, DeskList, StoredDesk } from '../../src/types.js';
 import { DOCUMENT_COLLECTIONS, FIXTURES, listen, makeApp, SPEC } from '../helpers.js';
 
@@ -117,14 +117,24 @@ describe('DRF errors (drf-behaviour.md)', () => {
     ['unknown pk', '/api/v1/desk/999999', 404, { detail: 'No Desk matches the given query.' }],
     ['malformed pk', '/api/v1/desk/abc', 404, { detail: 'Not found.' }],
     ['pk with a dot', '/api/v1/desk/1.5', 404, { detail: 'Not found.' }],
-    ['unknown path', '/api/v1/nosuch', 404, { detail: 'Not found.' }],
-    ['trailing slash', '/api/v1/desk/', 404, { detail: 'Not found.' }],
-    ['detail with trailing slash', '/api/v1/desk/1/', 404, { detail: 'Not found.' }],
   ])('%s → %i', async (_name, url, status, body) => {
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(status);
     expect(res.headers['content-type']).toBe('application/json');
     expect(res.json()).toEqual(body);
+  });
+
+  // Django's resolver matches nothing: its own page, not DRF's JSON (DEBUG off).
+  it.each([
+    ['unknown path', '/api/v1/nosuch'],
+    ['trailing slash', '/api/v1/desk/'],
+    ['detail with trailing slash', '/api/v1/desk/1/'],
+  ])('%s → Django 404 page', async (_name, url) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.body).toContain('<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
+    expect(res.headers.vary).toBeUndefined();
   });
 
   it('empty page and page=last are pages 1 and the last', async () => {
@@ -160,7 +170,12 @@ describe('DRF errors (drf-behaviour.md)', () => {
   it('OPTIONS answers DRF metadata', async () => {
     const res = await app.inject({ method: 'OPTIONS', url: '/api/v1/desk' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ name: 'Desk List', renders: ['application/json', 'text/html'] });
+    expect(res.json()).toEqual({
+      name: 'Desk List',
+      description: 'Desks (listing described for desk reservations)',
+      renders: ['application/json', 'application/json'],
+      parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
+    });
     expect((await app.inject({ method: 'OPTIONS', url: '/api/v1/desk/1' })).json().name).toBe('Desk Instance');
   });
 
@@ -168,13 +183,15 @@ describe('DRF errors (drf-behaviour.md)', () => {
     ['markup', '<script>'],
     ['a space', 'a b'],
     ['a quote', 'a"b'],
-    ['a bad port', 'host:99999'],
+    ['an empty port', 'host:'],
+    ['no domain', '.'],
     ['a port that is not a number', 'host:abc'],
     ['a path', 'host/path'],
-  ])('a Host with %s → 400 in the service error shape', async (_name, host) => {
+  ])("a Host with %s → Django's 400 page", async (_name, host) => {
     const res = await app.inject({ url: '/api/v1/desk', headers: { host } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'Invalid Host header.' });
+    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.body).toContain('<h1>Bad Request (400)</h1>');
   });
 });
 
@@ -247,7 +264,7 @@ describe('where the urls come from', () => {
       expect((await app.inject({ url: '/api/v1/desk', headers: { host } })).statusCode).toBe(200);
     const res = await app.inject({ url: '/api/v1/desk', headers: { host: 'evil.test' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: 'Host not allowed.' });
+    expect(res.body).toContain('<h1>Bad Request (400)</h1>');
     await app.close();
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../../src/spec/load.js';
+import { loadSpec } from '../../src/load/spec.js';
 import { DOCUMENT_COLLECTIONS, makeApp, SPEC } from '../helpers.js';
 
 describe('CORS (on by default)', () => {
@@ -27,7 +27,7 @@ describe('CORS (on by default)', () => {
       expect(res.headers['access-control-allow-origin']).toBe(origin);
       expect(res.headers['access-control-allow-credentials']).toBe('true');
       expect(res.headers['access-control-expose-headers']).toContain('Allow');
-      expect(String(res.headers.vary).split(', ').sort()).toEqual(['Accept', 'Origin']);
+      expect(res.headers.vary).toBe('Accept, Cookie, Origin');
     }
   });
 
@@ -91,13 +91,23 @@ describe('the spec, the docs and the index, served', () => {
     },
   );
 
-  it('/ lists the collections, the spec and the docs (JSON, or HTML for a browser)', async () => {
-    const index = (await app.inject({ url: '/', headers: { host: 'h' } })).json() as { collections: { path: string; url: string }[]; docs: string; spec: { json: string } };
-    expect(index.collections.map((c) => c.path).sort()).toEqual(DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`).sort());
-    expect(index.docs).toBe('http://h/docs');
-    expect(index.spec.json).toBe('http://h/openapi.json');
-    const html = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+  it('/ is an index for a browser; to anything else, what the service has there (nothing: 404)', async () => {
+    const html = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml', host: 'h' } });
     expect(html.headers['content-type']).toMatch(/^text\/html/);
     expect(html.body).toContain('href="/docs"');
+    for (const r of DOCUMENT_COLLECTIONS) expect(html.body).toContain(`href="http://h/api/v1/${r}?format=api"`);
+    const api = await app.inject({ url: '/', headers: { accept: 'application/json' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.body).toContain('<h1>Not Found</h1>');
+  });
+
+  it("/api/v1/ is DefaultRouter's API root: every collection's url, in the document's order", async () => {
+    const root = await app.inject({ url: '/api/v1/?format=api', headers: { host: 'h' } });
+    expect(root.statusCode).toBe(200);
+    expect(root.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect(Object.entries(root.json() as Record<string, string>)).toEqual(DOCUMENT_COLLECTIONS.map((r) => [r, `http://h/api/v1/${r}?format=api`]));
+    const redirect = await app.inject({ url: '/api/v1?format=api' });
+    expect(redirect.statusCode).toBe(301);
+    expect(redirect.headers.location).toBe('/api/v1/?format=api');
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractAjv } from '../../src/contract/ajv.js';
 import { runCheck } from '../../src/contract/checker.js';
 import { loadContract } from '../../src/contract/load.js';
-import { loadState } from '../../src/state.js';
+import { loadState } from '../../src/load/state.js';
 import type { DeskList } from '../../src/types.js';
 import { listen, makeApp, SPEC } from '../helpers.js';
 
@@ -48,7 +48,7 @@ describe('response selection, step by step', () => {
 
   it('the state records which step served each collection', async () => {
     const state = await loadState(miniOpts);
-    expect(Object.fromEntries([...state.collections.values()].map((c) => [c.list.resource, c.source]))).toEqual({
+    expect(Object.fromEntries([...state.model.collections.values()].map((c) => [c.list.resource, c.source]))).toEqual({
       exampled: 'examples',
       generated: 'generated',
       stored: 'fixture',

@@ -1,0 +1,153 @@
+#!/usr/bin/env -S node --max-semi-space-size=2
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { DEFAULTS, resolveConfig, type StubConfig } from '../server/config.js';
+import { colors } from '../server/log.js';
+import { serve } from '../server/serve.js';
+import { type CheckFlags, check } from './check.js';
+import { snapshot } from './snapshot.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+function integer(value: string): number {
+  if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError('not a whole number.');
+  return Number(value);
+}
+
+function list(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${colors.red('error')}: ${message}\n`);
+  process.exit(code);
+}
+
+function serveOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('-p, --port <n>', 'port to listen on').env('PORT').default(DEFAULTS.port).argParser(integer))
+    .addOption(new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').env('HOST').default(DEFAULTS.host))
+    .addOption(new Option('--page-size <n>', 'items per page (DRF PAGE_SIZE)').env('STUB_PAGE_SIZE').default(DEFAULTS.pageSize).argParser(integer))
+    .addOption(new Option('--base-url <url>', "fixed base URL of every absolute url (default: the request's scheme and Host)").env('STUB_BASE_URL'))
+    .addOption(new Option('--trust-proxy', 'take the host and scheme from X-Forwarded-Host / X-Forwarded-Proto').env('STUB_TRUST_PROXY').default(false))
+    .addOption(
+      new Option('--allowed-hosts <list>', "hosts to answer, comma-separated, Django's ALLOWED_HOSTS syntax (.example.com, *)")
+        .env('STUB_ALLOWED_HOSTS')
+        .default(['*'], '*')
+        .argParser(list),
+    )
+    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').env('STUB_SPEC').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+    .addOption(new Option('--fixtures <dir>', 'folder of <resource>.json fixtures').env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/'))
+    .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
+    .addOption(
+      new Option('--generate-count <n>', 'items generated per collection without fixture (x-stub-count overrides)')
+        .env('STUB_GENERATE_COUNT')
+        .default(DEFAULTS.generateCount)
+        .argParser(integer),
+    )
+    .addOption(new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'))
+    .addOption(new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change').env('STUB_WATCH').default(false))
+    .addOption(new Option('--types <file>', 'with --watch: regenerate the TypeScript types into this file when the spec changes').env('STUB_TYPES'))
+    .addOption(new Option('--validate-requests', 'check query parameters against the spec (400 on violation)').env('STUB_VALIDATE_REQUESTS').default(false))
+    .addOption(new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS').env('STUB_MAX_DELAY').default(DEFAULTS.maxDelayMs).argParser(integer))
+    .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
+    .addOption(new Option('--log-format <format>', 'request log format').choices(['pretty', 'json']).env('STUB_LOG_FORMAT').default('pretty'));
+}
+
+interface ServeFlags {
+  port: number;
+  host: string;
+  pageSize: number;
+  baseUrl?: string;
+  trustProxy: boolean;
+  allowedHosts: string[];
+  spec: string;
+  fixtures: string;
+  seed: number;
+  generateCount: number;
+  cors: boolean;
+  watch: boolean;
+  types?: string;
+  validateRequests: boolean;
+  maxDelay: number;
+  quiet: boolean;
+  logFormat: 'pretty' | 'json';
+}
+
+export function configFromFlags(flags: ServeFlags): StubConfig {
+  const result = resolveConfig({
+    port: flags.port,
+    host: flags.host,
+    pageSize: flags.pageSize,
+    baseUrl: flags.baseUrl,
+    trustProxy: flags.trustProxy,
+    allowedHosts: flags.allowedHosts,
+    specFile: flags.spec,
+    fixturesDir: flags.fixtures,
+    seed: flags.seed,
+    generateCount: flags.generateCount,
+    cors: flags.cors,
+    watch: flags.watch,
+    typesFile: flags.types,
+    validateRequests: flags.validateRequests,
+    maxDelayMs: flags.maxDelay,
+    logLevel: flags.quiet ? 'silent' : 'info',
+    logFormat: flags.logFormat,
+  });
+  if (!result.ok) fail(result.errors.join('; '));
+  return result.config;
+}
+
+const program = new Command('workplace-stub')
+  .description('Stub and contract checker for the Workplace Administration Service')
+  .version(pkg.version)
+  .showHelpAfterError(false)
+  .exitOverride()
+  .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
+
+const serveCommand = serveOptions(program.command('serve', { isDefault: true }).description('serve the stub (the default command)'));
+// `workplace-stub --help` lists the options of the default command too, with their defaults.
+program.addHelpText('after', () => `\nOptions of serve (the default command, also \`workplace-stub serve --help\`):\n${serveCommand.createHelp().formatHelp(serveCommand, serveCommand.createHelp()).split('Options:\n')[1] ?? ''}`);
+serveCommand.action(async (flags: ServeFlags) => {
+  const result = await serve(configFromFlags(flags));
+  if (typeof result === 'number') process.exit(result);
+});
+
+program
+  .command('snapshot')
+  .description('print the snapshot the stub serves (spec and items, validated) as JSON, for the fetch and MSW handlers')
+  .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').env('STUB_SPEC').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+  .addOption(new Option('--fixtures <dir>', 'folder of <resource>.json fixtures').env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/'))
+  .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
+  .addOption(new Option('--generate-count <n>', 'items generated per collection without fixture').env('STUB_GENERATE_COUNT').default(DEFAULTS.generateCount).argParser(integer))
+  .action(async (flags: { spec: string; fixtures: string; seed: number; generateCount: number }) => {
+    process.exit(await snapshot(flags));
+  });
+
+program
+  .command('check')
+  .description('check a deployment of the service against the spec and the interface document (exit 0 holds, 1 violations, 2 unreachable)')
+  .requiredOption('--base-url <url>', 'the deployment, e.g. https://staging.example.org')
+  .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+  .option('--header <header>', "a header sent with every request, e.g. 'Authorization: Token …' (repeatable; never reported)", (v: string, prev: string[]) => [...prev, v], [])
+  .addOption(new Option('--timeout <ms>', 'time-out of one request').default(10_000).argParser(integer))
+  .addOption(new Option('--concurrency <n>', 'requests at once').default(4).argParser(integer))
+  .addOption(new Option('--max-pages <n>', 'pages crawled per collection at most').default(1000).argParser(integer))
+  .addOption(new Option('--only <list>', 'collections to check, comma-separated (desk,employee)').default([], 'all').argParser(list))
+  .addOption(new Option('--format <format>', "the format parameter of every request ('none' for no parameter)").choices(['api', 'json', 'none']).default('api'))
+  .addOption(new Option('--item-urls <n>', 'item urls fetched per collection at most (each is checked to answer its item)').default(undefined, 'all').argParser(integer))
+  .option('--json', 'the report as JSON', false)
+  .option('--junit <file>', 'also write the report as JUnit XML')
+  .action(async (flags: CheckFlags) => {
+    process.exit(await check(flags));
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+  throw e;
+}

@@ -1,0 +1,360 @@
+import { DJANGO_HEADERS, escapeUriPath, pathInfo } from './django.js';
+import { DJANGO_ERRORS, detailBody, type DjangoPage, DRF_ERRORS, type DrfError, methodNotAllowedDetail, noMatchDetail } from './errors.js';
+import { type HeaderGetter, resolveBaseUrl } from './host.js';
+import { camelcaseToSpaces, viewMetadata } from './metadata.js';
+import type { CollectionModel, Model } from './model.js';
+import { negotiate } from './negotiation.js';
+import { choosePage, pageLinks } from './pagination.js';
+import { lastValue, parseQuery, pythonInt, type QueryMap, quotePlus } from './python-query.js';
+import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
+import type { ApiRoot, Match } from './router.js';
+import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
+import type { AnyOperation, Operation, PathRoute, ViewMethod } from './spec/operations.js';
+import { drfJson, EMPTY_SET, type ItemSet, renderItem } from './store.js';
+import { authenticate } from './auth.js';
+import { gatewayPage } from './gateway.js';
+
+/** One request, as any adapter sees it. */
+export interface CoreRequest {
+  /** The method as sent (Django upper-cases it). */
+  readonly method: string;
+  /** The request target: path and query, as received (bytes as latin1 chars, or percent-encoded). */
+  readonly url: string;
+  /** A header by lower-case name: undefined when absent, '' when present and empty. */
+  readonly header: HeaderGetter;
+  /** The body, for writes. */
+  readonly body?: Uint8Array | undefined;
+}
+
+/** One answer: status, headers (lower-case names, no Content-Length), body. */
+export interface CoreAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body a GET would carry; adapters send none for HEAD (Django's WSGI server does the same). */
+  readonly body: string;
+  /** `Prefer: delay=MS`: wait this long before sending. */
+  readonly delayMs?: number;
+  /**
+   * The answer is a pure function of the state, the method, the url and the headers of
+   * CACHE_KEY_HEADERS, and may be kept by an answer cache.
+   */
+  readonly cacheable?: boolean;
+}
+
+/** The headers an answer depends on; an answer cache keys on these (presence and value). */
+export const CACHE_KEY_HEADERS = Object.freeze(['host', 'x-forwarded-host', 'x-forwarded-proto', 'accept', 'authorization', 'origin', 'prefer', 'access-control-request-method', 'access-control-request-headers']);
+
+export interface CoreOptions {
+  /** PageNumberPagination's PAGE_SIZE. */
+  readonly pageSize: number;
+  /** A fixed base URL for every absolute url, instead of the request's scheme and Host. */
+  readonly baseUrl?: string | undefined;
+  /** Read X-Forwarded-Host / X-Forwarded-Proto (USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
+  readonly trustProxy: boolean;
+  /** Django's ALLOWED_HOSTS. */
+  readonly allowedHosts: readonly string[];
+  /** Used when a request has no Host at all, as Django's SERVER_NAME:SERVER_PORT. */
+  readonly fallbackHost: string;
+  /** Upper bound of `Prefer: delay=MS`. */
+  readonly maxDelayMs: number;
+  /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
+  readonly cors: boolean;
+  /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
+  readonly validateQuery?: ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
+}
+
+export const SCENARIO_HELP = Object.freeze({
+  prefer: 'Prefer: code=<status>, example=<name>, dynamic=true, empty=true, delay=<ms>',
+  query: '__code, __example, __dynamic, __empty, __delay',
+});
+
+/** The stub's own path that puts written state back to the snapshot's (outside the service's paths). */
+export const RESET_PATH = '/__stub/reset';
+
+const JSON_TYPE = 'application/json';
+const HTML_TYPE = 'text/html';
+
+type Headers = Record<string, string>;
+
+interface View {
+  readonly allow: string;
+  /** SessionAuthentication ran (it reads the session): SessionMiddleware adds `Vary: Cookie`. */
+  authenticated: boolean;
+  indent: number | undefined;
+}
+
+/** A fault of the request to the stub itself (a scenario that cannot be), RFC 9457. */
+export function stubProblem(title: string, detail: string, extra: Record<string, unknown> = {}): CoreAnswer {
+  return {
+    status: 400,
+    headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json' },
+    body: JSON.stringify({ type: 'about:blank', title, status: 400, detail, ...extra }),
+  };
+}
+
+function page(e: DjangoPage | { status: number; page: string }): CoreAnswer {
+  return { status: e.status, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE }, body: e.page };
+}
+
+/**
+ * The stub: answers requests from a compiled snapshot, in Django's and DRF's order (middleware,
+ * URL resolution, then the view: negotiation, authentication, method, handler). Pure: no I/O; the
+ * only state is what declared writes change (none yet).
+ */
+export class StubCore {
+  readonly model: Model;
+  readonly options: CoreOptions;
+
+  constructor(model: Model, options: CoreOptions) {
+    this.model = model;
+    this.options = options;
+  }
+
+  answer(req: CoreRequest): CoreAnswer {
+    const answer = this.#answer(req);
+    return this.options.cors ? withCors(answer, req.header) : answer;
+  }
+
+  #answer(req: CoreRequest): CoreAnswer {
+    const method = req.method.toUpperCase();
+    // CommonMiddleware: get_host() before anything else; a bad Host is Django's 400 page.
+    const host = resolveBaseUrl(req.header, this.options);
+    if (!host.ok) return page(DJANGO_ERRORS.BAD_REQUEST);
+    if (this.options.cors && method === 'OPTIONS' && req.header('origin') !== undefined && req.header('access-control-request-method') !== undefined) {
+      return preflight(req.header);
+    }
+    const q = req.url.indexOf('?');
+    const rawPath = q === -1 ? req.url : req.url.slice(0, q);
+    const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
+    const path = pathInfo(rawPath);
+    const match = this.model.router.match(path);
+    if (!match) {
+      // CommonMiddleware (APPEND_SLASH): a 404 whose path with a slash would resolve is a 301 there.
+      if (!path.endsWith('/') && this.model.router.match(`${path}/`)) {
+        return { status: 301, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html; charset=utf-8', location: `${escapeUriPath(path)}/${rawQuery === '' ? '' : `?${iriToUri(rawQuery)}`}` }, body: '' };
+      }
+      return page(DJANGO_ERRORS.PAGE_NOT_FOUND);
+    }
+    const query = parseQuery(rawQuery);
+    const ctx: RequestContext = { method, baseUrl: host.baseUrl, path, query, match, header: req.header, body: req.body };
+    return match.kind === 'root' ? this.#root(ctx, match.root) : this.#route(ctx, match.route);
+  }
+
+  /** DefaultRouter's APIRootView: `{"desk": "<base>/api/v1/desk", ...}`, GET only. */
+  #root(ctx: RequestContext, root: ApiRoot): CoreAnswer {
+    const formats = this.model.operations.lists[0]?.formats ?? ['api', 'json'];
+    const view = this.#initial(ctx, 'GET, HEAD, OPTIONS', formats);
+    if ('status' in view) return view;
+    if (ctx.method === 'OPTIONS') return respond(view, 200, drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', formats)));
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    const format = lastValue(ctx.query, 'format');
+    const query = format === undefined ? '' : `?format=${quotePlus(format)}`;
+    const suffix = ctx.match.suffix === undefined ? '' : `.${ctx.match.suffix}`;
+    const body: Record<string, string> = {};
+    for (const e of root.entries) body[e.key] = `${ctx.baseUrl}${e.path}${suffix}${query}`;
+    return { ...respond(view, 200, drfJson(body)), cacheable: true };
+  }
+
+  #route(ctx: RequestContext, route: PathRoute): CoreAnswer {
+    const collection = this.model.collections.get(route.collectionPath) as CollectionModel;
+    const declared = [...route.methods.keys()];
+    const op = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
+    const formats = op.formats ?? ['api', 'json'];
+    const allow = allowHeader(declared);
+    // The stub's own scenarios and request validation come first: they are not the service's.
+    const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
+    if (!parsed.ok) return stubProblem('Impossible scenario', parsed.problems.join('; '), { available: SCENARIO_HELP });
+    const scenario = parsed.scenario;
+    const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? op;
+    if (this.options.validateQuery) {
+      const violations = this.options.validateQuery(target, ctx.query);
+      if (violations.length > 0) return stubProblem('Invalid request', `${violations.length} query parameter(s) break ${target.operationId}'s declaration`, { validation: violations });
+    }
+    const view = this.#initial(ctx, allow, formats);
+    if ('status' in view) return view;
+    if (ctx.method === 'OPTIONS') {
+      const suffix = route.kind === 'list' ? 'List' : 'Instance';
+      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.summary, formats)));
+    }
+    const method = ctx.method === 'HEAD' && route.methods.has('GET') ? 'GET' : ctx.method;
+    const handler = route.methods.get(method as ViewMethod);
+    if (!handler) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    if (handler.kind === 'write') return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    const answer = this.#read(ctx, view, collection, handler, scenario);
+    if (scenario.delayMs > 0) return { ...answer, delayMs: scenario.delayMs };
+    if (scenario !== NO_SCENARIO || answer.status >= 500) return answer;
+    for (const key of ctx.query.keys()) if (!Object.hasOwn(handler.queryParams, key)) return answer;
+    return { ...answer, cacheable: true };
+  }
+
+  /**
+   * APIView.initial: content negotiation (the format, then Accept), then authentication. Answers
+   * the view's state, or the error it raised (with the view's headers).
+   */
+  #initial(ctx: RequestContext, allow: string, formats: readonly string[]): View | CoreAnswer {
+    const view: View = { allow, authenticated: false, indent: undefined };
+    const neg = negotiate(formats, ctx.match.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
+    if (!neg.ok) return respond(view, neg.status, detailBody(neg.status === 404 ? DRF_ERRORS.NOT_FOUND.detail : DRF_ERRORS.NOT_ACCEPTABLE.detail));
+    view.indent = neg.indent;
+    view.authenticated = true;
+    const auth = authenticate(ctx.header('authorization'));
+    if (auth !== undefined) return respondError(view, auth);
+    return view;
+  }
+
+  #read(ctx: RequestContext, view: View, collection: CollectionModel, op: Operation, scenario: Scenario): CoreAnswer {
+    if (scenario.code !== undefined && scenario.code !== 200) return this.#declared(view, op, scenario);
+    const set = itemSet(collection, op, scenario);
+    if ('status' in set) return set;
+    const format = lastValue(ctx.query, 'format');
+    const url = collection.withUrl ? itemUrlParts(ctx.baseUrl, collection.detail, format, ctx.match.suffix) : undefined;
+    if (op.kind === 'detail') {
+      const raw = ctx.match.kind === 'route' ? (ctx.match.params[0] ?? '') : '';
+      let key = raw;
+      if (op.pkIsInteger) {
+        // Django's IntegerField.to_python: int() of the url segment, else DRF's 404 "Not found.".
+        const n = pythonInt(raw);
+        if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
+        key = n.toString();
+      }
+      const item = collection.lookup === undefined ? undefined : set.byPk.get(key);
+      if (!item) return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+      return respond(view, 200, renderItem(item, url));
+    }
+    const count = set.items.length;
+    const pageSize = this.options.pageSize;
+    const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
+    if (!choice.ok) return respondError(view, DRF_ERRORS.INVALID_PAGE);
+    const start = (choice.page - 1) * pageSize;
+    const links = pageLinks(`${ctx.baseUrl}${escapeUriPath(ctx.path)}`, linkQuery(ctx.query), choice.page, choice.numPages);
+    return respond(view, 200, renderEnvelope(count, links.next, links.previous, set.items.slice(start, start + pageSize), url));
+  }
+
+  /** `Prefer: code=N`: the declared response's example, else its seeded body, else none. */
+  #declared(view: View, op: Operation, scenario: Scenario): CoreAnswer {
+    const status = scenario.code as number;
+    const declared = op.responses[String(status)];
+    if (!declared) {
+      // The one exception to "declared codes only": a server failure, as the deployment sends it.
+      if (status === 500) return page(DJANGO_ERRORS.SERVER_ERROR);
+      if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
+      return stubProblem('Impossible scenario', `${op.operationId} declares no ${status} response`, { available: { codes: Object.keys(op.responses) } });
+    }
+    const names = Object.keys(declared.examples);
+    if (scenario.example !== undefined) {
+      if (!names.includes(scenario.example)) return stubProblem('Impossible scenario', `the ${status} response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: names } });
+      return respond(view, status, drfJson(declared.examples[scenario.example]));
+    }
+    if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
+    const generated = this.model.generatedBodies[`${op.pointer} ${status}`];
+    return respond(view, status, generated === undefined ? '' : drfJson(generated));
+  }
+}
+
+interface RequestContext {
+  readonly method: string;
+  readonly baseUrl: string;
+  /** The decoded path (Django's path_info). */
+  readonly path: string;
+  readonly query: QueryMap;
+  readonly match: Match;
+  readonly header: HeaderGetter;
+  readonly body: Uint8Array | undefined;
+}
+
+/** DRF's `Allow`: the declared methods in View.http_method_names order, HEAD with GET, and OPTIONS. */
+function allowHeader(declared: readonly ViewMethod[]): string {
+  const order: string[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+  const methods = order.filter((m) => declared.includes(m as ViewMethod));
+  if (declared.includes('GET')) methods.push('HEAD');
+  methods.push('OPTIONS');
+  return methods.join(', ');
+}
+
+/** A DRF view's answer: JSONRenderer's body (indented when negotiated), Allow and Vary. */
+function respond(view: View, status: number, body: string): CoreAnswer {
+  const headers: Headers = { ...DJANGO_HEADERS, 'content-type': JSON_TYPE, vary: view.authenticated ? 'Accept, Cookie' : 'Accept', allow: view.allow };
+  return { status, headers, body: withIndent(body, view.indent) };
+}
+
+function respondError(view: View, e: DrfError): CoreAnswer {
+  return respond(view, e.status, detailBody(e.detail));
+}
+
+/** The items a scenario asks for (docs/response-selection.md), or a problem. */
+function itemSet(collection: CollectionModel, op: Operation, scenario: Scenario): ItemSet | CoreAnswer {
+  if (scenario.empty) return EMPTY_SET;
+  if (scenario.dynamic) {
+    return collection.dynamic ?? stubProblem('Impossible scenario', `${op.operationId}: its item schema describes no field to generate from`, { available: SCENARIO_HELP });
+  }
+  if (scenario.example !== undefined) {
+    return (
+      collection.examples.get(scenario.example) ??
+      stubProblem('Impossible scenario', `the 200 response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: [...collection.examples.keys()] } })
+    );
+  }
+  return collection.items;
+}
+
+/** The query of pagination links: the request's, without the stub's own scenario parameters. */
+function linkQuery(query: QueryMap): QueryMap {
+  let out = query;
+  for (const key of query.keys()) {
+    if (SCENARIO_QUERY_PARAMS.has(key)) {
+      if (out === query) out = new Map(query);
+      out.delete(key);
+    }
+  }
+  return out;
+}
+
+// django.utils.encoding.iri_to_uri: quote(iri, safe="/#%[]=:;$&()+,!?*@'~").
+const IRI_SAFE = /[A-Za-z0-9_.\-~/#%[\]=:;$&()+,!?*@']/;
+const encoder = new TextEncoder();
+
+function iriToUri(raw: string): string {
+  let out = '';
+  for (const ch of raw) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (IRI_SAFE.test(ch)) out += ch;
+    else if (cp < 0x100) out += `%${cp.toString(16).toUpperCase().padStart(2, '0')}`;
+    else for (const b of encoder.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/**
+ * CORS (the stub's, for a browser app on another origin): the Origin echoed with credentials.
+ * Only answers to a request that carries an Origin change, so that every other answer is exactly
+ * the service's (`Vary` included); a browser always sends Origin on a cross-origin request.
+ */
+function withCors(answer: CoreAnswer, header: HeaderGetter): CoreAnswer {
+  const origin = header('origin');
+  if (origin === undefined || answer.headers['access-control-allow-origin'] !== undefined) return answer;
+  const vary = answer.headers.vary;
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      vary: vary ? `${vary}, Origin` : 'Origin',
+      'access-control-allow-origin': origin,
+      'access-control-allow-credentials': 'true',
+      'access-control-expose-headers': 'Allow, Content-Length, Location, Vary',
+    },
+  };
+}
+
+function preflight(header: HeaderGetter): CoreAnswer {
+  const requested = header('access-control-request-headers');
+  const headers: Headers = {
+    ...DJANGO_HEADERS,
+    vary: requested === undefined ? 'Origin' : 'Origin, Access-Control-Request-Headers',
+    'access-control-allow-origin': header('origin') ?? '*',
+    'access-control-allow-credentials': 'true',
+    'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
+    'access-control-max-age': '600',
+  };
+  if (requested !== undefined) headers['access-control-allow-headers'] = requested;
+  return { status: 204, headers, body: '' };
+}
+

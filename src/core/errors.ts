@@ -1,0 +1,126 @@
+import { DJANGO_PAGES } from './django.js';
+
+/**
+ * The one error catalogue. Three families:
+ * - `drf`: answers of a DRF view, in its shape `{"detail": ...}` (rest_framework/exceptions.py);
+ * - `django`: pages Django answers itself, before or around any view, as `text/html`
+ *   (django/views/defaults.py, DEBUG off);
+ * - `stub`: faults of the stub itself (an impossible scenario, a rejected request), told plainly
+ *   as `application/problem+json` (RFC 9457), and the stub's own paths.
+ */
+export interface DrfError {
+  readonly family: 'drf';
+  readonly status: number;
+  readonly detail: string;
+  readonly doc: string;
+}
+
+export interface DjangoPage {
+  readonly family: 'django';
+  readonly status: number;
+  readonly page: string;
+  readonly doc: string;
+}
+
+export const DRF_ERRORS = {
+  NOT_FOUND: {
+    family: 'drf',
+    status: 404,
+    detail: 'Not found.',
+    doc: 'DRF NotFound: an unknown `format` (query or `.json` suffix), a pk its field cannot read (`abc` for an integer pk).',
+  },
+  INVALID_PAGE: {
+    family: 'drf',
+    status: 404,
+    detail: 'Invalid page.',
+    doc: 'DRF PageNumberPagination: `page` not a number, below 1, or past the last page.',
+  },
+  NOT_ACCEPTABLE: {
+    family: 'drf',
+    status: 406,
+    detail: 'Could not satisfy the request Accept header.',
+    doc: 'DRF content negotiation, before any other check of the view: an `Accept` no JSON renderer satisfies (`text/html`, `application/xml`).',
+  },
+  INVALID_USERNAME_PASSWORD: {
+    family: 'drf',
+    status: 403,
+    detail: 'Invalid username/password.',
+    doc: "DRF BasicAuthentication (a default authentication class): Basic credentials the stub's user table (empty) does not hold; 403, since SessionAuthentication, first, sends no challenge.",
+  },
+  BASIC_NO_CREDENTIALS: {
+    family: 'drf',
+    status: 403,
+    detail: 'Invalid basic header. No credentials provided.',
+    doc: 'DRF BasicAuthentication: `Authorization: Basic` without credentials.',
+  },
+  BASIC_SPACES: {
+    family: 'drf',
+    status: 403,
+    detail: 'Invalid basic header. Credentials string should not contain spaces.',
+    doc: 'DRF BasicAuthentication: `Authorization: Basic a b`.',
+  },
+  BASIC_NOT_BASE64: {
+    family: 'drf',
+    status: 403,
+    detail: 'Invalid basic header. Credentials not correctly base64 encoded.',
+    doc: 'DRF BasicAuthentication: credentials that are not base64 of `user:password`.',
+  },
+} as const satisfies Record<string, DrfError>;
+
+export const DJANGO_ERRORS = {
+  PAGE_NOT_FOUND: {
+    family: 'django',
+    status: 404,
+    page: DJANGO_PAGES[404],
+    doc: "Django's page_not_found: a path no route matches (`/api/v1/nosuch`, `/api/v1/desk/`, `/api/v1/desk/3/`).",
+  },
+  BAD_REQUEST: {
+    family: 'django',
+    status: 400,
+    page: DJANGO_PAGES[400],
+    doc: "Django's bad_request (DisallowedHost): a Host (or trusted X-Forwarded-Host) that is not a valid host[:port], or that `--allowed-hosts` does not list; also a request the HTTP layer cannot read.",
+  },
+  SERVER_ERROR: {
+    family: 'django',
+    status: 500,
+    page: DJANGO_PAGES[500],
+    doc: "Django's server_error: `Prefer: code=500`; otherwise only a defect of the stub, which is logged.",
+  },
+} as const satisfies Record<string, DjangoPage>;
+
+/** DRF's MethodNotAllowed text: `Method "POST" not allowed.` */
+export function methodNotAllowedDetail(method: string): string {
+  return `Method "${method}" not allowed.`;
+}
+
+/** Django's get_object_or_404 text, kept by DRF 3.15+: `No Desk matches the given query.` */
+export function noMatchDetail(modelName: string): string {
+  return `No ${modelName} matches the given query.`;
+}
+
+/** DRF renders error bodies through JSONRenderer: compact JSON. */
+export function detailBody(detail: string): string {
+  return JSON.stringify({ detail }).replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+}
+
+/** A fault in the spec or fixtures found while loading: where, and why. */
+export interface LoadProblem {
+  readonly file: string;
+  /** A JSON pointer into the file, or `line:col` where the file could not be parsed. */
+  readonly pointer: string;
+  readonly reason: string;
+}
+
+export function formatProblem(p: LoadProblem): string {
+  return `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`;
+}
+
+/** Thrown by spec and fixture loading with every problem found, never only the first. */
+export class LoadError extends Error {
+  readonly problems: readonly LoadProblem[];
+  constructor(problems: readonly LoadProblem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.name = 'LoadError';
+    this.problems = problems;
+  }
+}

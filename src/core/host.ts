@@ -1,0 +1,58 @@
+/**
+ * The deployment's base URL for one request (§9.2: urls inside items use the base address of the
+ * deployment that served them). Django's `HttpRequest.get_host()` + `build_absolute_uri()`:
+ * the Host header (X-Forwarded-Host only when the proxy is trusted, as USE_X_FORWARDED_HOST; a
+ * header that is present but empty counts, and fails), checked against `host_validation_re` and
+ * ALLOWED_HOSTS; the scheme is https only when a trusted X-Forwarded-Proto says so
+ * (SECURE_PROXY_SSL_HEADER, the first value of a list as Django 4.1+ reads it).
+ */
+export interface HostOptions {
+  /** A fixed base URL (no trailing slash): the Host header then only needs to be valid. */
+  readonly baseUrl?: string | undefined;
+  readonly trustProxy: boolean;
+  /** Django's ALLOWED_HOSTS syntax: `*`, `.example.com` (and subdomains), or an exact host. */
+  readonly allowedHosts: readonly string[];
+  /** Used when a request carries no Host at all (HTTP/1.0), as Django's SERVER_NAME:SERVER_PORT. */
+  readonly fallbackHost: string;
+}
+
+/** A request header by lower-case name: undefined when absent, '' when present and empty. */
+export type HeaderGetter = (name: string) => string | undefined;
+
+export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false; reason: 'invalid-host' | 'disallowed-host' };
+
+// django/http/request.py host_validation_re (Django 4.2+), matched whole against the lower-cased
+// host: no limit on the port's value or length.
+const HOST_RE = /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::([0-9]+))?$/;
+
+/** `split_domain_port`: the domain (lower case, a trailing dot removed), '' when the host is invalid. */
+export function validHostDomain(host: string): string | undefined {
+  const m = HOST_RE.exec(host.toLowerCase());
+  if (!m) return undefined;
+  const domain = m[1] ?? '';
+  const d = domain.endsWith('.') ? domain.slice(0, -1) : domain;
+  // get_host(): `if domain and validate_host(...)`: an empty domain ('.', ':80') is invalid.
+  return d === '' ? undefined : d;
+}
+
+/** django.http.request.validate_host */
+export function hostAllowed(domain: string, allowed: readonly string[]): boolean {
+  return allowed.some((pattern) => {
+    const p = pattern.toLowerCase();
+    if (p === '*') return true;
+    if (p.startsWith('.')) return domain === p.slice(1) || domain.endsWith(p);
+    return domain === p;
+  });
+}
+
+export function resolveBaseUrl(header: HeaderGetter, opts: HostOptions): BaseUrlResult {
+  const forwardedHost = opts.trustProxy ? header('x-forwarded-host') : undefined;
+  const host = forwardedHost ?? header('host') ?? opts.fallbackHost;
+  const domain = validHostDomain(host);
+  if (domain === undefined) return { ok: false, reason: 'invalid-host' };
+  if (!hostAllowed(domain, opts.allowedHosts)) return { ok: false, reason: 'disallowed-host' };
+  if (opts.baseUrl !== undefined) return { ok: true, baseUrl: opts.baseUrl };
+  const proto = opts.trustProxy ? header('x-forwarded-proto') : undefined;
+  const scheme = proto !== undefined && proto.split(',', 1)[0]?.trim() === 'https' ? 'https' : 'http';
+  return { ok: true, baseUrl: `${scheme}://${host}` };
+}

@@ -1,0 +1,108 @@
+import { pythonInt } from './python-query.js';
+
+/**
+ * DRF's content negotiation (rest_framework/negotiation.py DefaultContentNegotiation,
+ * utils/mediatypes.py), run before authentication and before the method is looked at: a format
+ * (the `.json` suffix, else the `format` query parameter) filters the renderers, then the
+ * `Accept` header chooses among them by precedence. Every renderer here is JSON: one per format the
+ * spec's `format` parameter declares (`api` answers JSON, the document says so).
+ */
+export type Negotiation =
+  | { readonly ok: true; readonly indent: number | undefined }
+  /** 404: no renderer for the format; 406: none satisfies Accept. */
+  | { readonly ok: false; readonly status: 404 | 406 };
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+/** django.utils.http.parse_header_parameters (Django 4.2+): the lower-cased type and its parameters. */
+export function parseHeaderParameters(line: string): { type: string; params: Map<string, string> } {
+  const params = new Map<string, string>();
+  if (line === '') return { type: '', params };
+  const parts = splitParams(`;${line}`);
+  const type = (parts.shift() ?? '').toLowerCase();
+  for (const p of parts) {
+    const i = p.indexOf('=');
+    if (i < 0) continue;
+    let name = p.slice(0, i).trim().toLowerCase();
+    if (name.endsWith('*')) name = name.slice(0, -1);
+    let value = p.slice(i + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replaceAll('\\\\', '\\').replaceAll('\\"', '"');
+    params.set(name, value);
+  }
+  return { type, params };
+}
+
+/** django.utils.http._parseparam: `;`-separated parts, a `;` inside quotes kept. */
+function splitParams(line: string): string[] {
+  const out: string[] = [];
+  let s = line;
+  while (s.startsWith(';')) {
+    s = s.slice(1);
+    let end = s.indexOf(';');
+    const quotes = (upTo: number) => (s.slice(0, upTo).match(/"/g)?.length ?? 0) - (s.slice(0, upTo).match(/\\"/g)?.length ?? 0);
+    while (end > 0 && quotes(end) % 2 === 1) end = s.indexOf(';', end + 1);
+    if (end < 0) end = s.length;
+    out.push(s.slice(0, end).trim());
+    s = s.slice(end);
+  }
+  return out;
+}
+
+interface MediaType {
+  readonly orig: string;
+  readonly main: string;
+  readonly sub: string;
+  readonly params: Map<string, string>;
+  readonly precedence: number;
+}
+
+function mediaType(orig: string): MediaType {
+  const { type, params } = parseHeaderParameters(orig);
+  const slash = type.indexOf('/');
+  const main = slash < 0 ? type : type.slice(0, slash);
+  const sub = slash < 0 ? '' : type.slice(slash + 1);
+  const onlyQ = params.size === 0 || (params.size === 1 && params.has('q'));
+  const precedence = main === '*' ? 0 : sub === '*' ? 1 : onlyQ ? 2 : 3;
+  return { orig, main, sub, params, precedence };
+}
+
+/** `_MediaType.match`: does the renderer's type (no parameters here) satisfy the client's? */
+function matches(renderer: MediaType, client: MediaType): boolean {
+  if (renderer.sub !== '*' && client.sub !== '*' && client.sub !== renderer.sub) return false;
+  return renderer.main === '*' || client.main === '*' || client.main === renderer.main;
+}
+
+const RENDERER = mediaType(JSON_MEDIA_TYPE);
+
+/**
+ * `select_renderer`, then JSONRenderer.get_indent on the accepted media type: `indent=N` is
+ * clamped to 0..8, and 0 means compact. `accept` is undefined when the header is absent (DRF then
+ * reads it as `*` + `/*`); an empty header matches nothing.
+ */
+export function negotiate(formats: readonly string[], format: string | undefined, accept: string | undefined): Negotiation {
+  if (format && !formats.includes(format)) return { ok: false, status: 404 };
+  const accepts = (accept ?? '*/*').split(',').map((t) => t.trim());
+  // order_by_precedence: most specific first; within a level, the header's order (DRF's is a set).
+  const levels: MediaType[][] = [[], [], [], []];
+  for (const a of accepts) {
+    const m = mediaType(a);
+    levels[3 - m.precedence]?.push(m);
+  }
+  for (const level of levels) {
+    const hit = level.find((m) => matches(RENDERER, m));
+    if (hit === undefined) continue;
+    // The accepted media type: the client's when it is as specific as the renderer's, else the
+    // renderer's with the client's parameters (`*/*; indent=4` → `application/json;indent=4`).
+    const params = hit.precedence < RENDERER.precedence ? hit.params : mediaType(hit.orig).params;
+    return { ok: true, indent: indentOf(params.get('indent')) };
+  }
+  return { ok: false, status: 406 };
+}
+
+function indentOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = pythonInt(raw);
+  if (n === undefined) return undefined;
+  const clamped = n > 8n ? 8 : n < 0n ? 0 : Number(n);
+  return clamped === 0 ? undefined : clamped;
+}

@@ -1,0 +1,336 @@
+import type { LoadProblem } from '../errors.js';
+import { appendPointer, follow, isObject } from './pointer.js';
+
+/** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
+export interface DeclaredResponse {
+  readonly status: string;
+  readonly schemaPointer: string | undefined;
+  /** Named examples (`content.application/json.examples`), values resolved. */
+  readonly examples: Readonly<Record<string, unknown>>;
+}
+
+/** The methods a DRF view can declare, in the order DRF lists them in `Allow` (View.http_method_names). */
+export const VIEW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type ViewMethod = (typeof VIEW_METHODS)[number];
+
+/** A declared query parameter: its name and the pointer to its schema. */
+export interface QueryParameter {
+  readonly name: string;
+  readonly pointer: string;
+  readonly schemaPointer: string;
+}
+
+interface OperationBase {
+  readonly method: ViewMethod;
+  readonly operationId: string;
+  /** The spec's path template, `/api/v1/desk/{pk}`. */
+  readonly path: string;
+  /** The last literal path segment of the collection: `desk`, `expense-month`; fixture file name. */
+  readonly resource: string;
+  /** Pointer to the operation object in the bundled spec. */
+  readonly pointer: string;
+  readonly summary: string;
+  readonly responses: Readonly<Record<string, DeclaredResponse>>;
+  /** Enum of the `format` query parameter, when the spec declares one. */
+  readonly formats: readonly string[] | undefined;
+  /** Declared query parameters: name → pointer to its schema. */
+  readonly queryParams: Readonly<Record<string, string>>;
+  /** The same, in declaration order, with the parameter's own pointer. */
+  readonly parameters: readonly QueryParameter[];
+}
+
+/** A collection: a GET whose 200 answer is the list envelope (an object with a `results` array). */
+export interface ListOperation extends OperationBase {
+  readonly kind: 'list';
+  readonly method: 'GET';
+  /** Pointer to the schema of one element of `results`. */
+  readonly itemPointer: string;
+  /** The item's schema name, from `#/components/schemas/<Name>` ("Desk"), for DRF's messages. */
+  readonly itemName: string;
+  /** The item schema's `x-stub-count` (how many items to generate), if set. */
+  readonly generateCount: number | undefined;
+  /** The operation's `x-stub-fixture`: the fixture file's name, when it is not the resource's. */
+  readonly fixtureName: string | undefined;
+}
+
+/** A single item of a collection: a GET on the collection's path plus one `{param}` segment. */
+export interface DetailOperation extends OperationBase {
+  readonly kind: 'detail';
+  readonly method: 'GET';
+  /** The path parameter's name (`pk`). */
+  readonly pkParam: string;
+  /** The pk parameter is an integer: Django converts it with int() before the lookup. */
+  readonly pkIsInteger: boolean;
+  readonly itemPointer: string;
+}
+
+/** A write a designer declared: POST on a collection, PUT / PATCH / DELETE on its item path. */
+export interface WriteOperation extends OperationBase {
+  readonly kind: 'write';
+  readonly target: 'list' | 'detail';
+  /** The collection's path. */
+  readonly collectionPath: string;
+  /** Pointer to the request body's schema (its JSON form, else its first form), if declared. */
+  readonly bodyPointer: string | undefined;
+  /** The request body's declared media types. */
+  readonly bodyTypes: readonly string[];
+}
+
+export type Operation = ListOperation | DetailOperation;
+export type AnyOperation = Operation | WriteOperation;
+
+/** One path of the spec as DRF's router would route it: a collection or one of its items. */
+export interface PathRoute {
+  readonly path: string;
+  readonly kind: 'list' | 'detail';
+  readonly collectionPath: string;
+  /** Every method the spec declares on the path, in DRF's order. */
+  readonly methods: ReadonlyMap<ViewMethod, AnyOperation>;
+}
+
+export interface Operations {
+  /** The GET operations: collections and their item paths. */
+  readonly all: readonly Operation[];
+  readonly lists: readonly ListOperation[];
+  /** Detail operation of a collection path, if the spec has one. */
+  readonly detailOf: ReadonlyMap<string, DetailOperation>;
+  readonly writes: readonly WriteOperation[];
+  /** Every routed path, in the spec's order. */
+  readonly routes: readonly PathRoute[];
+}
+
+/** Walks the `results` member (through `$ref` and `allOf`) to the pointer of its `items` schema. */
+function findResultsItems(doc: unknown, schemaPointer: string, depth = 0): string | undefined {
+  if (depth > 16) return undefined;
+  const { pointer, node } = follow(doc, schemaPointer);
+  if (!isObject(node)) return undefined;
+  let found: string | undefined;
+  if (isObject(node.properties) && node.properties.results !== undefined) {
+    const results = follow(doc, appendPointer(pointer, 'properties', 'results'));
+    if (isObject(results.node) && results.node.items !== undefined) found = follow(doc, appendPointer(results.pointer, 'items')).pointer;
+  }
+  if (Array.isArray(node.allOf)) {
+    node.allOf.forEach((_, i) => {
+      found = findResultsItems(doc, appendPointer(pointer, 'allOf', i), depth + 1) ?? found;
+    });
+  }
+  return found;
+}
+
+function schemaName(pointer: string): string {
+  const m = /^#\/components\/schemas\/([^/]+)$/.exec(pointer);
+  return m ? (m[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : 'object';
+}
+
+function declaredResponses(doc: unknown, opPointer: string): Record<string, DeclaredResponse> {
+  const out: Record<string, DeclaredResponse> = {};
+  const responses = follow(doc, appendPointer(opPointer, 'responses'));
+  if (!isObject(responses.node)) return out;
+  for (const status of Object.keys(responses.node)) {
+    const resp = follow(doc, appendPointer(responses.pointer, status));
+    const media = follow(doc, appendPointer(resp.pointer, 'content', 'application/json'));
+    const schemaPointer = isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
+    const examples: Record<string, unknown> = {};
+    if (isObject(media.node) && isObject(media.node.examples)) {
+      for (const name of Object.keys(media.node.examples)) {
+        const ex = follow(doc, appendPointer(media.pointer, 'examples', name)).node;
+        if (isObject(ex) && 'value' in ex) examples[name] = ex.value;
+      }
+    } else if (isObject(media.node) && 'example' in media.node) {
+      examples.default = media.node.example;
+    }
+    out[status] = { status, schemaPointer, examples };
+  }
+  return out;
+}
+
+interface Parameter {
+  readonly name: string;
+  readonly in: string;
+  readonly pointer: string;
+}
+
+function parameters(doc: unknown, pathPointer: string, opPointer: string): Parameter[] {
+  const out = new Map<string, Parameter>();
+  for (const owner of [pathPointer, opPointer]) {
+    const list = getList(doc, appendPointer(owner, 'parameters'));
+    list.forEach((_, i) => {
+      const p = follow(doc, appendPointer(owner, 'parameters', i));
+      if (isObject(p.node) && typeof p.node.name === 'string' && typeof p.node.in === 'string') {
+        out.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, pointer: p.pointer });
+      }
+    });
+  }
+  return [...out.values()];
+}
+
+function getList(doc: unknown, pointer: string): unknown[] {
+  const n = follow(doc, pointer).node;
+  return Array.isArray(n) ? n : [];
+}
+
+function requestBody(doc: unknown, opPointer: string): { bodyPointer: string | undefined; bodyTypes: string[] } {
+  const body = follow(doc, appendPointer(opPointer, 'requestBody'));
+  if (!isObject(body.node) || !isObject(body.node.content)) return { bodyPointer: undefined, bodyTypes: [] };
+  const types = Object.keys(body.node.content);
+  const preferred = types.find((t) => /^application\/json\b/i.test(t)) ?? types[0];
+  if (preferred === undefined) return { bodyPointer: undefined, bodyTypes: [] };
+  const media = follow(doc, appendPointer(body.pointer, 'content', preferred));
+  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? follow(doc, appendPointer(media.pointer, 'schema')).pointer : undefined;
+  return { bodyPointer, bodyTypes: types };
+}
+
+const LOWER_METHODS: Record<ViewMethod, string> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
+
+/**
+ * The routes the stub serves, read from the bundled spec, in its order: every GET whose 200 answer
+ * holds `results` is a collection; a path of a collection plus one `/{param}` segment is its item
+ * path. POST on a collection and PUT / PATCH / DELETE on an item path are writes. Anything the stub
+ * cannot serve is a LoadProblem (the spec is the source of truth: a path it cannot serve is an
+ * error to show, not to skip silently).
+ */
+export function readOperations(doc: Readonly<Record<string, unknown>>, file: string): { operations: Operations; problems: LoadProblem[] } {
+  const problems: LoadProblem[] = [];
+  const paths = isObject(doc.paths) ? doc.paths : {};
+  const lists = new Map<string, ListOperation>();
+  type Pending = { path: string; pathPointer: string; params: (opPointer: string) => Parameter[] };
+  const itemPaths: Pending[] = [];
+  const collectionWrites: { path: string; pathPointer: string }[] = [];
+
+  const base = (path: string, method: ViewMethod, opPointer: string, op: Record<string, unknown>, params: Parameter[], resource: string) => {
+    const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
+    const formatSchema = formatParam ? follow(doc, appendPointer(formatParam.pointer, 'schema')).node : undefined;
+    const query = params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
+    return {
+      method,
+      operationId: typeof op.operationId === 'string' ? op.operationId : `${LOWER_METHODS[method]} ${path}`,
+      path,
+      resource,
+      pointer: opPointer,
+      summary: typeof op.summary === 'string' ? op.summary : '',
+      responses: declaredResponses(doc, opPointer),
+      formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
+      queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
+      parameters: query,
+    };
+  };
+
+  for (const path of Object.keys(paths)) {
+    const pathPointer = appendPointer('#/paths', path);
+    const segments = path.split('/').filter(Boolean);
+    const last = segments[segments.length - 1] ?? '';
+    const isItemPath = /^\{[^}]+\}$/.test(last) && segments.length >= 2;
+    const pathNode = follow(doc, pathPointer).node;
+    const declared = VIEW_METHODS.filter((m) => isObject(pathNode) && isObject(pathNode[LOWER_METHODS[m]]));
+    if (isItemPath) {
+      if (declared.length > 0) itemPaths.push({ path, pathPointer, params: (opPointer) => parameters(doc, pathPointer, opPointer) });
+      continue;
+    }
+    const opPointer = appendPointer(pathPointer, 'get');
+    const op = follow(doc, opPointer).node;
+    if (!isObject(op)) {
+      if (declared.length > 0) {
+        problems.push({ file, pointer: pathPointer.slice(1), reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths` });
+      }
+      continue;
+    }
+    const params = parameters(doc, pathPointer, opPointer);
+    const b = base(path, 'GET', opPointer, op, params, last);
+    const itemPointer = b.responses['200']?.schemaPointer ? findResultsItems(doc, b.responses['200'].schemaPointer) : undefined;
+    if (itemPointer === undefined) {
+      problems.push({ file, pointer: opPointer.slice(1), reason: 'a GET the stub cannot serve: its 200 answer has no `results` array and it is not a collection item path' });
+      continue;
+    }
+    const itemNode = follow(doc, itemPointer).node;
+    const count = isObject(itemNode) ? itemNode['x-stub-count'] : undefined;
+    if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000)) {
+      problems.push({ file, pointer: `${itemPointer.slice(1)}/x-stub-count`, reason: 'must be an integer from 0 to 100000' });
+    }
+    const fixture = op['x-stub-fixture'];
+    if (fixture !== undefined && !(typeof fixture === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fixture) && !fixture.includes('..'))) {
+      problems.push({ file, pointer: `${opPointer.slice(1)}/x-stub-fixture`, reason: 'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")' });
+    }
+    const list: ListOperation = {
+      ...b,
+      kind: 'list',
+      method: 'GET',
+      itemPointer,
+      itemName: schemaName(itemPointer),
+      generateCount: typeof count === 'number' ? count : undefined,
+      fixtureName: typeof fixture === 'string' ? fixture.replace(/\.json$/, '') : undefined,
+    };
+    lists.set(path, list);
+    if (declared.includes('POST')) collectionWrites.push({ path, pathPointer });
+    for (const m of declared.filter((d) => d !== 'GET' && d !== 'POST')) {
+      problems.push({ file, pointer: appendPointer(pathPointer, LOWER_METHODS[m]).slice(1), reason: `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})` });
+    }
+  }
+
+  const detailOf = new Map<string, DetailOperation>();
+  const writes: WriteOperation[] = [];
+  const routes: PathRoute[] = [];
+  const writeOf = (path: string, pathPointer: string, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
+    const opPointer = appendPointer(pathPointer, LOWER_METHODS[method]);
+    const op = follow(doc, opPointer).node as Record<string, unknown>;
+    const w: WriteOperation = { ...base(path, method, opPointer, op, parameters(doc, pathPointer, opPointer), resource), kind: 'write', target, collectionPath, ...requestBody(doc, opPointer) };
+    writes.push(w);
+    return w;
+  };
+  const details = new Map<string, PathRoute>();
+  for (const { path, pathPointer } of itemPaths) {
+    const parent = path.slice(0, path.lastIndexOf('/'));
+    const list = lists.get(parent);
+    if (!list) {
+      problems.push({ file, pointer: pathPointer.slice(1), reason: `an item path whose collection ${parent} is not in the spec` });
+      continue;
+    }
+    const pkParam = /\{([^}]+)\}$/.exec(path)?.[1] ?? 'pk';
+    const methods = new Map<ViewMethod, AnyOperation>();
+    const pathNode = follow(doc, pathPointer).node as Record<string, unknown>;
+    for (const m of VIEW_METHODS) {
+      if (!isObject(pathNode[LOWER_METHODS[m]])) continue;
+      if (m === 'POST') {
+        problems.push({ file, pointer: appendPointer(pathPointer, 'post').slice(1), reason: `POST on an item path: DRF's router routes POST to the collection (${parent})` });
+        continue;
+      }
+      if (m !== 'GET') {
+        methods.set(m, writeOf(path, pathPointer, m, 'detail', parent, list.resource));
+        continue;
+      }
+      const opPointer = appendPointer(pathPointer, 'get');
+      const params = parameters(doc, pathPointer, opPointer);
+      const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
+      const pkSchema = pkDecl ? follow(doc, appendPointer(pkDecl.pointer, 'schema')).node : undefined;
+      const b = base(path, 'GET', opPointer, pathNode.get as Record<string, unknown>, params, list.resource);
+      // The detail's own 200 schema is its item; a detail without one answers the collection's item.
+      const own = b.responses['200']?.schemaPointer;
+      const detail: DetailOperation = {
+        ...b,
+        kind: 'detail',
+        method: 'GET',
+        pkParam,
+        pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
+        itemPointer: own ? follow(doc, own).pointer : list.itemPointer,
+      };
+      detailOf.set(parent, detail);
+      methods.set('GET', detail);
+    }
+    details.set(parent, { path, kind: 'detail', collectionPath: parent, methods });
+  }
+  const pending = new Map(collectionWrites.map((w) => [w.path, w]));
+  for (const list of lists.values()) {
+    const methods = new Map<ViewMethod, AnyOperation>([['GET', list]]);
+    const post = pending.get(list.path);
+    if (post) methods.set('POST', writeOf(list.path, post.pathPointer, 'POST', 'list', list.path, list.resource));
+    routes.push({ path: list.path, kind: 'list', collectionPath: list.path, methods });
+    const detail = details.get(list.path);
+    if (detail) routes.push(detail);
+  }
+  const all: Operation[] = [];
+  for (const list of lists.values()) {
+    all.push(list);
+    const d = detailOf.get(list.path);
+    if (d) all.push(d);
+  }
+  return { operations: { all, lists: [...lists.values()], detailOf, writes, routes }, problems };
+}

@@ -1,0 +1,190 @@
+import type { DetailOperation, ListOperation } from './spec/operations.js';
+import { follow, isObject } from './spec/pointer.js';
+
+/** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
+export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
+
+/**
+ * One item, serialized once, its members in the order of the item schema (a serializer's field
+ * order), undescribed members after. When the collection builds item urls (its schema has `url`
+ * and the spec has an item path), `addressable` is set and the item's JSON is `pre` + the url
+ * member + `post`: per request only the url (base, item path with the pk, format) is joined in.
+ * Otherwise `pre` is the whole item's JSON and `post` is empty.
+ */
+export interface PreparedItem {
+  readonly pk: string | undefined;
+  readonly addressable: boolean;
+  readonly pre: string;
+  readonly post: string;
+}
+
+/** Items ready to serve, in order, and by pk for the detail path. */
+export interface ItemSet {
+  readonly items: readonly PreparedItem[];
+  readonly byPk: ReadonlyMap<string, PreparedItem>;
+}
+
+export const EMPTY_SET: ItemSet = Object.freeze({ items: Object.freeze([]), byPk: new Map() });
+
+/** DRF's JSONRenderer escapes these two even with ensure_ascii off (rest_framework/renderers.py). */
+export function drfJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return LINE_SEPARATORS.test(json) ? json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029') : json;
+}
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+
+/** Does the item schema describe any field? (Undescribed items are never invented.) */
+export function describesFields(doc: unknown, itemPointer: string): boolean {
+  return itemFields(doc, itemPointer).length > 0;
+}
+
+/** The fields an item schema describes (its `properties`, through `$ref` and `allOf`), in order. */
+export function itemFields(doc: unknown, itemPointer: string, depth = 0): string[] {
+  if (depth > 16) return [];
+  const { pointer, node } = follow(doc, itemPointer);
+  if (!isObject(node)) return [];
+  const out = isObject(node.properties) ? Object.keys(node.properties) : [];
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => out.push(...itemFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
+  return [...new Set(out)];
+}
+
+/** Does the item schema declare a `url` member that the stub builds per request? */
+export function buildsUrl(doc: unknown, list: ListOperation, detail: DetailOperation | undefined): boolean {
+  return detail !== undefined && itemFields(doc, list.itemPointer).includes('url');
+}
+
+/**
+ * The item field a detail path looks items up by (DRF's `lookup_field`): the path parameter's own
+ * name when the items carry that field, else `pk`, else `id`; undefined when they carry none.
+ */
+export function lookupField(doc: unknown, list: ListOperation, detail: DetailOperation | { pkParam: string }, sample?: unknown): string | undefined {
+  const fields = new Set(itemFields(doc, list.itemPointer));
+  if (isObject(sample)) for (const k of Object.keys(sample)) fields.add(k);
+  return [detail.pkParam, 'pk', 'id'].find((f) => fields.has(f));
+}
+
+// DRF's router pk pattern `[^/.]+`: a pk that cannot stand in a path cannot be addressed.
+export const PK_SEGMENT = /^[^/.]+$/;
+
+/** The item path around its pk: `/api/v1/desk/{pk}` → [`/api/v1/desk/`, ``]. */
+export function itemPathParts(detail: { path: string; pkParam: string }): readonly [string, string] {
+  const [before = '', after = ''] = detail.path.split(`{${detail.pkParam}}`);
+  return [before, after];
+}
+
+export function itemUrlPath(detail: { path: string; pkParam: string }, pk: string): string {
+  const [before, after] = itemPathParts(detail);
+  return `${before}${reverseQuote(pk)}${after}`;
+}
+
+/**
+ * What a request puts into every item url: `head` is the JSON string literal of the base URL and
+ * the item path up to the pk, without its closing quote; `tail` the rest of the path and the query.
+ */
+export interface ItemUrlParts {
+  readonly head: string;
+  readonly tail: string;
+}
+
+// django.urls.resolvers: reverse() quotes each argument with RFC 3986's sub-delimiters and /~:@ safe.
+const REVERSE_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@]/;
+const encoder = new TextEncoder();
+
+/** How Django's `reverse()` writes a pk into a path. */
+export function reverseQuote(value: string): string {
+  let out = '';
+  for (const ch of value) {
+    if (REVERSE_SAFE.test(ch)) out += ch;
+    else for (const b of encoder.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+export function renderItem(item: PreparedItem, url: ItemUrlParts | undefined): string {
+  if (!item.addressable || url === undefined || item.pk === undefined) return item.pre + item.post;
+  return `${item.pre}"url":${url.head}${reverseQuote(item.pk)}${url.tail}"${item.post}`;
+}
+
+/** The pk of an item as its url and the lookup see it, or undefined. */
+export function pkOf(item: Record<string, unknown>, field: string | undefined): string | undefined {
+  const v = field === undefined ? undefined : item[field];
+  return typeof v === 'number' || typeof v === 'string' ? String(v) : undefined;
+}
+
+export interface PrepareOptions {
+  /** The item schema's fields, in order (members are rendered in this order). */
+  readonly fields: readonly string[];
+  readonly withUrl: boolean;
+  readonly pkField: string | undefined;
+}
+
+/**
+ * Serializes each item once (checked beforehand: the loader validates fixtures against the schema
+ * before they reach the core). With `withUrl`, each item's url is left out and built per request.
+ */
+export function prepareItems(raw: readonly unknown[], opts: PrepareOptions): ItemSet {
+  const items: PreparedItem[] = [];
+  const byPk = new Map<string, PreparedItem>();
+  for (const value of raw) {
+    const item = prepareItem(value, opts);
+    items.push(item);
+    if (item.pk !== undefined && !byPk.has(item.pk)) byPk.set(item.pk, item);
+  }
+  return { items, byPk };
+}
+
+/** The item's members in schema order (a no-op for items already in it, the common case). */
+function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const keys = Object.keys(value);
+  let i = 0;
+  let ordered = true;
+  for (const f of fields) {
+    if (!Object.hasOwn(value, f)) continue;
+    if (keys[i] !== f) {
+      ordered = false;
+      break;
+    }
+    i++;
+  }
+  if (ordered) return value;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) if (Object.hasOwn(value, f)) out[f] = value[f];
+  for (const k of keys) if (!Object.hasOwn(out, k)) out[k] = value[k];
+  return out;
+}
+
+export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
+  if (!isObject(value)) return { pk: undefined, addressable: false, pre: drfJson(value), post: '' };
+  const pk = pkOf(value, opts.pkField);
+  const ordered = inSchemaOrder(value, opts.fields);
+  const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
+  if (!addressable) {
+    const { url: _url, ...rest } = ordered;
+    return { pk, addressable: false, pre: drfJson(opts.withUrl ? rest : ordered), post: '' };
+  }
+  const urlAt = opts.fields.indexOf('url');
+  if (urlAt <= 0) {
+    // The url first (the desk's case): one serialization, no copy unless a url must go.
+    const { url: _url, ...rest } = 'url' in ordered ? ordered : { url: undefined, ...{} };
+    const json = drfJson('url' in ordered ? rest : ordered);
+    return { pk, addressable: true, pre: '{', post: json === '{}' ? '}' : `,${json.slice(1)}` };
+  }
+  // The members before the url's place in the schema, then those after it.
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  let seenUrl = urlAt <= 0;
+  for (const [k, v] of Object.entries(ordered)) {
+    if (k === 'url') continue;
+    if (!seenUrl && opts.fields.indexOf(k) > urlAt) seenUrl = true;
+    if (!seenUrl && opts.fields.indexOf(k) < 0) seenUrl = true;
+    (seenUrl ? after : before)[k] = v;
+  }
+  const pre = drfJson(before);
+  const post = drfJson(after);
+  return {
+    pk,
+    addressable: true,
+    pre: pre === '{}' ? '{' : `${pre.slice(0, -1)},`,
+    post: post === '{}' ? '}' : `,${post.slice(1)}`,
+  };
+}

@@ -1,0 +1,17 @@
+import pc from 'picocolors';
+import { formatProblem, LoadError, type LoadProblem } from '../core/errors.js';
+
+/** Prints a LoadError's problems, one per line: file, place, reason. */
+export function printLoadError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): void {
+  if (e instanceof LoadError) {
+    write(`${pc.red('error')}: the spec or fixtures cannot be served:\n`);
+    for (const p of e.problems) write(`  ${formatProblem(p)}\n`);
+  } else {
+    write(`${pc.red('error')}: ${e instanceof Error ? e.message : String(e)}\n`);
+  }
+}
+
+/** Warnings of a load, one per line (what is served, but a designer should know). */
+export function formatWarnings(warnings: readonly LoadProblem[]): string[] {
+  return warnings.map((w) => `${pc.yellow('warning')}: ${formatProblem(w)}`);
+}

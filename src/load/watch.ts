@@ -1,0 +1,127 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import pc from 'picocolors';
+import { printLoadError } from './report.js';
+import { loadState, type StateOptions, type StubState } from './state.js';
+
+export interface Watcher {
+  close(): void;
+  /** Resolves when no reload is running or pending (for tests). */
+  idle(): Promise<void>;
+}
+
+export interface WatchOptions {
+  readonly state: StateOptions;
+  /** Regenerate the TypeScript types into this file when the spec changes. */
+  readonly typesFile?: string | undefined;
+  /** Called with each new state, after it is built whole. */
+  readonly onState: (next: StubState) => void;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * `--watch`: follows the folders of the spec, every file it `$ref`s, and the fixtures. A change
+ * loads a whole new state and hands it over in one call, so a request sees the old state or the
+ * new, never half of one. An invalid edit keeps the last good state and prints why; the next
+ * valid edit is picked up. With `typesFile`, the generated types follow the spec.
+ */
+export function watchState(initial: StubState, opts: WatchOptions): Watcher {
+  const watchers = new Map<string, FSWatcher>();
+  let current = initial;
+  let timer: NodeJS.Timeout | undefined;
+  let scheduled = false;
+  let running: Promise<void> | undefined;
+  let pending = false;
+  let closed = false;
+
+  const sync = () => {
+    const dirs = new Set([...current.files.map((f) => path.dirname(f)), path.resolve(opts.state.fixturesDir)]);
+    for (const [dir, w] of watchers) {
+      if (!dirs.has(dir)) {
+        w.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of dirs) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, () => schedule());
+        w.on('error', () => undefined);
+        watchers.set(dir, w);
+      } catch {
+        // A folder that does not exist yet is watched once a reload names it again.
+      }
+    }
+  };
+
+  const reload = async () => {
+    const before = current;
+    try {
+      const next = await loadState(opts.state);
+      if (closed) return;
+      current = next;
+      opts.onState(next);
+      opts.log(`${pc.green('reloaded')}: ${next.model.collections.size} collections from ${path.relative(process.cwd(), next.spec.rootFile)}`);
+      if (opts.typesFile) await writeTypes(opts.typesFile, next.spec.rootFile, opts.log);
+    } catch (e) {
+      printLoadError(e, (s) => opts.log(s.trimEnd()));
+      opts.log(pc.yellow(`still serving the last good state (${before.model.collections.size} collections)`));
+    }
+    sync();
+  };
+
+  const run = () => {
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = reload().finally(() => {
+      running = undefined;
+      if (pending && !closed) {
+        pending = false;
+        run();
+      }
+    });
+  };
+
+  const schedule = () => {
+    if (closed) return;
+    clearTimeout(timer);
+    scheduled = true;
+    timer = setTimeout(() => {
+      scheduled = false;
+      run();
+    }, 100);
+  };
+
+  sync();
+  return {
+    close() {
+      closed = true;
+      scheduled = false;
+      pending = false;
+      clearTimeout(timer);
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
+    },
+    async idle() {
+      while (scheduled || running || pending) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
+}
+
+async function writeTypes(file: string, specFile: string, log: (line: string) => void): Promise<void> {
+  try {
+    // Loaded only here: openapi-typescript brings the TypeScript compiler (~80 MiB).
+    const { generateTypes } = await import('./generate-types.js');
+    const types = await generateTypes(specFile);
+    const current = await readFile(file, 'utf8').catch(() => '');
+    if (current !== types) {
+      await writeFile(file, types);
+      log(`types regenerated: ${path.relative(process.cwd(), file)}`);
+    }
+  } catch (e) {
+    log(`types not regenerated: ${(e as Error).message}`);
+  }
+}

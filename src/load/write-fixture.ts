@@ -1,0 +1,45 @@
+import { access, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadContract } from '../contract/load.js';
+import { describesFields, lookupField } from '../core/store.js';
+import { generateItems } from './generate.js';
+
+export interface WriteFixtureOptions {
+  readonly specFile: string;
+  readonly fixturesDir: string;
+  readonly resource: string;
+  readonly count: number | undefined;
+  readonly defaultCount: number;
+  readonly seed: number;
+  readonly force: boolean;
+}
+
+export type WriteFixtureResult = { ok: true; file: string; count: number } | { ok: false; error: string };
+
+/**
+ * Writes generated items of one resource into `<fixturesDir>/<resource>.json` for a designer to
+ * edit: the same items the stub would generate (same seed), without urls (built per request).
+ * Never over an existing file unless `force`.
+ */
+export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixtureResult> {
+  const contract = await loadContract(opts.specFile);
+  const list = contract.operations.lists.find((l) => l.resource === opts.resource);
+  if (!list) return { ok: false, error: `no collection "${opts.resource}" in the spec; there are: ${contract.operations.lists.map((l) => l.resource).join(', ')}` };
+  if (!describesFields(contract.spec.doc, list.itemPointer)) {
+    return { ok: false, error: `the items of ${list.path} have no described fields (${list.itemPointer}): describe them in the spec first` };
+  }
+  const file = path.join(opts.fixturesDir, `${list.resource}.json`);
+  const exists = await access(file).then(
+    () => true,
+    () => false,
+  );
+  if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
+  const detail = contract.operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+  const pkParam = detail ? (/\{([^}]+)\}$/.exec(detail.path)?.[1] ?? 'pk') : 'pk';
+  const items = await generateItems(contract.spec.doc, list, lookupField(contract.spec.doc, list, { pkParam }), {
+    seed: opts.seed,
+    count: opts.count ?? list.generateCount ?? opts.defaultCount,
+  });
+  await writeFile(file, `${JSON.stringify(items, null, 2)}\n`);
+  return { ok: true, file, count: items.length };
+}

@@ -1,0 +1,171 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type CoreAnswer, type CoreOptions, StubCore } from '../core/answer.js';
+import { DJANGO_HEADERS } from '../core/django.js';
+import { DJANGO_ERRORS } from '../core/errors.js';
+import type { StubState } from '../load/state.js';
+import { AnswerCache } from './answer-cache.js';
+import type { StubConfig } from './config.js';
+import { RequestLog } from './log.js';
+import { isMetaPath, registerMetaRoutes } from './meta-routes.js';
+import { coreRequest, mayHaveBody, outgoingHeaders, parseRawRequest, rawAnswer, readBody, writeAnswer } from './node-adapter.js';
+import { queryValidator } from './request-validation.js';
+
+/** Holds the state being served; a reload replaces `current` whole, never mutates it. */
+export interface StateHolder {
+  current: StubState;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The answers kept for the fast path (for inspection). */
+    answerCache: AnswerCache;
+    /** The request log (undefined with --quiet). */
+    requestLog: RequestLog | undefined;
+    /** The core answering for a state (one per state: a reload starts from the snapshot again). */
+    coreOf(state: StubState): StubCore;
+  }
+}
+
+/** The core's options from the server's configuration. */
+export function coreOptions(config: StubConfig, state?: StubState): CoreOptions {
+  return {
+    pageSize: config.pageSize,
+    baseUrl: config.baseUrl,
+    trustProxy: config.trustProxy,
+    allowedHosts: config.allowedHosts,
+    fallbackHost: `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    maxDelayMs: config.maxDelayMs,
+    cors: config.cors,
+    validateQuery: config.validateRequests && state ? queryValidator(state) : undefined,
+  };
+}
+
+/**
+ * Builds the stub's HTTP server: every request to the service's paths goes straight from Node's
+ * HTTP server to the core (and the answer cache); Fastify serves the stub's own pages (`/docs`,
+ * `/openapi.json`, …) and, for `inject()` in tests, passes everything else to the same handler.
+ * Never listens: the CLI does, tests use `inject()` or listen themselves.
+ */
+export async function buildApp(config: StubConfig, holder: StateHolder): Promise<FastifyInstance> {
+  const cache = new AnswerCache();
+  const log = config.logLevel === 'silent' ? undefined : new RequestLog({ format: config.logFormat });
+  const cores = new WeakMap<StubState, StubCore>();
+  const coreOf = (state: StubState): StubCore => {
+    let core = cores.get(state);
+    if (!core) {
+      core = new StubCore(state.model, coreOptions(config, state));
+      cores.set(state, core);
+    }
+    return core;
+  };
+
+  const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, key: string | undefined, answer: CoreAnswer, started: number) => {
+    const body = Buffer.from(answer.body);
+    const headers = outgoingHeaders(answer, body);
+    const send = () => {
+      writeAnswer(res, req.method, answer.status, headers, body);
+      log?.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    };
+    if (key !== undefined && answer.cacheable === true && req.method === 'GET') cache.set(key, { state, status: answer.status, headers, body });
+    if (answer.delayMs) setTimeout(send, answer.delayMs);
+    else send();
+  };
+
+  /** Answers one request to the service's paths: from the cache, or from the core. */
+  const serveService = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const state = holder.current;
+    const key = AnswerCache.keyOf(req.method, req.url, req.headers);
+    const hit = key === undefined ? undefined : cache.get(key, state);
+    if (hit !== undefined) {
+      writeAnswer(res, req.method, hit.status, hit.headers, hit.body);
+      log?.request({ method: req.method ?? '', url: req.url ?? '', status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      return;
+    }
+    const answerWith = (body?: Uint8Array) => {
+      let answer: CoreAnswer;
+      try {
+        answer = coreOf(state).answer(coreRequest(req, body));
+      } catch (e) {
+        log?.message(`error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+        answer = { status: 500, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.SERVER_ERROR.page };
+      }
+      finish(req, res, state, key, answer, started);
+    };
+    if (!mayHaveBody(req.method)) return answerWith();
+    void readBody(req).then((body) => {
+      if (body === undefined) {
+        // RequestDataTooBig: Django's 400 page; the rest of the body is never read.
+        res.setHeader('connection', 'close');
+        finish(req, res, state, undefined, { status: 400, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.BAD_REQUEST.page }, started);
+        return;
+      }
+      answerWith(body);
+    });
+  };
+
+  /** A request Node's parser refused: answered as Django would where its bytes allow, then closed. */
+  const clientError = (error: Error, socket: Socket): void => {
+    const err = error as Error & { code?: string; rawPacket?: unknown };
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const raw = err.code === 'HPE_INVALID_METHOD' && Buffer.isBuffer(err.rawPacket) ? parseRawRequest(err.rawPacket) : undefined;
+    let answer: CoreAnswer;
+    let method = 'GET';
+    if (raw) {
+      method = raw.method;
+      answer = coreOf(holder.current).answer({ method: raw.method, url: raw.url, header: (n) => raw.headers.get(n) });
+    } else if (err.code === 'HPE_HEADER_OVERFLOW') {
+      answer = { status: 431, headers: { 'content-type': 'text/html' }, body: '<h1>Request Header Fields Too Large (431)</h1>' };
+    } else {
+      answer = { status: 400, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.BAD_REQUEST.page };
+    }
+    socket.end(rawAnswer(answer, method));
+  };
+
+  const app = Fastify({
+    serverFactory: (fastifyHandler) => {
+      const server = createServer((req, res) => {
+        if (isMetaPath(req.url)) fastifyHandler(req, res);
+        else serveService(req, res);
+      });
+      // Node hands CONNECT to this event, not to the handler: the core answers it (Django would).
+      server.on('connect', (req: IncomingMessage, socket: Socket) => {
+        const answer = coreOf(holder.current).answer(coreRequest(req));
+        socket.end(rawAnswer(answer, 'CONNECT'));
+      });
+      return server;
+    },
+    logger: false,
+    exposeHeadRoutes: true,
+    return503OnClosing: false,
+    clientErrorHandler: clientError,
+    // A url the router cannot decode goes to the service's own handling, as any other.
+    frameworkErrors: (_err, req, reply) => {
+      reply.hijack();
+      serveService(req.raw, reply.raw);
+    },
+  });
+  app.decorate('answerCache', cache);
+  app.decorate('requestLog', log);
+  app.decorate('coreOf', coreOf);
+  // Bodies are the core's to read: no parser consumes them before it.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  await registerMetaRoutes(app, holder, coreOf, serveService);
+  // Whatever reaches Fastify and is not one of its pages (inject() in tests) is the service's.
+  app.setNotFoundHandler((request, reply) => {
+    reply.hijack();
+    serveService(request.raw, reply.raw);
+  });
+  if (log) {
+    app.addHook('onResponse', async (req, reply) => {
+      log.request({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+    });
+  }
+  return app;
+}

@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+
+/** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
+export interface StubConfig {
+  readonly host: string;
+  readonly port: number;
+  /** PageNumberPagination's PAGE_SIZE. */
+  readonly pageSize: number;
+  /** A fixed base URL for every absolute url, instead of the request's scheme and Host. */
+  readonly baseUrl: string | undefined;
+  /** Read X-Forwarded-Host / X-Forwarded-Proto (Django's USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
+  readonly trustProxy: boolean;
+  /** Django's ALLOWED_HOSTS. */
+  readonly allowedHosts: readonly string[];
+  readonly specFile: string;
+  readonly fixturesDir: string;
+  /** Seed of generated data. */
+  readonly seed: number;
+  /** Items generated per collection when its item schema has no `x-stub-count`. */
+  readonly generateCount: number;
+  readonly cors: boolean;
+  readonly watch: boolean;
+  /** With `watch`: regenerate the TypeScript types into this file when the spec changes. */
+  readonly typesFile: string | undefined;
+  readonly validateRequests: boolean;
+  /** Upper bound of `Prefer: delay=MS`. */
+  readonly maxDelayMs: number;
+  readonly logLevel: 'silent' | 'info';
+  readonly logFormat: 'pretty' | 'json';
+}
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export const DEFAULTS: StubConfig = Object.freeze({
+  host: '127.0.0.1',
+  port: 4010,
+  pageSize: 100,
+  baseUrl: undefined,
+  trustProxy: false,
+  allowedHosts: Object.freeze(['*']),
+  specFile: `${PACKAGE_ROOT}openapi/openapi.yaml`,
+  fixturesDir: `${PACKAGE_ROOT}fixtures`,
+  seed: 1,
+  generateCount: 25,
+  cors: true,
+  watch: false,
+  typesFile: undefined,
+  validateRequests: false,
+  maxDelayMs: 10_000,
+  logLevel: 'info',
+  logFormat: 'pretty',
+});
+
+export type ConfigResult = { ok: true; config: StubConfig } | { ok: false; errors: string[] };
+
+function intIn(errors: string[], name: string, v: number, min: number, max: number): void {
+  if (!Number.isInteger(v) || v < min || v > max) errors.push(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
+}
+
+/** Normalizes a `--base-url`: absolute http(s), no query, no fragment, no trailing slash. */
+export function normalizeBaseUrl(raw: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password) return undefined;
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Fills defaults, checks every value, and freezes. Answers every error, not the first. */
+export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
+  const merged = { ...DEFAULTS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as StubConfig;
+  const errors: string[] = [];
+  intIn(errors, 'port', merged.port, 0, 65535);
+  intIn(errors, 'page size', merged.pageSize, 1, 100_000);
+  intIn(errors, 'seed', merged.seed, 0, 2 ** 31 - 1);
+  intIn(errors, 'generate count', merged.generateCount, 0, 100_000);
+  intIn(errors, 'max delay', merged.maxDelayMs, 0, 600_000);
+  if (merged.host.trim() === '') errors.push('host must not be empty');
+  let baseUrl = merged.baseUrl;
+  if (baseUrl !== undefined) {
+    baseUrl = normalizeBaseUrl(baseUrl);
+    if (baseUrl === undefined) errors.push(`base URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(merged.baseUrl)})`);
+  }
+  if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === '')) errors.push('allowed hosts must list at least one non-empty host');
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, config: Object.freeze({ ...merged, baseUrl, allowedHosts: Object.freeze([...merged.allowedHosts]) }) };
+}
+
+/** What loading needs from the configuration. */
+export function stateOptions(config: StubConfig): { specFile: string; fixturesDir: string; seed: number; defaultGenerateCount: number } {
+  return { specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.generateCount };
+}

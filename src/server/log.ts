@@ -1,0 +1,138 @@
+import { createWriteStream, fstatSync, type WriteStream } from 'node:fs';
+import pc from 'picocolors';
+
+/** Colour only on a terminal and never with NO_COLOR (picocolors checks both). */
+export const colors = pc;
+
+export type LogFormat = 'pretty' | 'json';
+
+/** One request, as the log line tells it. */
+export interface RequestLine {
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly ms: number;
+}
+
+export interface LogSink {
+  write(chunk: string, cb: (err?: Error | null) => void): boolean;
+  readonly writableLength: number;
+}
+
+/**
+ * The request log: one line per request, `GET /api/v1/desk 200 0.4ms` (or a JSON line), written
+ * asynchronously in batches, never from the request's own turn of the event loop. Writing goes
+ * through an fs.WriteStream on the descriptor (libuv's thread pool), never through
+ * `process.stdout`, which Node writes synchronously to pipes and files: a stalled reader of the
+ * log (a pipe nobody drains) would otherwise stop the server. Lines wait in a bounded buffer;
+ * when it is full they are dropped and counted, and the count is logged once writing resumes.
+ */
+export class RequestLog {
+  readonly #sink: LogSink;
+  readonly #format: LogFormat;
+  readonly #color: boolean;
+  readonly #maxBuffered: number;
+  #pending: string[] = [];
+  #pendingBytes = 0;
+  #scheduled = false;
+  #dropped = 0;
+  #inFlight = 0;
+
+  constructor(opts: { sink?: LogSink; format: LogFormat; color?: boolean; maxBufferedBytes?: number }) {
+    this.#sink = opts.sink ?? stdoutSink();
+    this.#format = opts.format;
+    this.#color = opts.color ?? (pc.isColorSupported && opts.sink === undefined);
+    this.#maxBuffered = opts.maxBufferedBytes ?? 1024 * 1024;
+  }
+
+  /** Lines dropped so far because the reader of the log did not keep up. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  request(r: RequestLine): void {
+    if (this.#format === 'json') {
+      this.line(`{"level":30,"time":${Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}`);
+      return;
+    }
+    const status = this.#color ? (r.status >= 500 ? pc.red(String(r.status)) : r.status >= 400 ? pc.yellow(String(r.status)) : pc.green(String(r.status))) : String(r.status);
+    this.line(`${clock()} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms`);
+  }
+
+  /** A message (a reload, a warning): through the same queue, so lines never interleave. */
+  message(text: string): void {
+    if (this.#format === 'json') this.line(`{"level":30,"time":${Date.now()},"msg":${JSON.stringify(text)}}`);
+    else for (const l of text.split('\n')) this.line(l);
+  }
+
+  line(text: string): void {
+    const bytes = text.length + 1;
+    if (this.#pendingBytes + this.#sink.writableLength + bytes > this.#maxBuffered) {
+      this.#dropped++;
+      return;
+    }
+    this.#pending.push(text);
+    this.#pendingBytes += bytes;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  #reported = 0;
+
+  #flush(): void {
+    this.#scheduled = false;
+    if (this.#dropped > this.#reported && this.#sink.writableLength === 0) {
+      this.#pending.unshift(`${clock()} (${this.#dropped - this.#reported} log lines dropped: the log's reader did not keep up)`);
+      this.#reported = this.#dropped;
+    }
+    if (this.#pending.length === 0) return;
+    const chunk = `${this.#pending.join('\n')}\n`;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#inFlight++;
+    this.#sink.write(chunk, () => {
+      this.#inFlight--;
+    });
+  }
+
+  /** Resolves when every line queued so far has been handed to the descriptor (bounded by `ms`). */
+  async drain(ms = 1000): Promise<void> {
+    if (this.#scheduled) this.#flush();
+    const until = Date.now() + ms;
+    while ((this.#inFlight > 0 || this.#pending.length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+let shared: WriteStream | undefined;
+
+/** fd 1 as an asynchronous stream (one per process). */
+function stdoutSink(): LogSink {
+  if (!shared) {
+    shared = createWriteStream('', { fd: 1, autoClose: false, highWaterMark: 64 * 1024 });
+    shared.on('error', () => undefined);
+  }
+  return shared;
+}
+
+/** Is fd 1 something a stalled reader can block (a pipe or socket)? For tests and messages. */
+export function stdoutIsPipe(): boolean {
+  try {
+    const s = fstatSync(1);
+    return s.isFIFO() || s.isSocket();
+  } catch {
+    return false;
+  }
+}
+
+function clock(): string {
+  const d = new Date();
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+}
+
+/** Control characters of a url (a request can carry them) never reach a terminal as such. */
+function printable(s: string): string {
+  return /[\u0000-\u001f\u007f-\u009f]/.test(s) ? s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : s;
+}

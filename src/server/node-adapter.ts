@@ -1,0 +1,118 @@
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { CoreAnswer, CoreRequest } from '../core/answer.js';
+
+/**
+ * DATA_UPLOAD_MAX_MEMORY_SIZE, Django's default bound on a request body it reads (2.5 MiB): a
+ * bigger one is RequestDataTooBig, Django's 400 page, and is never read whole.
+ */
+export const MAX_BODY_BYTES = 2_621_440;
+
+/** A request as the core sees it: Node's headers by lower-case name, presence kept. */
+export function coreRequest(req: IncomingMessage, body?: Uint8Array): CoreRequest {
+  const headers = req.headers;
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    header: (name) => {
+      const v = headers[name];
+      return Array.isArray(v) ? v.join(', ') : v;
+    },
+    body,
+  };
+}
+
+/** Methods whose body a view may read; for the others none is read (DRF parses lazily). */
+export function mayHaveBody(method: string | undefined): boolean {
+  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && method !== undefined;
+}
+
+/**
+ * Reads a request body up to MAX_BODY_BYTES. Answers undefined for a bigger one (the rest is
+ * not read, and the connection is closed after the answer).
+ */
+export function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_BODY_BYTES) {
+      resolve(undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (v: Uint8Array | undefined) => {
+      if (done) return;
+      done = true;
+      resolve(v);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.pause();
+        finish(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish(Buffer.concat(chunks)));
+    req.on('error', () => finish(undefined));
+    req.on('close', () => finish(Buffer.concat(chunks)));
+  });
+}
+
+/** The headers an answer is written with: the core's, and its length. */
+export function outgoingHeaders(answer: CoreAnswer, body: Buffer): OutgoingHttpHeaders {
+  return { ...answer.headers, 'content-length': String(body.length) };
+}
+
+/** Writes an answer; HEAD gets GET's headers and no body, as Django's WSGI servers send it. */
+export function writeAnswer(res: ServerResponse, method: string | undefined, status: number, headers: OutgoingHttpHeaders, body: Buffer): void {
+  res.writeHead(status, headers);
+  res.end(method === 'HEAD' || status === 204 || status === 304 ? undefined : body);
+}
+
+/** A whole HTTP/1.1 answer for a socket the parser gave up on (or a CONNECT), then closed. */
+export function rawAnswer(answer: CoreAnswer, method: string): string {
+  const body = method === 'HEAD' ? '' : answer.body;
+  const reason = REASONS[answer.status] ?? 'Unknown';
+  const headers = Object.entries({ ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)), connection: 'close' })
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\r\n');
+  return `HTTP/1.1 ${answer.status} ${reason}\r\n${headers}\r\n\r\n${body}`;
+}
+
+const REASONS: Record<number, string> = {
+  200: 'OK',
+  301: 'Moved Permanently',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+};
+
+/**
+ * A request Node's HTTP parser refused, read from its raw bytes where it can be: a method Node does
+ * not know (`FOO /api/v1/desk HTTP/1.1`) is still a request Django would answer (405 on a routed
+ * path). Answers undefined when the bytes are not a request line and headers.
+ */
+export function parseRawRequest(packet: Buffer | undefined): { method: string; url: string; headers: Map<string, string> } | undefined {
+  if (!packet) return undefined;
+  const text = packet.toString('latin1');
+  const end = text.indexOf('\r\n\r\n');
+  if (end < 0) return undefined;
+  const [line, ...rest] = text.slice(0, end).split('\r\n');
+  const m = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) (\S+) HTTP\/1\.[01]$/.exec(line ?? '');
+  if (!m) return undefined;
+  const headers = new Map<string, string>();
+  for (const h of rest) {
+    const i = h.indexOf(':');
+    if (i <= 0) return undefined;
+    const name = h.slice(0, i).trim().toLowerCase();
+    const value = h.slice(i + 1).trim();
+    headers.set(name, headers.has(name) && name !== 'host' ? `${headers.get(name)}, ${value}` : (headers.get(name) ?? value));
+  }
+  return { method: m[1] as string, url: m[2] as string, headers };
+}

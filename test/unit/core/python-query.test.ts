@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { encodeSortedQuery, parseQuery, quotePlus, unquotePlus } from '../../../src/core/python-query.js';
+
+// Expected values are what CPython 3.12's urllib.parse answers for the same input.
+describe('quote_plus', () => {
+  it.each([
+    ['plain', 'abc', 'abc'],
+    ['space', 'a b', 'a+b'],
+    ['tilde kept', '~', '~'],
+    ['star and comma escaped', '*,', '%2A%2C'],
+    ['reserved', "!'()/?&=+", '%21%27%28%29%2F%3F%26%3D%2B'],
+    ['utf-8', 'é€', '%C3%A9%E2%82%AC'],
+    ['astral', '😀', '%F0%9F%98%80'],
+  ])('%s', (_n, given, want) => expect(quotePlus(given)).toBe(want));
+});
+
+describe('unquote_plus', () => {
+  it.each([
+    ['plus is space', 'a+b', 'a b'],
+    ['escapes', '%C3%A9', 'é'],
+    ['lower-case hex', '%c3%a9', 'é'],
+    ['invalid escape kept', '%zz%4', '%zz%4'],
+    ['invalid utf-8 replaced', '%FF', '\uFFFD'],
+  ])('%s', (_n, given, want) => expect(unquotePlus(given)).toBe(want));
+});
+
+describe('parse_qs(keep_blank_values=True) then urlencode(sorted(...), doseq=True)', () => {
+  it.each([
+    ['sorted keys, repeated values in order', 'b=2&a=1&b=1', 'a=1&b=2&b=1'],
+    ['blank values kept', 'a=&b', 'a=&b='],
+    ['empty parts skipped', '&&a=1&', 'a=1'],
+    ['semicolon is not a separator', 'a=1;b=2', 'a=1%3Bb%3D2'],
+    ['re-encoded', 'q=%7e+x', 'q=~+x'],
+    ['code point order past U+FFFF', '%F0%9F%98%80=1&%EF%BD%9E=2', '%EF%BD%9E=2&%F0%9F%98%80=1'],
+  ])('%s', (_n, given, want) => expect(encodeSortedQuery(parseQuery(given))).toBe(want));
+
+  it('keeps __proto__ as an ordinary key', () => {
+    const q = parseQuery('__proto__=1&constructor=2');
+    expect([...q.keys()]).toEqual(['__proto__', 'constructor']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
