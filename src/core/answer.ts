@@ -9,10 +9,15 @@ import { lastValue, parseQuery, pythonInt, type QueryMap, quotePlus } from './py
 import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
 import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
-import type { AnyOperation, Operation, PathRoute, ViewMethod } from './spec/operations.js';
-import { drfJson, EMPTY_SET, type ItemSet, renderItem } from './store.js';
+import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from './spec/operations.js';
+import { drfJson, EMPTY_SET, type ItemSet, type PreparedItem, renderItem } from './store.js';
 import { authenticate } from './auth.js';
+import { parseBody } from './body.js';
+import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
 import { gatewayPage } from './gateway.js';
+import { LiveCollection } from './live.js';
+import { fieldSchema } from './model.js';
+import { type FieldRule, serializerFields, validateInput } from './serializer.js';
 
 /** One request, as any adapter sees it. */
 export interface CoreRequest {
@@ -104,10 +109,43 @@ function page(e: DjangoPage | { status: number; page: string }): CoreAnswer {
 export class StubCore {
   readonly model: Model;
   readonly options: CoreOptions;
+  #live = new Map<string, LiveCollection>();
+  readonly #rules = new Map<string, FieldRule[]>();
+  readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
+  /**
+   * Replaced by every write and reset: an answer cache keys its entries on it, so that nothing
+   * kept from before a write is served after it.
+   */
+  generation: object = {};
 
   constructor(model: Model, options: CoreOptions) {
     this.model = model;
     this.options = options;
+  }
+
+  /** Puts every collection back to the snapshot's items (`POST /__stub/reset`). */
+  reset(): void {
+    this.#live = new Map();
+    this.generation = {};
+  }
+
+  #liveOf(collection: CollectionModel): LiveCollection {
+    let live = this.#live.get(collection.list.path);
+    if (!live) {
+      live = new LiveCollection(collection);
+      this.#live.set(collection.list.path, live);
+    }
+    return live;
+  }
+
+  /** An item's members, parsed once (for filters and writes). */
+  #object(collection: CollectionModel, item: PreparedItem): Record<string, unknown> {
+    let o = this.#objects.get(item);
+    if (!o) {
+      o = this.#liveOf(collection).object(item);
+      this.#objects.set(item, o);
+    }
+    return o;
   }
 
   answer(req: CoreRequest): CoreAnswer {
@@ -127,6 +165,7 @@ export class StubCore {
     const rawPath = q === -1 ? req.url : req.url.slice(0, q);
     const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
     const path = pathInfo(rawPath);
+    if (path === RESET_PATH) return this.#resetAnswer(method);
     const match = this.model.router.match(path);
     if (!match) {
       // CommonMiddleware (APPEND_SLASH): a 404 whose path with a slash would resolve is a 301 there.
@@ -138,6 +177,15 @@ export class StubCore {
     const query = parseQuery(rawQuery);
     const ctx: RequestContext = { method, baseUrl: host.baseUrl, path, query, match, header: req.header, body: req.body };
     return match.kind === 'root' ? this.#root(ctx, match.root) : this.#route(ctx, match.route);
+  }
+
+  /** `POST /__stub/reset`: the stub's own path, outside the service's; any other method is refused. */
+  #resetAnswer(method: string): CoreAnswer {
+    if (method !== 'POST') {
+      return { ...stubProblem('Method not allowed', `${RESET_PATH} takes POST: it puts every collection back to the snapshot's items`), status: 405, headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow: 'POST' } };
+    }
+    this.reset();
+    return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
   }
 
   /** DefaultRouter's APIRootView: `{"desk": "<base>/api/v1/desk", ...}`, GET only. */
@@ -157,10 +205,9 @@ export class StubCore {
 
   #route(ctx: RequestContext, route: PathRoute): CoreAnswer {
     const collection = this.model.collections.get(route.collectionPath) as CollectionModel;
-    const declared = [...route.methods.keys()];
     const op = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
     const formats = op.formats ?? ['api', 'json'];
-    const allow = allowHeader(declared);
+    const allow = allowHeader([...route.methods.keys()]);
     // The stub's own scenarios and request validation come first: they are not the service's.
     const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
     if (!parsed.ok) return stubProblem('Impossible scenario', parsed.problems.join('; '), { available: SCENARIO_HELP });
@@ -174,16 +221,21 @@ export class StubCore {
     if ('status' in view) return view;
     if (ctx.method === 'OPTIONS') {
       const suffix = route.kind === 'list' ? 'List' : 'Instance';
-      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.summary, formats)));
+      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.summary, formats, this.#actions(ctx, collection, route))));
     }
     const method = ctx.method === 'HEAD' && route.methods.has('GET') ? 'GET' : ctx.method;
     const handler = route.methods.get(method as ViewMethod);
     if (!handler) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
-    if (handler.kind === 'write') return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    if (scenario.code !== undefined && scenario.code !== 200) return { ...this.#declared(view, handler, scenario), ...(scenario.delayMs > 0 ? { delayMs: scenario.delayMs } : {}) };
+    if (handler.kind === 'write') {
+      const written = this.#write(ctx, view, collection, handler);
+      return scenario.delayMs > 0 ? { ...written, delayMs: scenario.delayMs } : written;
+    }
     const answer = this.#read(ctx, view, collection, handler, scenario);
     if (scenario.delayMs > 0) return { ...answer, delayMs: scenario.delayMs };
     if (scenario !== NO_SCENARIO || answer.status >= 500) return answer;
-    for (const key of ctx.query.keys()) if (!Object.hasOwn(handler.queryParams, key)) return answer;
+    const params = route.kind === 'list' ? handler.queryParams : { ...collection.list.queryParams, ...handler.queryParams };
+    for (const key of ctx.query.keys()) if (!Object.hasOwn(params, key)) return answer;
     return { ...answer, cacheable: true };
   }
 
@@ -203,35 +255,140 @@ export class StubCore {
   }
 
   #read(ctx: RequestContext, view: View, collection: CollectionModel, op: Operation, scenario: Scenario): CoreAnswer {
-    if (scenario.code !== undefined && scenario.code !== 200) return this.#declared(view, op, scenario);
-    const set = itemSet(collection, op, scenario);
+    const set = itemSet(collection, this.#liveOf(collection).set, op, scenario);
     if ('status' in set) return set;
     const format = lastValue(ctx.query, 'format');
     const url = collection.withUrl ? itemUrlParts(ctx.baseUrl, collection.detail, format, ctx.match.suffix) : undefined;
+    // DjangoFilterBackend and SearchFilter filter the queryset of a list and of get_object alike.
+    const filtered = filterPredicate(collection.filters, ctx.query);
+    if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
+    const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
     if (op.kind === 'detail') {
-      const raw = ctx.match.kind === 'route' ? (ctx.match.params[0] ?? '') : '';
-      let key = raw;
-      if (op.pkIsInteger) {
-        // Django's IntegerField.to_python: int() of the url segment, else DRF's 404 "Not found.".
-        const n = pythonInt(raw);
-        if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
-        key = n.toString();
-      }
-      const item = collection.lookup === undefined ? undefined : set.byPk.get(key);
-      if (!item) return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
-      return respond(view, 200, renderItem(item, url));
+      const found = this.#lookup(ctx, view, collection, set);
+      if ('status' in found) return found;
+      if (active && !filtered.keep(this.#object(collection, found))) return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+      return respond(view, 200, renderItem(found, url));
     }
-    const count = set.items.length;
-    const pageSize = this.options.pageSize;
+    let items = set.items;
+    if (active) items = items.filter((item) => filtered.keep(this.#object(collection, item)));
+    const ordering = orderingTerms(collection.filters, ctx.query);
+    if (ordering.length > 0) {
+      items = [...items].sort((a, b) => {
+        const x = this.#object(collection, a);
+        const y = this.#object(collection, b);
+        for (const { field, desc } of ordering) {
+          const d = compareValues(x[field], y[field]);
+          if (d !== 0) return desc ? -d : d;
+        }
+        return 0;
+      });
+    }
+    const count = items.length;
+    const pageSize = pageSizeOf(collection.filters, ctx.query, this.options.pageSize);
     const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
     if (!choice.ok) return respondError(view, DRF_ERRORS.INVALID_PAGE);
     const start = (choice.page - 1) * pageSize;
     const links = pageLinks(`${ctx.baseUrl}${escapeUriPath(ctx.path)}`, linkQuery(ctx.query), choice.page, choice.numPages);
-    return respond(view, 200, renderEnvelope(count, links.next, links.previous, set.items.slice(start, start + pageSize), url));
+    return respond(view, 200, renderEnvelope(count, links.next, links.previous, items.slice(start, start + pageSize), url));
+  }
+
+  /** get_object: the url segment read as the lookup field's type, then the item, or DRF's 404s. */
+  #lookup(ctx: RequestContext, view: View, collection: CollectionModel, set: ItemSet): PreparedItem | CoreAnswer {
+    const raw = ctx.match.kind === 'route' ? (ctx.match.params[0] ?? '') : '';
+    let key = raw;
+    if (collection.detail?.pkIsInteger ?? isIntegerLookup(this.model, collection)) {
+      // Django's IntegerField.to_python: int() of the url segment, else DRF's 404 "Not found.".
+      const n = pythonInt(raw);
+      if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
+      key = n.toString();
+    }
+    const item = collection.lookup === undefined ? undefined : set.byPk.get(key);
+    return item ?? respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+  }
+
+  /** The serializer's fields for a write: its request body's schema, else the item's. */
+  #rulesOf(collection: CollectionModel, op: WriteOperation): FieldRule[] {
+    let rules = this.#rules.get(op.pointer);
+    if (!rules) {
+      const readOnly = new Set(['url', 'pk', ...(collection.lookup === 'id' ? ['id'] : [])]);
+      rules = serializerFields(this.model.spec, op.bodyPointer ?? collection.list.itemPointer, readOnly);
+      this.#rules.set(op.pointer, rules);
+    }
+    return rules;
+  }
+
+  /** CreateModelMixin, UpdateModelMixin, DestroyModelMixin on the live copy of the collection. */
+  #write(ctx: RequestContext, view: View, collection: CollectionModel, op: WriteOperation): CoreAnswer {
+    const live = this.#liveOf(collection);
+    const format = lastValue(ctx.query, 'format');
+    const url = collection.withUrl ? itemUrlParts(ctx.baseUrl, collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) }, format, undefined) : undefined;
+    let existing: PreparedItem | undefined;
+    if (op.target === 'detail') {
+      const filtered = filterPredicate(collection.filters, ctx.query);
+      if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
+      const found = this.#lookup(ctx, view, collection, live.set);
+      if ('status' in found) return found;
+      existing = found;
+      if (op.method === 'DELETE') {
+        live.remove(existing);
+        this.generation = {};
+        const headers: Headers = { ...DJANGO_HEADERS, vary: 'Accept, Cookie', allow: view.allow };
+        return { status: 204, headers, body: '' };
+      }
+    }
+    const parsed = parseBody(ctx.header('content-type'), ctx.body);
+    if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
+    const valid = validateInput(this.#rulesOf(collection, op), parsed.data, { partial: op.method === 'PATCH', form: parsed.form });
+    if (!valid.ok) return respond(view, 400, drfJson(valid.errors));
+    const before = existing ? this.#object(collection, existing) : undefined;
+    const values: Record<string, unknown> = {};
+    for (const field of collection.fields) {
+      if (field === 'url') continue;
+      if (Object.hasOwn(valid.values, field)) values[field] = valid.values[field];
+      else if (before && Object.hasOwn(before, field)) values[field] = before[field];
+      else if (!before && field === collection.lookup && (field === 'pk' || field === 'id')) values[field] = live.nextPk();
+      else if (!before) {
+        const schema = fieldSchema(this.model.spec, collection.list.itemPointer, field);
+        values[field] = 'default' in schema ? schema.default : null;
+      }
+    }
+    const item = existing ? live.replace(existing, values) : live.insert(values);
+    this.generation = {};
+    const body = renderItem(item, url);
+    const answer = respond(view, existing ? 200 : 201, body);
+    if (existing || !item.addressable || url === undefined) return answer;
+    // CreateModelMixin.get_success_headers: Location is the created item's url.
+    return { ...answer, headers: { ...answer.headers, location: (JSON.parse(body) as { url: string }).url } };
+  }
+
+  /** SimpleMetadata.determine_actions: the serializer's fields for POST (a list) and PUT (an item). */
+  #actions(ctx: RequestContext, collection: CollectionModel, route: PathRoute): Record<string, unknown> | undefined {
+    const method = route.methods.has('POST') ? 'POST' : route.methods.has('PUT') ? 'PUT' : undefined;
+    if (method === undefined) return undefined;
+    const op = route.methods.get(method) as WriteOperation;
+    if (method === 'PUT') {
+      const found = this.#lookup(ctx, { allow: '', authenticated: true, indent: undefined }, collection, this.#liveOf(collection).set);
+      if ('status' in found) return undefined;
+    }
+    const rules = new Map(this.#rulesOf(collection, op).map((r) => [r.name, r]));
+    const info: Record<string, unknown> = {};
+    const names = [...new Set([...collection.fields, ...rules.keys()])];
+    for (const name of names) {
+      const rule = rules.get(name);
+      const readOnly = rule?.readOnly ?? true;
+      const field: Record<string, unknown> = { type: name === 'url' ? 'field' : fieldType(rule), required: rule?.required ?? false, read_only: readOnly, label: name === 'pk' || name === 'id' ? 'ID' : capfirst(name.replaceAll('_', ' ')) };
+      if (rule?.minLength !== undefined) field.min_length = rule.minLength;
+      if (rule?.maxLength !== undefined) field.max_length = rule.maxLength;
+      if (rule?.minimum !== undefined) field.min_value = rule.minimum;
+      if (rule?.maximum !== undefined) field.max_value = rule.maximum;
+      if (!readOnly && rule?.choices) field.choices = rule.choices.map((c) => ({ value: c, display_name: pyStrOf(c) }));
+      info[name] = field;
+    }
+    return { [method]: info };
   }
 
   /** `Prefer: code=N`: the declared response's example, else its seeded body, else none. */
-  #declared(view: View, op: Operation, scenario: Scenario): CoreAnswer {
+  #declared(view: View, op: AnyOperation, scenario: Scenario): CoreAnswer {
     const status = scenario.code as number;
     const declared = op.responses[String(status)];
     if (!declared) {
@@ -282,7 +439,7 @@ function respondError(view: View, e: DrfError): CoreAnswer {
 }
 
 /** The items a scenario asks for (docs/response-selection.md), or a problem. */
-function itemSet(collection: CollectionModel, op: Operation, scenario: Scenario): ItemSet | CoreAnswer {
+function itemSet(collection: CollectionModel, own: ItemSet, op: Operation, scenario: Scenario): ItemSet | CoreAnswer {
   if (scenario.empty) return EMPTY_SET;
   if (scenario.dynamic) {
     return collection.dynamic ?? stubProblem('Impossible scenario', `${op.operationId}: its item schema describes no field to generate from`, { available: SCENARIO_HELP });
@@ -293,7 +450,7 @@ function itemSet(collection: CollectionModel, op: Operation, scenario: Scenario)
       stubProblem('Impossible scenario', `the 200 response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: [...collection.examples.keys()] } })
     );
   }
-  return collection.items;
+  return own;
 }
 
 /** The query of pagination links: the request's, without the stub's own scenario parameters. */
@@ -358,3 +515,36 @@ function preflight(header: HeaderGetter): CoreAnswer {
   return { status: 204, headers, body: '' };
 }
 
+
+function capfirst(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function pyStrOf(v: unknown): string {
+  return v === null ? 'None' : typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v);
+}
+
+/** SimpleMetadata.label_lookup for the field a rule describes. */
+function fieldType(rule: FieldRule | undefined): string {
+  if (!rule) return 'field';
+  if (rule.kind === 'number') return 'float';
+  if (rule.kind === 'list') return 'list';
+  if (rule.kind === 'dict') return 'nested object';
+  if (rule.kind === 'any') return 'field';
+  if (rule.kind === 'string') {
+    const byFormat: Record<string, string> = { email: 'email', uri: 'url', url: 'url', date: 'date', 'date-time': 'datetime', uuid: 'string' };
+    return byFormat[rule.format ?? ''] ?? 'string';
+  }
+  return rule.kind;
+}
+
+function pkParamOf(collection: CollectionModel): string {
+  return collection.itemRoute ? (/\{([^}]+)\}$/.exec(collection.itemRoute.path)?.[1] ?? 'pk') : 'pk';
+}
+
+/** Without a GET on the item path, the lookup is an integer when the item schema says so. */
+function isIntegerLookup(model: Model, collection: CollectionModel): boolean {
+  if (collection.lookup === undefined) return false;
+  const schema = fieldSchema(model.spec, collection.list.itemPointer, collection.lookup);
+  return schema.type === 'integer';
+}

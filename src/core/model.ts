@@ -2,7 +2,9 @@ import { LoadError } from './errors.js';
 import { Router } from './router.js';
 import { asSnapshot, type Snapshot } from './snapshot.js';
 import { type DetailOperation, type ListOperation, type Operations, type PathRoute, readOperations } from './spec/operations.js';
+import { type Filters, listFilters } from './filters.js';
 import { buildsUrl, EMPTY_SET, type ItemSet, type ItemSource, itemFields, lookupField, prepareItems } from './store.js';
+import { follow, isObject } from './spec/pointer.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
 export interface CollectionModel {
@@ -22,6 +24,26 @@ export interface CollectionModel {
   readonly items: ItemSet;
   readonly dynamic: ItemSet | undefined;
   readonly examples: ReadonlyMap<string, ItemSet>;
+  /** What the list operation's declared query parameters do (filters, search, ordering, page size). */
+  readonly filters: Filters;
+}
+
+/** The schema of one member of an item schema (through `$ref` and `allOf`), or {}. */
+export function fieldSchema(doc: unknown, itemPointer: string, field: string, depth = 0): Record<string, unknown> {
+  if (depth > 16) return {};
+  const { pointer, node } = follow(doc, itemPointer);
+  if (!isObject(node)) return {};
+  if (isObject(node.properties) && Object.hasOwn(node.properties, field)) {
+    const p = follow(doc, `${pointer}/properties/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`).node;
+    return isObject(p) ? p : {};
+  }
+  if (Array.isArray(node.allOf)) {
+    for (let i = 0; i < node.allOf.length; i++) {
+      const found = fieldSchema(doc, `${pointer}/allOf/${i}`, field, depth + 1);
+      if (Object.keys(found).length > 0) return found;
+    }
+  }
+  return {};
 }
 
 /** What the core answers from: the snapshot compiled once. */
@@ -63,6 +85,7 @@ export function compileSnapshot(value: Snapshot | unknown): Model {
       items: prepare(data?.items),
       dynamic: data?.dynamic ? prepare(data.dynamic) : undefined,
       examples: new Map(Object.entries(data?.examples ?? {}).map(([name, items]) => [name, prepare(items)])),
+      filters: listFilters(snapshot.spec, list, fields, (f) => fieldSchema(snapshot.spec, list.itemPointer, f)),
     });
   }
   return { spec: snapshot.spec, operations, collections, router: new Router(operations.routes), generatedBodies: snapshot.generatedBodies ?? {} };

@@ -108,7 +108,15 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   warnings.push(...(await unusedFixtures(opts.fixturesDir, fixtureFiles)));
   const snapshot: Snapshot = { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: generatedBodies(doc, operations, opts.seed) };
-  return Object.freeze({ spec, snapshot, model: compileSnapshot(snapshot), ajv, files: [...spec.files, ...fixtureFiles], warnings });
+  const model = compileSnapshot(snapshot);
+  // A declared parameter the stub cannot apply: accepted and ignored, as DRF would; said once here.
+  for (const c of model.collections.values()) {
+    for (const u of c.filters.unsupported) {
+      const param = c.list.parameters.find((p) => p.name === u.param);
+      warnings.push({ file: specFile, pointer: (param?.pointer ?? c.list.pointer).slice(1), reason: `query parameter "${u.param}" of ${c.list.operationId} is not applied: ${u.why}` });
+    }
+  }
+  return Object.freeze({ spec, snapshot, model, ajv, files: [...spec.files, ...fixtureFiles], warnings });
 }
 
 /** A `.json` file in the fixtures folder that no collection reads (a renamed path, a typo). */

@@ -61,6 +61,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     return core;
   };
 
+  // A cached answer counts for the state and the writes that produced it: the core's generation.
   const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, key: string | undefined, answer: CoreAnswer, started: number) => {
     const body = Buffer.from(answer.body);
     const headers = outgoingHeaders(answer, body);
@@ -68,7 +69,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       writeAnswer(res, req.method, answer.status, headers, body);
       log?.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
     };
-    if (key !== undefined && answer.cacheable === true && req.method === 'GET') cache.set(key, { state, status: answer.status, headers, body });
+    if (key !== undefined && answer.cacheable === true && req.method === 'GET') cache.set(key, { state: coreOf(state).generation, status: answer.status, headers, body });
     if (answer.delayMs) setTimeout(send, answer.delayMs);
     else send();
   };
@@ -78,7 +79,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     const started = performance.now();
     const state = holder.current;
     const key = AnswerCache.keyOf(req.method, req.url, req.headers);
-    const hit = key === undefined ? undefined : cache.get(key, state);
+    const hit = key === undefined ? undefined : cache.get(key, coreOf(state).generation);
     if (hit !== undefined) {
       writeAnswer(res, req.method, hit.status, hit.headers, hit.body);
       log?.request({ method: req.method ?? '', url: req.url ?? '', status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 });

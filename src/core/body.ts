@@ -1,0 +1,90 @@
+import { parsePythonJson } from './json-parse.js';
+import { parseHeaderParameters } from './negotiation.js';
+import { parseQuery } from './python-query.js';
+
+/**
+ * `request.data` as DRF's default parsers give it (rest_framework/request.py `_parse`,
+ * parsers.py): JSONParser, FormParser, MultiPartParser, chosen by the request's Content-Type. A
+ * form's values are lists (a QueryDict); JSON is whatever the document holds.
+ */
+export type ParsedBody =
+  | { readonly ok: true; readonly data: unknown; readonly form: boolean }
+  | { readonly ok: false; readonly status: 400 | 415; readonly detail: string };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Python's UnicodeDecodeError text for the first byte that is not UTF-8 (approximately CPython's). */
+function decodeError(bytes: Uint8Array): string {
+  for (let i = 0; i < bytes.length; i++) {
+    try {
+      utf8.decode(bytes.subarray(0, i + 1));
+    } catch {
+      const b = bytes[i] as number;
+      if (b >= 0x80 && b < 0xc2) return `'utf-8' codec can't decode byte 0x${b.toString(16).padStart(2, '0')} in position ${i}: invalid start byte`;
+    }
+  }
+  return "'utf-8' codec can't decode bytes: invalid continuation byte";
+}
+
+export function parseBody(contentType: string | undefined, body: Uint8Array | undefined): ParsedBody {
+  const type = contentType ?? '';
+  // No body at all: DRF answers {} (a QueryDict for a form) without choosing a parser.
+  if (body === undefined || body.length === 0) return { ok: true, data: isForm(type) ? new Map<string, string[]>() : {}, form: isForm(type) };
+  const { type: media, params } = parseHeaderParameters(type);
+  if (media === 'application/json') {
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      return { ok: false, status: 400, detail: `JSON parse error - ${decodeError(body)}` };
+    }
+    const parsed = parsePythonJson(text);
+    return parsed.ok ? { ok: true, data: parsed.value, form: false } : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
+  }
+  if (media === 'application/x-www-form-urlencoded') {
+    return { ok: true, data: parseQuery(latin1(body)), form: true };
+  }
+  if (media === 'multipart/form-data') {
+    const boundary = params.get('boundary');
+    if (!boundary) return { ok: false, status: 400, detail: 'Multipart form parse error - Invalid boundary in multipart: None' };
+    return { ok: true, data: parseMultipart(body, boundary), form: true };
+  }
+  return { ok: false, status: 415, detail: `Unsupported media type "${type}" in request.` };
+}
+
+function isForm(type: string): boolean {
+  const media = parseHeaderParameters(type).type;
+  return media === 'application/x-www-form-urlencoded' || media === 'multipart/form-data';
+}
+
+/** One char per byte, as the query parser reads a request line. */
+function latin1(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return s;
+}
+
+/** multipart/form-data's text fields (files are not fields of these items): name → values. */
+function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const text = latin1(body);
+  for (const part of text.split(`--${boundary}`)) {
+    const sep = part.indexOf('\r\n\r\n');
+    if (sep < 0) continue;
+    const head = part.slice(0, sep);
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(head)?.[1];
+    if (name === undefined || /\bfilename=/i.test(head)) continue;
+    let value = part.slice(sep + 4);
+    if (value.endsWith('\r\n')) value = value.slice(0, -2);
+    let decoded: string;
+    try {
+      decoded = utf8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+    } catch {
+      decoded = value;
+    }
+    const list = out.get(name);
+    if (list) list.push(decoded);
+    else out.set(name, [decoded]);
+  }
+  return out;
+}

@@ -1,0 +1,213 @@
+import { lastValue, type QueryMap } from './python-query.js';
+import { pyStr } from './serializer.js';
+import type { ListOperation } from './spec/operations.js';
+import { follow, isObject } from './spec/pointer.js';
+
+/**
+ * What a collection's declared query parameters do, as DRF's standard filter backends would with
+ * the view configured from them (DjangoFilterBackend with `filterset_fields`, SearchFilter,
+ * OrderingFilter, in that order; PageNumberPagination's `page_size_query_param`), never more:
+ * - a parameter named after an item field filters by exact match (django-filter's default lookup);
+ * - `search`, with the fields its `x-search-fields` lists, is SearchFilter;
+ * - `ordering`, with the fields its `enum` allows, is OrderingFilter;
+ * - `page_size` lets the client choose the page size, up to its `maximum`.
+ * A declared parameter none of these is is reported at load (it is accepted and ignored).
+ */
+export interface FieldFilter {
+  readonly param: string;
+  readonly field: string;
+  /** django-filter's filter for the model field: NumberFilter, BooleanFilter, ChoiceFilter, CharFilter. */
+  readonly kind: 'number' | 'boolean' | 'choice' | 'string';
+  readonly choices?: readonly unknown[];
+}
+
+export interface SearchField {
+  readonly field: string;
+  /** SearchFilter's lookup prefixes: none icontains, `^` istartswith, `=` iexact. */
+  readonly lookup: 'icontains' | 'istartswith' | 'iexact';
+}
+
+export interface Filters {
+  readonly fields: readonly FieldFilter[];
+  readonly search: { readonly param: string; readonly fields: readonly SearchField[] } | undefined;
+  readonly ordering: { readonly param: string; readonly allowed: ReadonlySet<string> } | undefined;
+  readonly pageSize: { readonly param: string; readonly max: number | undefined } | undefined;
+  /** Declared parameters the stub cannot apply, with why. */
+  readonly unsupported: readonly { readonly param: string; readonly why: string }[];
+}
+
+export const NO_FILTERS: Filters = Object.freeze({ fields: [], search: undefined, ordering: undefined, pageSize: undefined, unsupported: [] });
+
+function schemaOf(doc: unknown, pointer: string): Record<string, unknown> {
+  const node = follow(doc, pointer).node;
+  return isObject(node) ? node : {};
+}
+
+function kindOf(schema: Record<string, unknown>): FieldFilter['kind'] {
+  if (Array.isArray(schema.enum)) return 'choice';
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes('integer') || types.includes('number')) return 'number';
+  if (types.includes('boolean')) return 'boolean';
+  return 'string';
+}
+
+/** The filters a collection's list operation declares, for items whose schema has `itemFields`. */
+export function listFilters(doc: unknown, list: ListOperation, itemFields: readonly string[], itemSchemaOf: (field: string) => Record<string, unknown>): Filters {
+  const fields: FieldFilter[] = [];
+  const unsupported: { param: string; why: string }[] = [];
+  let search: Filters['search'];
+  let ordering: Filters['ordering'];
+  let pageSize: Filters['pageSize'];
+  const op = follow(doc, list.pointer).node;
+  for (const p of list.parameters) {
+    const decl = schemaOf(doc, p.pointer);
+    const schema = schemaOf(doc, p.schemaPointer);
+    if (p.name === 'format' || p.name === 'page') continue;
+    if (p.name.startsWith('__')) continue;
+    if (p.name === 'search') {
+      const listed = decl['x-search-fields'] ?? (isObject(op) ? op['x-search-fields'] : undefined);
+      if (!Array.isArray(listed) || listed.length === 0) {
+        unsupported.push({ param: p.name, why: 'SearchFilter needs the fields to search: list them in an x-search-fields extension on the parameter' });
+        continue;
+      }
+      const searchFields = listed.map(String).map((f): SearchField => (f.startsWith('^') ? { field: f.slice(1), lookup: 'istartswith' } : f.startsWith('=') ? { field: f.slice(1), lookup: 'iexact' } : { field: f, lookup: 'icontains' }));
+      const missing = searchFields.filter((f) => !itemFields.includes(f.field)).map((f) => f.field);
+      if (missing.length > 0) unsupported.push({ param: p.name, why: `x-search-fields names ${missing.join(', ')}, not fields of ${list.itemName}` });
+      search = { param: p.name, fields: searchFields.filter((f) => itemFields.includes(f.field)) };
+      continue;
+    }
+    if (p.name === 'ordering') {
+      const values = Array.isArray(schema.enum) ? schema.enum : isObject(schema.items) && Array.isArray(schema.items.enum) ? schema.items.enum : undefined;
+      if (!values) {
+        unsupported.push({ param: p.name, why: 'OrderingFilter needs the fields it may sort by: list them in the schema enum (`floor`, `-floor`)' });
+        continue;
+      }
+      const allowed = new Set(values.map(String).map((v) => v.replace(/^-/, '')).filter((f) => itemFields.includes(f)));
+      ordering = { param: p.name, allowed };
+      continue;
+    }
+    if (p.name === 'page_size') {
+      pageSize = { param: p.name, max: typeof schema.maximum === 'number' ? schema.maximum : undefined };
+      continue;
+    }
+    if (itemFields.includes(p.name)) {
+      const itemSchema = itemSchemaOf(p.name);
+      const kind = kindOf(Object.keys(itemSchema).length > 0 ? itemSchema : schema);
+      fields.push({ param: p.name, field: p.name, kind, ...(kind === 'choice' ? { choices: (itemSchema.enum ?? schema.enum) as unknown[] } : {}) });
+      continue;
+    }
+    unsupported.push({ param: p.name, why: `not a field of ${list.itemName}, nor search, ordering or page_size: DRF's filter backends would ignore it` });
+  }
+  return { fields, search, ordering, pageSize, unsupported };
+}
+
+// Python's Decimal(str) syntax (django.forms.DecimalField, django-filter's NumberFilter), finite only.
+const DECIMAL = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+
+type Item = Record<string, unknown>;
+export type Filtered = { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> };
+
+/** DjangoFilterBackend then SearchFilter: a predicate over items, or the filter form's errors. */
+export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
+  const tests: ((item: Item) => boolean)[] = [];
+  const errors: Record<string, string[]> = {};
+  for (const f of filters.fields) {
+    const raw = lastValue(query, f.param);
+    if (raw === undefined || raw === '') continue;
+    if (f.kind === 'number') {
+      const s = raw.trim();
+      if (!DECIMAL.test(s)) {
+        errors[f.param] = ['Enter a number.'];
+        continue;
+      }
+      const n = Number(s.replaceAll('_', ''));
+      tests.push((item) => typeof item[f.field] === 'number' && item[f.field] === n);
+    } else if (f.kind === 'boolean') {
+      // django-filter's BooleanWidget: 1/0/true/false (any case); anything else filters nothing.
+      const v = ({ '1': true, '0': false, true: true, false: false } as Record<string, boolean>)[raw.toLowerCase()];
+      if (v === undefined) continue;
+      tests.push((item) => item[f.field] === v);
+    } else if (f.kind === 'choice') {
+      const hit = (f.choices ?? []).find((c) => pyStr(c) === raw);
+      if (hit === undefined) {
+        errors[f.param] = [`Select a valid choice. ${raw} is not one of the available choices.`];
+        continue;
+      }
+      tests.push((item) => item[f.field] === hit);
+    } else tests.push((item) => item[f.field] !== undefined && item[f.field] !== null && pyStr(item[f.field]) === raw);
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  if (filters.search) {
+    const terms = searchTerms(lastValue(query, filters.search.param) ?? '');
+    const fields = filters.search.fields;
+    for (const term of terms) {
+      const t = term.toLowerCase();
+      tests.push((item) =>
+        fields.some(({ field, lookup }) => {
+          const v = item[field];
+          if (v === null || v === undefined || typeof v === 'object') return false;
+          const text = (typeof v === 'boolean' ? (v ? '1' : '0') : String(v)).toLowerCase();
+          return lookup === 'iexact' ? text === t : lookup === 'istartswith' ? text.startsWith(t) : text.includes(t);
+        }),
+      );
+    }
+  }
+  return { ok: true, keep: (item) => tests.every((t) => t(item)) };
+}
+
+/** SearchFilter's terms (DRF 3.15+ search_smart_split): quoted phrases kept, commas split. */
+export function searchTerms(value: string): string[] {
+  const out: string[] = [];
+  for (const m of value.replaceAll('\u0000', '').matchAll(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\S+/g)) {
+    const term = m[0].replace(/^,+|,+$/g, '');
+    if ((term.startsWith('"') || term.startsWith("'")) && term.length > 1 && term[0] === term[term.length - 1]) {
+      out.push(term.slice(1, -1).replace(/\\(.)/g, '$1'));
+    } else {
+      for (const sub of term.split(',')) if (sub) out.push(sub.trim());
+    }
+  }
+  return out.filter(Boolean);
+}
+
+/** OrderingFilter: the valid terms of `ordering`, in order; none means the collection's own order. */
+export function orderingTerms(filters: Filters, query: QueryMap): { field: string; desc: boolean }[] {
+  if (!filters.ordering) return [];
+  const raw = lastValue(query, filters.ordering.param);
+  if (!raw) return [];
+  const allowed = filters.ordering.allowed;
+  return raw
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => allowed.has(t.replace(/^-/, '')))
+    .map((t) => ({ field: t.replace(/^-/, ''), desc: t.startsWith('-') }));
+}
+
+/** SQL's order of two values: NULL first, numbers by value, text by code point, false before true. */
+export function compareValues(a: unknown, b: unknown): number {
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return (a ? 1 : 0) - (b ? 1 : 0);
+  const x = String(a);
+  const y = String(b);
+  const ia = x[Symbol.iterator]();
+  const ib = y[Symbol.iterator]();
+  for (;;) {
+    const p = ia.next();
+    const q = ib.next();
+    if (p.done || q.done) return (p.done ? 0 : 1) - (q.done ? 0 : 1);
+    const d = (p.value.codePointAt(0) ?? 0) - (q.value.codePointAt(0) ?? 0);
+    if (d !== 0) return d;
+  }
+}
+
+/** PageNumberPagination.get_page_size with `page_size_query_param`: a positive int, capped; else the default. */
+export function pageSizeOf(filters: Filters, query: QueryMap, fallback: number): number {
+  if (!filters.pageSize) return fallback;
+  const raw = lastValue(query, filters.pageSize.param);
+  if (raw === undefined || !/^\s*[+]?\d+\s*$/.test(raw)) return fallback;
+  const n = Number(raw.trim());
+  if (n <= 0) return fallback;
+  return filters.pageSize.max !== undefined ? Math.min(n, filters.pageSize.max) : n;
+}

@@ -1,0 +1,89 @@
+import type { CollectionModel } from './model.js';
+import { type ItemSet, type PreparedItem, prepareItem } from './store.js';
+
+/**
+ * A collection as writes leave it: the snapshot's items until the first write, then an in-memory
+ * copy that POST, PUT, PATCH and DELETE change (a DRF ModelViewSet over its table). Nothing is
+ * written anywhere; a new core (a restart, a reload, `POST /__stub/reset`) starts from the snapshot.
+ */
+export class LiveCollection {
+  readonly model: CollectionModel;
+  #items: PreparedItem[] | undefined;
+  #byPk: Map<string, PreparedItem> | undefined;
+  readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
+  #maxPk: number | undefined;
+
+  constructor(model: CollectionModel) {
+    this.model = model;
+  }
+
+  /** The items now, in order, and by pk. */
+  get set(): ItemSet {
+    return this.#items === undefined ? this.model.items : { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+  }
+
+  /** An item's members (without its url), parsed once from its serialized form. */
+  object(item: PreparedItem): Record<string, unknown> {
+    let o = this.#objects.get(item);
+    if (!o) {
+      o = JSON.parse(item.addressable ? `${item.pre}"url":null${item.post}` : item.pre + item.post) as Record<string, unknown>;
+      if (this.model.withUrl) delete o.url;
+      this.#objects.set(item, o);
+    }
+    return o;
+  }
+
+  /**
+   * The pk a created item gets: one more than the highest ever given (Django's AutoField on
+   * SQLite is AUTOINCREMENT: a deleted pk is never given again).
+   */
+  nextPk(): number {
+    if (this.#maxPk === undefined) {
+      let max = 0;
+      for (const item of this.model.items.items) {
+        const n = Number(item.pk);
+        if (Number.isSafeInteger(n) && n > max) max = n;
+      }
+      this.#maxPk = max;
+    }
+    this.#maxPk += 1;
+    return this.#maxPk;
+  }
+
+  #own(): { items: PreparedItem[]; byPk: Map<string, PreparedItem> } {
+    if (this.#items === undefined) {
+      this.#items = [...this.model.items.items];
+      this.#byPk = new Map(this.model.items.byPk);
+    }
+    return { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+  }
+
+  #prepare(values: Record<string, unknown>): PreparedItem {
+    const item = prepareItem(values, { fields: this.model.fields, withUrl: this.model.withUrl, pkField: this.model.lookup });
+    this.#objects.set(item, values);
+    return item;
+  }
+
+  insert(values: Record<string, unknown>): PreparedItem {
+    const { items, byPk } = this.#own();
+    const item = this.#prepare(values);
+    items.push(item);
+    if (item.pk !== undefined) byPk.set(item.pk, item);
+    return item;
+  }
+
+  replace(old: PreparedItem, values: Record<string, unknown>): PreparedItem {
+    const { items, byPk } = this.#own();
+    const item = this.#prepare(values);
+    items[items.indexOf(old)] = item;
+    if (old.pk !== undefined) byPk.delete(old.pk);
+    if (item.pk !== undefined) byPk.set(item.pk, item);
+    return item;
+  }
+
+  remove(old: PreparedItem): void {
+    const { items, byPk } = this.#own();
+    items.splice(items.indexOf(old), 1);
+    if (old.pk !== undefined) byPk.delete(old.pk);
+  }
+}

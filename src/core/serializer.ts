@@ -1,0 +1,268 @@
+import { pythonInt } from './python-query.js';
+import { follow, isObject } from './spec/pointer.js';
+
+/**
+ * A DRF ModelSerializer's writable fields, read from a request body schema: each property is the
+ * field DRF would build for the model field a Django developer would write for it
+ * (rest_framework/fields.py), with its messages. `url`, the lookup field and `readOnly`
+ * properties are read-only: ignored in input.
+ */
+export interface FieldRule {
+  readonly name: string;
+  readonly kind: 'integer' | 'number' | 'string' | 'boolean' | 'choice' | 'list' | 'dict' | 'any';
+  readonly required: boolean;
+  readonly allowNull: boolean;
+  readonly allowBlank: boolean;
+  readonly readOnly: boolean;
+  readonly choices?: readonly unknown[];
+  readonly maxLength?: number;
+  readonly minLength?: number;
+  readonly maximum?: number;
+  readonly minimum?: number;
+  readonly pattern?: RegExp;
+  readonly format?: string;
+  readonly default?: { readonly value: unknown };
+}
+
+/** The properties and `required` of a schema, through `$ref` and `allOf`, in order. */
+function collect(doc: unknown, pointer: string, props: Map<string, Record<string, unknown>>, required: Set<string>, depth = 0): void {
+  if (depth > 16) return;
+  const { pointer: at, node } = follow(doc, pointer);
+  if (!isObject(node)) return;
+  if (Array.isArray(node.required)) for (const r of node.required) if (typeof r === 'string') required.add(r);
+  if (isObject(node.properties)) {
+    for (const name of Object.keys(node.properties)) {
+      const p = follow(doc, `${at}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`).node;
+      if (isObject(p) && !props.has(name)) props.set(name, p);
+    }
+  }
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => collect(doc, `${at}/allOf/${i}`, props, required, depth + 1));
+}
+
+export function serializerFields(doc: unknown, schemaPointer: string, readOnlyNames: ReadonlySet<string>): FieldRule[] {
+  const props = new Map<string, Record<string, unknown>>();
+  const required = new Set<string>();
+  collect(doc, schemaPointer, props, required);
+  return [...props].map(([name, p]) => fieldRule(name, p, required.has(name), readOnlyNames.has(name) || p.readOnly === true));
+}
+
+function fieldRule(name: string, p: Record<string, unknown>, required: boolean, readOnly: boolean): FieldRule {
+  const types = Array.isArray(p.type) ? p.type.map(String) : typeof p.type === 'string' ? [p.type] : [];
+  const choices = Array.isArray(p.enum) ? p.enum : 'const' in p ? [p.const] : undefined;
+  const allowNull = types.includes('null') || (choices?.includes(null) ?? false) || p.nullable === true;
+  const type = types.find((t) => t !== 'null');
+  const num = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : undefined);
+  let pattern: RegExp | undefined;
+  if (typeof p.pattern === 'string') {
+    try {
+      pattern = new RegExp(p.pattern, 'u');
+    } catch {
+      pattern = undefined;
+    }
+  }
+  const kind: FieldRule['kind'] =
+    choices !== undefined
+      ? 'choice'
+      : type === 'integer'
+        ? 'integer'
+        : type === 'number'
+          ? 'number'
+          : type === 'string'
+            ? 'string'
+            : type === 'boolean'
+              ? 'boolean'
+              : type === 'array'
+                ? 'list'
+                : type === 'object'
+                  ? 'dict'
+                  : 'any';
+  const exclusiveMin = num('exclusiveMinimum');
+  const exclusiveMax = num('exclusiveMaximum');
+  return {
+    name,
+    kind,
+    required: required && !readOnly && !('default' in p),
+    allowNull,
+    allowBlank: !((num('minLength') ?? 0) >= 1),
+    readOnly,
+    ...(choices ? { choices: choices.filter((c) => c !== null) } : {}),
+    ...(num('maxLength') !== undefined ? { maxLength: num('maxLength') } : {}),
+    ...(num('minLength') !== undefined && (num('minLength') as number) > 1 ? { minLength: num('minLength') } : {}),
+    ...(num('maximum') !== undefined ? { maximum: num('maximum') } : exclusiveMax !== undefined && kind === 'integer' ? { maximum: exclusiveMax - 1 } : {}),
+    ...(num('minimum') !== undefined ? { minimum: num('minimum') } : exclusiveMin !== undefined && kind === 'integer' ? { minimum: exclusiveMin + 1 } : {}),
+    ...(pattern ? { pattern } : {}),
+    ...(typeof p.format === 'string' ? { format: p.format } : {}),
+    ...('default' in p ? { default: { value: p.default } } : {}),
+  };
+}
+
+export type Validated = { ok: true; values: Record<string, unknown> } | { ok: false; errors: Record<string, string[]> };
+
+const EMPTY = Symbol('empty');
+const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+class FieldError extends Error {
+  constructor(readonly messages: string[]) {
+    super(messages.join(' '));
+  }
+}
+class Skip extends Error {}
+
+/** Python's `type(x).__name__` of a JSON value. */
+function pyType(v: unknown): string {
+  if (v === null) return 'NoneType';
+  if (Array.isArray(v)) return 'list';
+  if (typeof v === 'string') return 'str';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  return 'dict';
+}
+
+/** Python's `str(x)` of a JSON value, as DRF formats it into messages. */
+export function pyStr(v: unknown): string {
+  if (v === null) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  return JSON.stringify(v);
+}
+
+const TRUE_VALUES = new Set(['t', 'y', 'yes', 'true', 'on', '1']);
+const FALSE_VALUES = new Set(['f', 'n', 'no', 'false', 'off', '0']);
+
+function toInternal(rule: FieldRule, data: unknown): unknown {
+  switch (rule.kind) {
+    case 'integer': {
+      if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
+      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number')) throw new FieldError(['A valid integer is required.']);
+      // int(re.sub(r'\.0*\s*$', '', str(data)))
+      const n = pythonInt(String(data).replace(/\.0*\s*$/, ''));
+      if (n === undefined) throw new FieldError(['A valid integer is required.']);
+      return Number(n);
+    }
+    case 'number': {
+      if (typeof data === 'boolean') return data ? 1 : 0;
+      if (typeof data === 'number') return data;
+      if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
+      const n = typeof data === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(data) ? Number(data) : Number.NaN;
+      if (Number.isNaN(n)) throw new FieldError(['A valid number is required.']);
+      return n;
+    }
+    case 'boolean': {
+      const v = typeof data === 'string' ? data.toLowerCase() : data;
+      if (v === true || v === 1 || (typeof v === 'string' && TRUE_VALUES.has(v))) return true;
+      if (v === false || v === 0 || (typeof v === 'string' && FALSE_VALUES.has(v))) return false;
+      if ((v === 'null' || v === '' || v === null) && rule.allowNull) return null;
+      throw new FieldError(['Must be a valid boolean.']);
+    }
+    case 'choice': {
+      if (data === '' && rule.allowBlank && !(rule.choices ?? []).includes('')) return '';
+      const hit = (rule.choices ?? []).find((c) => pyStr(c) === pyStr(data));
+      if (hit === undefined) throw new FieldError([`"${pyStr(data)}" is not a valid choice.`]);
+      return hit;
+    }
+    case 'string': {
+      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number')) throw new FieldError(['Not a valid string.']);
+      return String(data).replace(PY_SPACE, '');
+    }
+    case 'list':
+      if (!Array.isArray(data)) throw new FieldError([`Expected a list of items but got type "${pyType(data)}".`]);
+      return data;
+    case 'dict':
+      if (!isObject(data)) throw new FieldError([`Expected a dictionary of items but got type "${pyType(data)}".`]);
+      return data;
+    default:
+      return data;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const URL_RE = /^(?:[a-z0-9.+-]*):\/\/[^\s/?#]+(?:[/?#][^\s]*)?$/i;
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** The field's validators, every message collected (run_validators). */
+function validators(rule: FieldRule, value: unknown): string[] {
+  const out: string[] = [];
+  if (typeof value === 'string') {
+    // The model field's own validators come first, then those CharField adds (max, min, NUL).
+    if (rule.pattern && !rule.pattern.test(value)) out.push('Enter a valid value.');
+    if (rule.format === 'email' && !EMAIL.test(value)) out.push('Enter a valid email address.');
+    if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push('Enter a valid URL.');
+    if (rule.format === 'uuid' && !UUID.test(value)) out.push('Must be a valid UUID.');
+    if (rule.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) out.push('Date has wrong format. Use one of these formats instead: YYYY-MM-DD.');
+    if (rule.format === 'date-time' && !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
+      out.push('Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].');
+    }
+    const length = [...value].length;
+    if (rule.maxLength !== undefined && length > rule.maxLength) out.push(`Ensure this field has no more than ${rule.maxLength} characters.`);
+    if (rule.minLength !== undefined && length < rule.minLength) out.push(`Ensure this field has at least ${rule.minLength} characters.`);
+    if (value.includes('\u0000')) out.push('Null characters are not allowed.');
+  }
+  if (typeof value === 'number') {
+    if (rule.maximum !== undefined && value > rule.maximum) out.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
+    if (rule.minimum !== undefined && value < rule.minimum) out.push(`Ensure this value is greater than or equal to ${rule.minimum}.`);
+  }
+  return out;
+}
+
+/** Field.run_validation: empty values, null, blank, to_internal_value, then the validators. */
+function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
+  if (data === EMPTY) {
+    if (partial) throw new Skip();
+    if (rule.required) throw new FieldError(['This field is required.']);
+    if (rule.default) return rule.default.value;
+    throw new Skip();
+  }
+  if (data === null) {
+    if (!rule.allowNull) throw new FieldError(['This field may not be null.']);
+    return null;
+  }
+  if (rule.kind === 'string' && (data === '' || String(data).replace(PY_SPACE, '') === '')) {
+    if (!rule.allowBlank) throw new FieldError(['This field may not be blank.']);
+    return '';
+  }
+  const value = toInternal(rule, data);
+  const errors = validators(rule, value);
+  if (errors.length > 0) throw new FieldError(errors);
+  return value;
+}
+
+/** The value of a field in the input: `EMPTY` when absent (an HTML form's own rules for forms). */
+function fieldInput(rule: FieldRule, data: Record<string, unknown> | Map<string, string[]>, form: boolean, partial: boolean): unknown {
+  if (!form) {
+    const obj = data as Record<string, unknown>;
+    return Object.hasOwn(obj, rule.name) ? obj[rule.name] : EMPTY;
+  }
+  const values = (data as Map<string, string[]>).get(rule.name);
+  if (values === undefined) {
+    if (partial) return EMPTY;
+    // An unchecked checkbox sends nothing: BooleanField.default_empty_html is False.
+    return rule.kind === 'boolean' ? (rule.allowNull ? null : false) : EMPTY;
+  }
+  const v = values[values.length - 1] ?? '';
+  if (v === '' && rule.allowNull) return rule.allowBlank && rule.kind === 'string' ? '' : null;
+  if (v === '' && !rule.required) return rule.allowBlank && rule.kind === 'string' ? '' : EMPTY;
+  return v;
+}
+
+/**
+ * Serializer.is_valid: the input must be a dictionary (a form is one); each writable field in order
+ * is validated; every field's errors are reported, unknown members ignored.
+ */
+export function validateInput(rules: readonly FieldRule[], data: unknown, opts: { readonly partial: boolean; readonly form: boolean }): Validated {
+  if (data === null || data === undefined) return { ok: false, errors: { non_field_errors: ['No data provided'] } };
+  if (!opts.form && !isObject(data)) return { ok: false, errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(data)}.`] } };
+  const values: Record<string, unknown> = {};
+  const errors: Record<string, string[]> = {};
+  for (const rule of rules) {
+    if (rule.readOnly) continue;
+    try {
+      values[rule.name] = runField(rule, fieldInput(rule, data as Record<string, unknown> | Map<string, string[]>, opts.form, opts.partial), opts.partial);
+    } catch (e) {
+      if (e instanceof Skip) continue;
+      if (e instanceof FieldError) errors[rule.name] = e.messages;
+      else throw e;
+    }
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, values };
+}
