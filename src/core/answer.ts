@@ -356,7 +356,7 @@ export class StubCore {
     this.generation = {};
     const body = renderItem(item, url);
     const answer = respond(view, existing ? 200 : 201, body);
-    if (existing || !item.addressable || url === undefined) return answer;
+    if (existing || item.urlAt < 0 || url === undefined) return answer;
     // CreateModelMixin.get_success_headers: Location is the created item's url.
     return { ...answer, headers: { ...answer.headers, location: (JSON.parse(body) as { url: string }).url } };
   }

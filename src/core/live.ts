@@ -1,5 +1,5 @@
 import type { CollectionModel } from './model.js';
-import { type ItemSet, type PreparedItem, prepareItem } from './store.js';
+import { type ItemSet, type PreparedItem, itemObject, prepareItem } from './store.js';
 
 /**
  * A collection as writes leave it: the snapshot's items until the first write, then an in-memory
@@ -26,8 +26,7 @@ export class LiveCollection {
   object(item: PreparedItem): Record<string, unknown> {
     let o = this.#objects.get(item);
     if (!o) {
-      o = JSON.parse(item.addressable ? `${item.pre}"url":null${item.post}` : item.pre + item.post) as Record<string, unknown>;
-      if (this.model.withUrl) delete o.url;
+      o = itemObject(item);
       this.#objects.set(item, o);
     }
     return o;
@@ -53,7 +52,8 @@ export class LiveCollection {
   #own(): { items: PreparedItem[]; byPk: Map<string, PreparedItem> } {
     if (this.#items === undefined) {
       this.#items = [...this.model.items.items];
-      this.#byPk = new Map(this.model.items.byPk);
+      this.#byPk = new Map();
+      for (const item of this.#items) if (item.pk !== undefined && !this.#byPk.has(item.pk)) this.#byPk.set(item.pk, item);
     }
     return { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
   }

@@ -6,22 +6,69 @@ export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
 
 /**
  * One item, serialized once, its members in the order of the item schema (a serializer's field
- * order), undescribed members after. When the collection builds item urls (its schema has `url`
- * and the spec has an item path), `addressable` is set and the item's JSON is `pre` + the url
- * member + `post`: per request only the url (base, item path with the pk, format) is joined in.
- * Otherwise `pre` is the whole item's JSON and `post` is empty.
+ * order), undescribed members after, its url left out: per request only the url (base, item path
+ * with the pk, format) is joined in, at `urlAt` (just after `{`, or after the member the url
+ * follows). `urlAt` is -1 when the collection builds no url for the item.
  */
 export interface PreparedItem {
   readonly pk: string | undefined;
-  readonly addressable: boolean;
-  readonly pre: string;
-  readonly post: string;
+  readonly json: string;
+  readonly urlAt: number;
 }
 
-/** Items ready to serve, in order, and by pk for the detail path. */
+/** Items by pk: a Map, or a binary search when the pks are integers in ascending order (no Map of a million). */
+export interface PkIndex {
+  get(pk: string): PreparedItem | undefined;
+  keys(): IterableIterator<string>;
+}
+
+/** Items ready to serve, in order, and by pk for the item path. */
 export interface ItemSet {
   readonly items: readonly PreparedItem[];
-  readonly byPk: ReadonlyMap<string, PreparedItem>;
+  readonly byPk: PkIndex;
+}
+
+class AscendingIntIndex implements PkIndex {
+  constructor(
+    readonly items: readonly PreparedItem[],
+    readonly pks: Float64Array,
+  ) {}
+  get(pk: string): PreparedItem | undefined {
+    const n = Number(pk);
+    if (!Number.isSafeInteger(n)) return undefined;
+    let lo = 0;
+    let hi = this.pks.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.pks[mid] as number;
+      if (v === n) {
+        const item = this.items[mid];
+        return item?.pk === pk ? item : undefined;
+      }
+      if (v < n) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+  *keys(): IterableIterator<string> {
+    for (const item of this.items) if (item.pk !== undefined) yield item.pk;
+  }
+}
+
+/** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
+export function indexByPk(items: readonly PreparedItem[]): PkIndex {
+  const pks = new Float64Array(items.length);
+  let ascending = true;
+  for (let i = 0; i < items.length && ascending; i++) {
+    const pk = items[i]?.pk;
+    const n = pk === undefined ? Number.NaN : Number(pk);
+    if (!Number.isSafeInteger(n) || String(n) !== pk || (i > 0 && n <= (pks[i - 1] as number))) ascending = false;
+    else pks[i] = n;
+  }
+  if (ascending) return new AscendingIntIndex(items, pks);
+  const map = new Map<string, PreparedItem>();
+  for (const item of items) if (item.pk !== undefined && !map.has(item.pk)) map.set(item.pk, item);
+  return map;
 }
 
 export const EMPTY_SET: ItemSet = Object.freeze({ items: Object.freeze([]), byPk: new Map() });
@@ -101,8 +148,16 @@ export function reverseQuote(value: string): string {
 }
 
 export function renderItem(item: PreparedItem, url: ItemUrlParts | undefined): string {
-  if (!item.addressable || url === undefined || item.pk === undefined) return item.pre + item.post;
-  return `${item.pre}"url":${url.head}${reverseQuote(item.pk)}${url.tail}"${item.post}`;
+  if (item.urlAt < 0 || url === undefined || item.pk === undefined) return item.json;
+  const member = `"url":${url.head}${reverseQuote(item.pk)}${url.tail}"`;
+  const j = item.json;
+  if (item.urlAt === 1) return j.length === 2 ? `{${member}}` : `{${member},${j.substring(1)}`;
+  return `${j.substring(0, item.urlAt)},${member}${j.substring(item.urlAt)}`;
+}
+
+/** An item's members (without its url). */
+export function itemObject(item: PreparedItem): Record<string, unknown> {
+  return JSON.parse(item.json) as Record<string, unknown>;
 }
 
 /** The pk of an item as its url and the lookup see it, or undefined. */
@@ -123,14 +178,8 @@ export interface PrepareOptions {
  * before they reach the core). With `withUrl`, each item's url is left out and built per request.
  */
 export function prepareItems(raw: readonly unknown[], opts: PrepareOptions): ItemSet {
-  const items: PreparedItem[] = [];
-  const byPk = new Map<string, PreparedItem>();
-  for (const value of raw) {
-    const item = prepareItem(value, opts);
-    items.push(item);
-    if (item.pk !== undefined && !byPk.has(item.pk)) byPk.set(item.pk, item);
-  }
-  return { items, byPk };
+  const items = raw.map((value) => prepareItem(value, opts));
+  return { items, byPk: indexByPk(items) };
 }
 
 /** The item's members in schema order (a no-op for items already in it, the common case). */
@@ -154,37 +203,25 @@ function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]
 }
 
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
-  if (!isObject(value)) return { pk: undefined, addressable: false, pre: drfJson(value), post: '' };
+  if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
-  const ordered = inSchemaOrder(value, opts.fields);
-  const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
-  if (!addressable) {
+  let ordered = inSchemaOrder(value, opts.fields);
+  if (opts.withUrl && 'url' in ordered) {
     const { url: _url, ...rest } = ordered;
-    return { pk, addressable: false, pre: drfJson(opts.withUrl ? rest : ordered), post: '' };
+    ordered = rest;
   }
+  const json = drfJson(ordered);
+  const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
+  if (!addressable) return { pk, json, urlAt: -1 };
   const urlAt = opts.fields.indexOf('url');
-  if (urlAt <= 0) {
-    // The url first (the desk's case): one serialization, no copy unless a url must go.
-    const { url: _url, ...rest } = 'url' in ordered ? ordered : { url: undefined, ...{} };
-    const json = drfJson('url' in ordered ? rest : ordered);
-    return { pk, addressable: true, pre: '{', post: json === '{}' ? '}' : `,${json.slice(1)}` };
-  }
-  // The members before the url's place in the schema, then those after it.
+  if (urlAt <= 0) return { pk, json, urlAt: 1 };
+  // After the members the schema lists before url (those present): where the next `,` or `}` is.
   const before: Record<string, unknown> = {};
-  const after: Record<string, unknown> = {};
-  let seenUrl = urlAt <= 0;
   for (const [k, v] of Object.entries(ordered)) {
-    if (k === 'url') continue;
-    if (!seenUrl && opts.fields.indexOf(k) > urlAt) seenUrl = true;
-    if (!seenUrl && opts.fields.indexOf(k) < 0) seenUrl = true;
-    (seenUrl ? after : before)[k] = v;
+    const at = opts.fields.indexOf(k);
+    if (at < 0 || at > urlAt) break;
+    before[k] = v;
   }
-  const pre = drfJson(before);
-  const post = drfJson(after);
-  return {
-    pk,
-    addressable: true,
-    pre: pre === '{}' ? '{' : `${pre.slice(0, -1)},`,
-    post: post === '{}' ? '}' : `,${post.slice(1)}`,
-  };
+  const prefix = drfJson(before);
+  return { pk, json, urlAt: prefix === '{}' ? 1 : prefix.length - 1 };
 }

@@ -1,36 +1,35 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadState, type StubState } from '../../../src/load/state.js';
+import { StubCore } from '../../../src/core/answer.js';
+import { compileSnapshot, type Model } from '../../../src/core/model.js';
+import { loadState } from '../../../src/load/state.js';
+import { coreOptions } from '../../../src/server/app.js';
 import type { DeskList, StoredDesk } from '../../../src/types.js';
-import { ask, coreOf, SPEC } from '../../helpers.js';
+import { ask, FIXTURES, SPEC, testConfig } from '../../helpers.js';
 
-const states = new Map<number, Promise<StubState>>();
+const base = loadState({ specFile: SPEC, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 });
+const models = new Map<number, Model>();
 
-/** A state whose desk collection holds `size` desks (fixtures written once per size). */
-function stateWith(size: number): Promise<StubState> {
-  let s = states.get(size);
-  if (!s) {
-    s = (async () => {
-      const dir = await mkdtemp(path.join(tmpdir(), `prop-${size}-`));
-      const desks: StoredDesk[] = Array.from({ length: size }, (_, i) => ({
-        pk: 3 * i + 7,
-        building: 'ABC'[i % 3] ?? 'A',
-        floor: 1 + (i % 4),
-        number: `${i + 1}${i % 5 === 0 ? 'B' : ''}`,
-        active: i % 2 === 0,
-        lead: i % 3 === 0,
-        ergonomic: i % 5 === 0,
-        held_today: i % 7 === 0,
-      }));
-      await writeFile(path.join(dir, 'desk.json'), JSON.stringify(desks));
-      return loadState({ specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 25 });
-    })();
-    states.set(size, s);
+/** The bundled snapshot with `size` desks (compiled once per size, no file written). */
+async function modelWith(size: number): Promise<Model> {
+  let m = models.get(size);
+  if (!m) {
+    const { snapshot } = await base;
+    const desks: StoredDesk[] = Array.from({ length: size }, (_, i) => ({
+      pk: 3 * i + 7,
+      building: 'ABC'[i % 3] ?? 'A',
+      floor: 1 + (i % 4),
+      number: `${i + 1}${i % 5 === 0 ? 'B' : ''}`,
+      active: i % 2 === 0,
+      lead: i % 3 === 0,
+      ergonomic: i % 5 === 0,
+      held_today: i % 7 === 0,
+    }));
+    const desk = snapshot.collections['/api/v1/desk'];
+    m = compileSnapshot({ ...snapshot, collections: { ...snapshot.collections, '/api/v1/desk': { ...desk, source: 'fixture', from: 'test', items: desks, examples: {} } } });
+    models.set(size, m);
   }
-  return s;
+  return m;
 }
 
 /** An oracle written apart from the stub: Python's quote_plus for the simple values used here. */
@@ -55,8 +54,7 @@ describe('property: crawling any collection with any page size', () => {
         fc.uniqueArray(fc.tuple(key, value), { maxLength: 3, selector: ([k]) => k }),
         fc.constantFrom(undefined, 'api', 'json'),
         async (size, pageSize, extra, format) => {
-          const state = await stateWith(size);
-          const core = coreOf(state, { pageSize });
+          const core = new StubCore(await modelWith(size), coreOptions(testConfig({ pageSize })));
           const base = 'http://prop.test:8000';
           const params: [string, string][] = [...extra, ...(format ? [['format', format] as [string, string]] : [])];
           const firstQuery = params.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
