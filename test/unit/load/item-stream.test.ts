@@ -1,0 +1,62 @@
+import { mkdtemp, open, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ItemScanner, ItemStreamError, streamItems } from '../../../src/load/item-stream.js';
+
+/** All items of `text` fed in chunks of `size` bytes. */
+function scan(text: string, size: number, maxDepth = 64): string[] {
+  const scanner = new ItemScanner(maxDepth);
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += size) scanner.feed(bytes.subarray(i, i + size));
+  scanner.end();
+  return scanner.out.map((i) => i.text);
+}
+
+describe('the fixture item scanner', () => {
+  it('finds each item of any JSON array, whatever the chunk size (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (items, size, pretty) => {
+        const text = JSON.stringify(items, null, pretty ? 2 : undefined);
+        expect(scan(text, size).map((t) => JSON.parse(t) as unknown)).toEqual(JSON.parse(text));
+      }),
+      { numRuns: 300, seed: 4 },
+    );
+  });
+
+  it.each([
+    ['not an array', '{"a":1}', 1, 1, 'a fixture is a JSON array of items'],
+    ['a trailing comma', '[1,\n 2,\n]', 3, 1, 'a comma before ]'],
+    ['a missing comma', '[{"a":1}\n {"b":2}]', 2, 2, "Expecting ',' delimiter"],
+    ['an unclosed array', '[{"a":1},', 1, 9, 'the array is not closed'],
+    ['extra data', '[1] 2', 1, 5, 'Extra data after the array'],
+    ['too deep', `[${'['.repeat(70)}${']'.repeat(70)}]`, 1, 65, 'nested deeper than 64 levels'],
+    ['a BOM', '\ufeff[1]', 1, 1, 'byte order mark'],
+    ['empty', '', 1, 0, 'the file is empty'],
+  ])('%s: a fault with its line and column', (_name, text, line, col, message) => {
+    let caught: unknown;
+    try {
+      scan(text, 3);
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(ItemStreamError);
+    expect({ line: (caught as ItemStreamError).line, col: (caught as ItemStreamError).col }).toEqual({ line, col });
+    expect((caught as Error).message).toContain(message);
+  });
+
+  it('tells where each item starts, and reads a file chunk by chunk', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'stream-'));
+    const file = path.join(dir, 'x.json');
+    await writeFile(file, '[\n  {"pk": 1, "é": "a,]}"},\n  {"pk": 2}\n]\n');
+    const handle = await open(file);
+    const out = [];
+    for await (const item of streamItems(handle, 64, 5)) out.push(item);
+    await handle.close();
+    expect(out.map((i) => [i.index, i.line, i.col, JSON.parse(i.text)])).toEqual([
+      [0, 2, 3, { pk: 1, é: 'a,]}' }],
+      [1, 3, 3, { pk: 2 }],
+    ]);
+  });
+});
