@@ -1,0 +1,441 @@
+// The differential corpus: a deterministic set of requests (no randomness but a fixed seed), each
+// dimension covered against a sensible base, plus pairwise mixes. Each request names the server
+// configuration (page size, proxy trust, allowed hosts) that the stub and the reference both run.
+import type { WireRequest } from './send.js';
+
+/** The 20 collections of the interface document, in its order, and their item schema (model) names. */
+export const RESOURCES: readonly (readonly [string, string])[] = [
+  ['signature', 'Signature'],
+  ['teleworksignature', 'TeleworkSignature'],
+  ['viewedsecuritymessage', 'ViewedSecurityMessage'],
+  ['responsibilitytags', 'ResponsibilityTag'],
+  ['expense-statement', 'ExpenseStatement'],
+  ['expense-month-lock', 'ExpenseMonthLock'],
+  ['employee', 'Employee'],
+  ['deskreservation', 'DeskReservation'],
+  ['mealstop', 'MealStop'],
+  ['expense', 'Expense'],
+  ['desk', 'Desk'],
+  ['teleworkapplication', 'TeleworkApplication'],
+  ['transitionchange', 'TransitionChange'],
+  ['timeoffrequest', 'TimeOffRequest'],
+  ['expense-month', 'ExpenseMonth'],
+  ['reviewnote', 'ReviewNote'],
+  ['stepchoice', 'StepChoice'],
+  ['review', 'Review'],
+  ['jobtitle', 'JobTitle'],
+  ['workflow', 'Workflow'],
+];
+export const MODEL_OF: ReadonlyMap<string, string> = new Map(RESOURCES);
+
+export type ServerKey = 'p100' | 'p7' | 'p7-trust' | 'p7-hosts';
+export interface ServerConfig {
+  pageSize: number;
+  trustProxy: boolean;
+  allowedHosts?: string[];
+}
+/** Each configuration runs once as the stub and once as the reference. */
+export const SERVERS: Record<ServerKey, ServerConfig> = {
+  p100: { pageSize: 100, trustProxy: false },
+  p7: { pageSize: 7, trustProxy: false },
+  'p7-trust': { pageSize: 7, trustProxy: true },
+  'p7-hosts': { pageSize: 7, trustProxy: false, allowedHosts: ['api.example.org', '.example.com', 'localhost', '127.0.0.1'] },
+};
+
+export interface CorpusRequest extends WireRequest {
+  /** Unique, readable: `p7 GET /api/v1/desk?format=api&page=2 [host=api.example.org]`. */
+  id: string;
+  server: ServerKey;
+  /** Which dimension of the corpus this request covers (for the summary). */
+  group: string;
+}
+
+/** The desk pks of fixtures/desk.json (pk 13, 27, 40 and 49+ are absent). */
+export function deskPks(desks: readonly { pk: number }[]): number[] {
+  return desks.map((d) => d.pk);
+}
+
+export const BASE_HOST = 'api.example.org';
+
+const FORMATS: Record<string, string | null> = { api: 'format=api', json: 'format=json', none: null, empty: 'format=', xml: 'format=xml' };
+const FORMAT_KEYS = Object.keys(FORMATS);
+
+/** `page` values: raw query fragments (null: no page parameter). */
+const PAGES: Record<string, string | null> = {
+  none: null,
+  '1': 'page=1',
+  '2': 'page=2',
+  '3': 'page=3',
+  '7': 'page=7',
+  '8': 'page=8',
+  last: 'page=last',
+  LAST: 'page=LAST',
+  '0': 'page=0',
+  '-1': 'page=-1',
+  abc: 'page=abc',
+  '1.5': 'page=1.5',
+  '2.0': 'page=2.0',
+  huge: 'page=99999999999999999999',
+  empty: 'page=',
+  bare: 'page',
+  repeated: 'page=1&page=2',
+  'repeated-empty-last': 'page=2&page=',
+  'repeated-last': 'page=last&page=1',
+  fullwidth: 'page=%EF%BC%92',
+  'arabic-indic': 'page=%D9%A2',
+  plus: 'page=%2B2',
+  'leading-space': 'page=%202',
+  underscore: 'page=1_0',
+  hex: 'page=0x2',
+};
+const PAGE_KEYS = Object.keys(PAGES);
+
+/** Extra query parameters with odd characters (raw query fragments). */
+const EXTRAS: string[] = [
+  'q=a+b',
+  'q=a%20b',
+  'q=~tilde',
+  'q=*star',
+  'q=a,b',
+  'q=a%2Fb',
+  'q=%C3%BC',
+  'q=%E2%82%AC',
+  'q=%F0%9F%98%80',
+  'a=1&a=2',
+  'z=1&a=2',
+  'q=',
+  'q',
+  'q=%25',
+  'q=%ZZ',
+  'q=%FF',
+  'q=a%26b',
+  'q=a%3Db',
+  'q=%2B',
+  'q=a;b',
+  'q=a%0Ab',
+  '%C3%BC=1',
+  'Page=3',
+  'FORMAT=json',
+  'ordering=-pk',
+  'search=desk',
+  'page_size=2',
+  'limit=2&offset=1',
+  'format=json&format=api',
+  'format=api&format=json',
+  'q=%22%3C%3E%5C%5E%60%7B%7C%7D',
+  "q=!$'()",
+  'q=@:/?',
+];
+
+/** Host header values: valid, invalid, odd (undefined: no Host header at all). */
+const HOSTS: (string | undefined)[] = [
+  'api.example.org',
+  'api.example.org:8080',
+  'localhost:4010',
+  '127.0.0.1',
+  '127.0.0.1:8000',
+  '[::1]',
+  '[::1]:8000',
+  'api.example.org.',
+  'API.EXAMPLE.ORG',
+  'Api.Example.Org:8443',
+  'xn--bcher-kva.example',
+  '-leading.example',
+  'a..b',
+  'host:99999',
+  'host:123456789',
+  'host:0',
+  'bad_host',
+  '[::1',
+  'api.example.org:',
+  'host:80:90',
+  'user@host',
+  'a b',
+  '',
+  undefined,
+];
+
+const ACCEPTS: (string | undefined)[] = [
+  undefined,
+  '*/*',
+  'application/json',
+  'application/json; indent=4',
+  'application/json; indent=2',
+  'text/html',
+  'application/xml',
+  'application/*',
+  'text/html, application/json;q=0.9',
+  'application/json; q=0',
+  'application/vnd.api+json',
+  'application/json; charset=utf-8',
+  '',
+];
+
+const METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'TRACE'];
+
+/** A small deterministic PRNG (mulberry32) for the pairwise mixes. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function joinQuery(...parts: (string | null | undefined)[]): string | null {
+  const kept = parts.filter((p): p is string => p !== null && p !== undefined);
+  return kept.length ? kept.join('&') : null;
+}
+
+interface Build {
+  server?: ServerKey;
+  method?: string;
+  path: string;
+  query?: string | null;
+  host?: string | undefined | null; // null: the base host; undefined: no Host header
+  accept?: string | undefined | null; // null: the base Accept (*/*); undefined: none
+  headers?: [string, string][];
+  body?: string;
+  raw?: boolean;
+  group: string;
+}
+
+export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
+  const out: CorpusRequest[] = [];
+  const seen = new Set<string>();
+  const add = (b: Build) => {
+    const server = b.server ?? 'p7';
+    const method = b.method ?? 'GET';
+    const path = b.query === null || b.query === undefined ? b.path : `${b.path}?${b.query}`;
+    const host = b.host === null || !('host' in b) ? BASE_HOST : b.host;
+    const accept = b.accept === null || !('accept' in b) ? '*/*' : b.accept;
+    const headers: [string, string][] = [];
+    if (host !== undefined) headers.push(['Host', host]);
+    if (accept !== undefined) headers.push(['Accept', accept]);
+    headers.push(...(b.headers ?? []));
+    const extra = headers
+      .filter(([k, v]) => !(k === 'Host' && v === BASE_HOST) && !(k === 'Accept' && v === '*/*'))
+      .map(([k, v]) => `${k.toLowerCase()}=${JSON.stringify(v)}`);
+    if (host === undefined) extra.unshift('no-host');
+    if (accept === undefined) extra.unshift('no-accept');
+    if (b.body !== undefined) extra.push(`body=${JSON.stringify(b.body.slice(0, 40))}`);
+    if (b.raw) extra.push('raw');
+    const id = `${server} ${method} ${path}${extra.length ? ` [${extra.join(' ')}]` : ''}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    out.push({ id, server, group: b.group, method, path, headers, ...(b.body !== undefined ? { body: b.body } : {}), ...(b.raw ? { raw: true } : {}) });
+  };
+  const list = (r: string) => `/api/v1/${r}`;
+  const names = RESOURCES.map(([r]) => r);
+  const pks = deskPks(desks);
+
+  // A. Collections × formats, collections × pages (format=api), and desk × formats × pages, on both page sizes.
+  for (const server of ['p7', 'p100'] as const) {
+    for (const r of names) {
+      for (const f of FORMAT_KEYS) add({ server, path: list(r), query: FORMATS[f], group: 'collections × formats' });
+      // page size 100: every page value on desk, a few on the (empty) others
+      const pages = server === 'p7' || r === 'desk' ? PAGE_KEYS : ['none', '1', '2', 'last', 'empty', 'abc'];
+      for (const p of pages) add({ server, path: list(r), query: joinQuery(FORMATS.api, PAGES[p]), group: 'collections × pages' });
+    }
+    for (const f of FORMAT_KEYS) for (const p of PAGE_KEYS) add({ server, path: list('desk'), query: joinQuery(FORMATS[f], PAGES[p]), group: 'desk × formats × pages' });
+    // page before format
+    for (const p of ['2', '3', 'last', 'empty', 'repeated']) add({ server, path: list('desk'), query: joinQuery(PAGES[p], FORMATS.api), group: 'desk × formats × pages' });
+  }
+
+  // C. Extra query parameters with odd characters: on desk (links built) and on an empty collection.
+  for (const e of EXTRAS) {
+    for (const p of ['none', '2', 'last', 'empty']) {
+      add({ path: list('desk'), query: joinQuery(FORMATS.api, PAGES[p], e), group: 'extra parameters' });
+      add({ path: list('desk'), query: joinQuery(e, PAGES[p]), group: 'extra parameters' });
+    }
+    add({ path: list('employee'), query: joinQuery(FORMATS.api, e), group: 'extra parameters' });
+    add({ path: `${list('desk')}/3`, query: joinQuery(FORMATS.api, e), group: 'extra parameters' });
+    add({ server: 'p100', path: list('desk'), query: joinQuery(e, FORMATS.json), group: 'extra parameters' });
+  }
+  // raw UTF-8 in the query (node refuses it on the request line: sent through a socket)
+  for (const q of ['q=ü', 'q=€uro', 'ü=1']) {
+    add({ path: list('desk'), query: joinQuery(FORMATS.api, 'page=2', q), raw: true, group: 'extra parameters' });
+    add({ path: list('employee'), query: joinQuery(q), raw: true, group: 'extra parameters' });
+  }
+
+  // D. Host values, on the stock configuration (ALLOWED_HOSTS = *) and on one with a list.
+  const hostPaths: [string, string | null][] = [
+    [list('desk'), 'format=api&page=2'],
+    [list('desk'), null],
+    [`${list('desk')}/3`, 'format=api'],
+    [`${list('desk')}/999`, 'format=api'],
+    [list('employee'), 'format=json'],
+    ['/api/v1/', null],
+    ['/api/v1', null],
+    ['/api/v1/nosuch', null],
+  ];
+  for (const h of HOSTS) for (const [path, query] of hostPaths) add({ path, query, host: h, group: 'Host' });
+  for (const h of [...HOSTS, 'x.example.com', 'example.com', 'evil.example.org', 'example.com.evil.org', 'localhost', 'LOCALHOST:4010', 'sub.x.example.com.']) {
+    for (const [path, query] of hostPaths.slice(0, 4)) add({ server: 'p7-hosts', path, query, host: h, group: 'Host (ALLOWED_HOSTS list)' });
+  }
+  // a Host of raw UTF-8 bytes
+  add({ path: list('desk'), query: 'format=api', host: 'bücher.example', raw: true, group: 'Host' });
+  add({ server: 'p7-hosts', path: list('desk'), query: 'format=api', host: 'bücher.example', raw: true, group: 'Host (ALLOWED_HOSTS list)' });
+
+  // E. X-Forwarded-Host / X-Forwarded-Proto, trusted (stub --trust-proxy, reference REF_TRUST_PROXY=1) and not.
+  const XFH: (string | undefined)[] = [undefined, 'proxy.example.net', 'proxy.example.net:8443', 'PROXY.example.net', 'bad_host', 'a.example, b.example', ''];
+  const XFP: (string | undefined)[] = [undefined, 'https', 'http', 'HTTPS', 'https, http', 'http, https', 'ftp', ''];
+  const proxyPaths: [string, string | null][] = [
+    [list('desk'), 'format=api&page=2'],
+    [`${list('desk')}/3`, 'format=api'],
+    ['/api/v1/', 'format=json'],
+    ['/api/v1', null],
+  ];
+  for (const server of ['p7-trust', 'p7'] as const) {
+    for (const xfh of XFH) {
+      for (const xfp of XFP) {
+        const headers: [string, string][] = [];
+        if (xfh !== undefined) headers.push(['X-Forwarded-Host', xfh]);
+        if (xfp !== undefined) headers.push(['X-Forwarded-Proto', xfp]);
+        // untrusted, the headers must change nothing: two paths suffice
+        for (const [path, query] of server === 'p7' ? proxyPaths.slice(0, 2) : proxyPaths) add({ server, path, query, headers, group: 'X-Forwarded-*' });
+      }
+    }
+    for (const h of ['bad_host', '', undefined]) add({ server, path: list('desk'), query: 'format=api&page=2', host: h, headers: [['X-Forwarded-Host', 'proxy.example.net']], group: 'X-Forwarded-*' });
+    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Host', 'one.example'], ['X-Forwarded-Host', 'two.example']], group: 'X-Forwarded-*' });
+    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Proto', 'https'], ['X-Forwarded-Proto', 'http']], group: 'X-Forwarded-*' });
+    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Port', '8443'], ['X-Forwarded-Proto', 'https']], group: 'X-Forwarded-*' });
+    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['Forwarded', 'host=fwd.example;proto=https']], group: 'X-Forwarded-*' });
+  }
+
+  // F. Every desk pk, and odd pks, × formats; detail paths of the other resources.
+  const ODD_PKS = [
+    '0', '-1', 'abc', '1.5', '%D9%A3', '%EF%BC%93', '99999999999999999999', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '-9223372036854775809',
+    '2147483648', '%2F', '', '13', '27', '40', '49', '1000', '%2B3', '03', '1_0', '%203', '3%20', '3%09', 'DESK', '%C3%BC', '3,4', '3;x', '~', '*', '3a', '-0', '%2D1',
+  ];
+  for (const pk of [...pks.map(String), ...ODD_PKS]) {
+    for (const f of FORMAT_KEYS) add({ path: `${list('desk')}/${pk}`, query: FORMATS[f], group: 'desk pks' });
+  }
+  for (const pk of ['1', '3', '99999999999999999999', 'abc']) add({ server: 'p100', path: `${list('desk')}/${pk}`, query: FORMATS.api, group: 'desk pks' });
+  for (const r of names.filter((n) => n !== 'desk')) {
+    add({ path: `${list(r)}/1`, query: FORMATS.api, group: 'other detail paths' });
+    add({ path: `${list(r)}/abc`, query: null, group: 'other detail paths' });
+  }
+
+  // G. Methods × paths × formats; write methods with bodies (JSON and form).
+  const methodPaths: [string, string | null][] = [
+    [list('desk'), null],
+    [list('desk'), 'page=2'],
+    [`${list('desk')}/3`, null],
+    [`${list('desk')}/999`, null],
+    [`${list('desk')}/abc`, null],
+    [list('employee'), null],
+    [`${list('employee')}/1`, null],
+    ['/api/v1/', null],
+    ['/api/v1', null],
+    ['/api/v1/nosuch', null],
+    [`${list('desk')}/`, null],
+    ['/api/v1/desk.json', null],
+  ];
+  for (const method of METHODS) {
+    for (const [path, query] of methodPaths) {
+      for (const f of ['none', 'api', 'xml']) add({ method, path, query: joinQuery(FORMATS[f], query), group: 'methods' });
+    }
+  }
+  const bodies: [string, string][] = [
+    ['application/json', '{"building":"B","floor":2,"number":"201","active":true,"lead":false,"ergonomic":false,"held_today":false}'],
+    ['application/json', '{not json'],
+    ['application/x-www-form-urlencoded', 'building=B&floor=2&number=201'],
+    ['multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="building"\r\n\r\nB\r\n--XyZ--\r\n'],
+    ['text/plain', 'hello'],
+  ];
+  for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+    for (const [ct, body] of bodies) {
+      for (const [path, query] of [[list('desk'), 'format=api'], [`${list('desk')}/3`, 'format=api'], [list('employee'), null], ['/api/v1/nosuch', null]] as const) {
+        add({ method, path, query, headers: [['Content-Type', ct]], body, group: 'write methods with bodies' });
+      }
+    }
+  }
+
+  // H. Accept headers × paths × formats.
+  const acceptPaths: [string, string | null, string?][] = [
+    [list('desk'), 'page=2'],
+    [`${list('desk')}/3`, null],
+    [`${list('desk')}/999`, null],
+    [list('employee'), null],
+    [list('desk'), 'page=abc'],
+    ['/api/v1/nosuch', null],
+    ['/api/v1/', null],
+    [list('desk'), null, 'POST'],
+    [list('desk'), null, 'OPTIONS'],
+    [list('desk'), null, 'HEAD'],
+  ];
+  for (const accept of ACCEPTS) {
+    for (const [path, query, method] of acceptPaths) {
+      for (const f of ['none', 'api', 'xml']) add({ method, path, query: joinQuery(FORMATS[f], query), accept, group: 'Accept' });
+    }
+  }
+
+  // I. Trailing slashes, the API root, format suffixes, unknown paths.
+  const ODD_PATHS = [
+    '/api/v1/desk/', '/api/v1/desk/3/', '/api/v1', '/api/v1/', '/api/v1/.json', '/api/v1/.api', '/api/v1/.xml', '/api/v1/desk.json', '/api/v1/desk.api',
+    '/api/v1/desk.xml', '/api/v1/desk.JSON', '/api/v1/desk.json/', '/api/v1/desk/3.json', '/api/v1/desk/3.api', '/api/v1/desk/3.xml', '/api/v1/desk/3.json/',
+    '/api/v1/desk/999.json', '/api/v1/employee/', '/api/v1/employee.json', '/api/v1/employee/1.json', '/api/v1/nosuch', '/api/v1/nosuch/', '/api/v2/desk', '/api',
+    '/api/', '/API/V1/DESK', '/api/v1/Desk', '/api/v1//desk', '/api/v1/desk//3', '/api/v1/desk/3/extra', '/api/v1/desk%2F3', '/api/v1/de%73k', '/api/v1/desk%20',
+    '/api/v1/desk;x', '/api/v1/desk/.json', '/api/v1/./desk', '/api/v1/../v1/desk', '/api/v1/%64esk/3', '/favicon.ico', '/robots.txt',
+  ];
+  for (const path of ODD_PATHS) {
+    for (const f of FORMAT_KEYS) {
+      add({ path, query: FORMATS[f], group: 'paths' });
+      add({ method: 'HEAD', path, query: FORMATS[f], group: 'paths' });
+    }
+    add({ path, query: 'format=api&page=2', group: 'paths' });
+  }
+  add({ path: list('desk'), query: '', group: 'paths' });
+  add({ path: '/api/v1/', query: 'page=2', group: 'paths' });
+  add({ path: '/api/v1/desk.json', query: 'format=api&page=2', group: 'paths' });
+  add({ path: '/api/v1/desk.api', query: 'format=json&page=last', group: 'paths' });
+  add({ path: '/api/v1/desk.json', query: 'format=xml', group: 'paths' });
+
+  // Cookies, Origin, odd request headers.
+  const headerCases: [string, string][][] = [
+    [['Cookie', 'sessionid=bogus']],
+    [['Cookie', 'sessionid=bogus; csrftoken=abc']],
+    [['Cookie', 'a=b']],
+    [['Origin', 'http://localhost:5173']],
+    [['Origin', 'null']],
+    [['X-Requested-With', 'XMLHttpRequest']],
+    [['Authorization', 'Token abc']],
+    [['Authorization', 'Basic dXNlcjpwYXNz']],
+    [['User-Agent', 'Mozilla/5.0']],
+    [['Accept-Language', 'de']],
+    [['If-None-Match', '"abc"']],
+    [['X-HTTP-Method-Override', 'DELETE']],
+  ];
+  for (const headers of headerCases) {
+    for (const [method, path, query] of [
+      ['GET', list('desk'), 'format=api&page=2'],
+      ['GET', `${list('desk')}/3`, 'format=api'],
+      ['POST', list('desk'), 'format=api'],
+      ['GET', '/api/v1/nosuch', null],
+    ] as const) {
+      add({ method, path, query, headers, group: 'request headers' });
+    }
+  }
+
+  // J. Pairwise mixes (seeded): a few dimensions at once.
+  const rnd = prng(20240611);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const validHosts = HOSTS.slice(0, 12);
+  const mixesFrom = out.length;
+  for (let i = 0; out.length < mixesFrom + 400 && i < 2000; i++) {
+    const server = pick(['p7', 'p7', 'p7', 'p100', 'p7-trust'] as const);
+    const resource = rnd() < 0.5 ? 'desk' : pick(names);
+    const detail = resource === 'desk' && rnd() < 0.3 ? `/${pick([...pks.slice(0, 10).map(String), ...ODD_PKS.slice(0, 12)])}` : '';
+    const method = rnd() < 0.7 ? 'GET' : pick(METHODS);
+    const query = joinQuery(FORMATS[pick(FORMAT_KEYS)], detail ? null : PAGES[pick(PAGE_KEYS)], rnd() < 0.4 ? pick(EXTRAS) : null);
+    const host = rnd() < 0.7 ? BASE_HOST : pick(rnd() < 0.7 ? validHosts : HOSTS);
+    const accept = rnd() < 0.6 ? '*/*' : pick(ACCEPTS);
+    const headers: [string, string][] = server === 'p7-trust' && rnd() < 0.6 ? [['X-Forwarded-Host', pick(['proxy.example.net', 'proxy.example.net:8443'])], ['X-Forwarded-Proto', pick(['https', 'http'])]] : [];
+    add({ server, method, path: `${list(resource)}${detail}`, query, host, accept, headers, group: 'pairwise mixes' });
+  }
+  return out;
+}

@@ -1,0 +1,179 @@
+#!/usr/bin/python3
+"""Serves the reference deployment: a temporary SQLite database with the project's fixtures, behind
+wsgiref's server (threaded, HEAD answered without a body, quiet).
+
+  /usr/bin/python3 test/reference/drf/serve.py --port 0
+  -> listening on http://127.0.0.1:PORT
+
+Environment: see refsite/settings.py; also REF_FIXTURES (default: the repository's fixtures/) and
+REF_VERBOSE=1 (a request log on stderr).
+"""
+
+import argparse
+import json
+import os
+import signal
+import socketserver
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+
+# resource path -> model name (the spec's item schemas)
+RESOURCES = {
+    'signature': 'Signature',
+    'teleworksignature': 'TeleworkSignature',
+    'viewedsecuritymessage': 'ViewedSecurityMessage',
+    'responsibilitytags': 'ResponsibilityTag',
+    'expense-statement': 'ExpenseStatement',
+    'expense-month-lock': 'ExpenseMonthLock',
+    'employee': 'Employee',
+    'deskreservation': 'DeskReservation',
+    'mealstop': 'MealStop',
+    'expense': 'Expense',
+    'desk': 'Desk',
+    'teleworkapplication': 'TeleworkApplication',
+    'transitionchange': 'TransitionChange',
+    'timeoffrequest': 'TimeOffRequest',
+    'expense-month': 'ExpenseMonth',
+    'reviewnote': 'ReviewNote',
+    'stepchoice': 'StepChoice',
+    'review': 'Review',
+    'jobtitle': 'JobTitle',
+    'workflow': 'Workflow',
+}
+DESK_FIELDS = ('building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today')
+
+
+class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def server_bind(self):
+        # HTTPServer.server_bind resolves the FQDN of the address (a DNS query); SERVER_NAME is the
+        # address itself here, as gunicorn's would be.
+        socketserver.TCPServer.server_bind(self)
+        host, port = self.server_address[:2]
+        self.server_name = host
+        self.server_port = port
+        self.setup_environ()
+
+    def handle_error(self, request, client_address):
+        if os.environ.get('REF_VERBOSE') == '1':
+            super().handle_error(request, client_address)
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, format, *args):
+        if os.environ.get('REF_VERBOSE') == '1':
+            super().log_message(format, *args)
+
+
+def head_without_body(app):
+    """A HEAD request answers the GET's status and headers (Content-Length included), with no body.
+    (Django 3.2's runserver and a bare wsgiref send the body; gunicorn, uWSGI and Django 5's runserver do not.)"""
+
+    def wrapped(environ, start_response):
+        result = app(environ, start_response)
+        if environ.get('REQUEST_METHOD') != 'HEAD':
+            return result
+        try:
+            for _ in result:
+                pass
+        finally:
+            close = getattr(result, 'close', None)
+            if close:
+                close()
+        return []
+
+    return wrapped
+
+
+def load_fixtures(directory):
+    from django.apps import apps
+
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise SystemExit(f'REF_FIXTURES: no folder {directory}')
+    for resource, model_name in RESOURCES.items():
+        path = directory / f'{resource}.json'
+        if not path.is_file():
+            continue
+        items = json.loads(path.read_text(encoding='utf-8'))
+        if not isinstance(items, list):
+            raise SystemExit(f'{path}: not a JSON array')
+        model = apps.get_model('workplace', model_name)
+        rows = []
+        for n, item in enumerate(items, 1):
+            pk = item.get('pk', item.get('id', n)) if isinstance(item, dict) else n
+            if resource == 'desk':
+                rows.append(model(id=pk, **{f: item[f] for f in DESK_FIELDS}))
+            else:
+                rows.append(model(id=pk))
+        model.objects.bulk_create(rows)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--host', default='127.0.0.1')
+    parser.add_argument('--port', type=int, default=8000)
+    parser.add_argument('--exit-with-stdin', action='store_true', help='exit when stdin closes (the parent died)')
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(HERE))
+    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'refsite.settings')
+    fd, db = tempfile.mkstemp(prefix='workplace-ref-', suffix='.sqlite3')
+    os.close(fd)
+    os.environ['REF_DB'] = db
+
+    def cleanup(*_):
+        try:
+            os.unlink(db)
+        except OSError:
+            pass
+
+    def bye(*_):
+        cleanup()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, bye)
+    signal.signal(signal.SIGINT, bye)
+    try:
+        import django
+        from django.core.management import call_command
+
+        django.setup()
+        call_command('migrate', run_syncdb=True, verbosity=0, interactive=False)
+        load_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'fixtures')
+
+        from refsite.wsgi import application
+
+        httpd = make_server(args.host, args.port, head_without_body(application), server_class=ThreadingWSGIServer, handler_class=QuietHandler)
+    except BaseException:
+        cleanup()
+        raise
+
+    if args.exit_with_stdin:
+        def watch():
+            try:
+                while sys.stdin.buffer.read(4096):
+                    pass
+            finally:
+                bye()
+
+        threading.Thread(target=watch, daemon=True).start()
+
+    print(f'listening on http://{args.host}:{httpd.server_port}', flush=True)
+    try:
+        httpd.serve_forever()
+    finally:
+        cleanup()
+
+
+if __name__ == '__main__':
+    main()
