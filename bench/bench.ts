@@ -1,273 +1,255 @@
-// `npm run bench`: the stub side by side with `prism mock` on the same YAML and a raw node:http
-// server answering the stub's own bytes (the practical limit), interleaved A B C rounds so that
-// drift on a shared machine hits all alike; then the scale checks. Figures are ratios against
-// peers measured in the same run. Every process it starts, it stops.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir, totalmem } from 'node:os';
+// `npm run bench`: the stub side by side with its peers, every one answering the same bytes (the
+// stub's desk list, verified byte for byte before anything is measured), loaded in interleaved
+// rounds (A B C … A B C …) so that drift on a shared machine hits all alike; then the scale checks,
+// each printed against its target. Markdown on stdout (progress on stderr), the figures as JSON in
+// bench/results/<date>.json. Peers live in bench/peers (installed on first use, never part of the
+// project's install). Every process it starts, it stops, also on Ctrl-C and on errors.
+//
+//   npm run bench [-- --quick] [--only peers|scale] [--duration S] [--rounds N] [--connections N]
+//                 [--skip key,key] [--scale-count N] [--crawl-count N] [--collections N]
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
-import { runCheck } from '../src/contract/checker.js';
-import { loadContract } from '../src/contract/load.js';
-import { DEFAULTS } from '../src/config.js';
+import { cliCommand } from './lib/cli.js';
+import { installPeers, type PeersResult, runPeers } from './lib/peers.js';
+import { installExitHandlers, lastLines, removeOnExit, runToEnd, stopAllNow } from './lib/proc.js';
+import { type Check, checksTable, fmt } from './lib/report.js';
+import { runScale, type ScaleResult } from './lib/scale.js';
+import { TARGETS } from './lib/targets.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '3' },
-    connections: { type: 'string', default: '10' },
-    quick: { type: 'boolean', default: false },
-    'no-scale': { type: 'boolean', default: false },
-    'scale-count': { type: 'string', default: '1000000' },
-  },
-});
-const DURATION = values.quick ? 2 : Number(values.duration);
-const ROUNDS = values.quick ? 2 : Number(values.rounds);
-const CONNECTIONS = Number(values.connections);
-const children = new Set<ChildProcess>();
+const HOST = 'bench.local';
+const DESK = '/api/v1/desk?format=api';
 
-function stopAll(): void {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
-}
-process.on('exit', stopAll);
-process.on('SIGINT', () => process.exit(130));
-process.on('SIGTERM', () => process.exit(143));
-
-let nextPort = 4600 + Math.floor(Math.random() * 300);
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  base: string;
-  startupMs: number;
-}
-
-/** Starts a server and measures the time from spawn to its first 200 answer on `readyPath`. */
-async function start(name: string, args: string[], readyPath: string): Promise<Proc> {
-  const port = nextPort++;
-  const started = performance.now();
-  const child = spawn(process.execPath, args.map((a) => a.replace('{port}', String(port))), { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.add(child);
-  let err = '';
-  child.stderr?.on('data', (d) => (err += d));
-  const base = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited: ${err}`);
-    try {
-      const res = await fetch(`${base}${readyPath}`);
-      await res.arrayBuffer();
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > 120_000) throw new Error(`${name} did not start: ${err}`);
-    await new Promise((r) => setTimeout(r, 5));
+function options() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      connections: { type: 'string', default: '10' },
+      skip: { type: 'string', default: '' },
+      'scale-count': { type: 'string', default: '1000000' },
+      'crawl-count': { type: 'string', default: '100000' },
+      collections: { type: 'string', default: '2000' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      [
+        'npm run bench -- [options]',
+        '  --quick              2 rounds of 2 s, shorter warm-up, no item-url crawl',
+        '  --only peers|scale   one section only',
+        '  --duration S         seconds per target per round (default 4)',
+        '  --rounds N           interleaved rounds (default 3)',
+        '  --connections N      autocannon connections (default 10)',
+        `  --skip a,b           leave targets out (${TARGETS.map((t) => t.key).join(', ')})`,
+        '  --scale-count N      desks of the large fixture (default 1000000)',
+        '  --crawl-count N      desks the checker crawls (default 100000)',
+        '  --collections N      collections of the generated spec (default 2000)',
+        '',
+      ].join('\n'),
+    );
+    process.exit(0);
   }
-  return { name, child, base, startupMs: Math.round(performance.now() - started) };
+  const num = (v: string | undefined, d: number, what: string) => {
+    const n = v === undefined ? d : Number(v);
+    if (!Number.isFinite(n) || n <= 0) {
+      process.stderr.write(`bench: --${what} must be a positive number\n`);
+      process.exit(2);
+    }
+    return n;
+  };
+  if (values.only !== undefined && values.only !== 'peers' && values.only !== 'scale') {
+    process.stderr.write('bench: --only takes peers or scale\n');
+    process.exit(2);
+  }
+  return {
+    quick: values.quick,
+    only: values.only as 'peers' | 'scale' | undefined,
+    seconds: num(values.duration, values.quick ? 2 : 4, 'duration'),
+    rounds: Math.round(num(values.rounds, values.quick ? 2 : 3, 'rounds')),
+    warmSeconds: values.quick ? 0.5 : 1,
+    connections: Math.round(num(values.connections, 10, 'connections')),
+    skip: values.skip.split(',').filter(Boolean),
+    scaleCount: Math.round(num(values['scale-count'], 1_000_000, 'scale-count')),
+    crawlCount: Math.round(num(values['crawl-count'], 100_000, 'crawl-count')),
+    collections: Math.round(num(values.collections, 2000, 'collections')),
+  };
 }
 
-async function rssMiB(pid: number | undefined): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
-
-/** Loads `url`; with `unique`, each request adds `&n=<i>` so that no answer can come from a cache. */
-async function load(url: string, seconds: number, unique = false): Promise<Load> {
-  let i = 0;
-  const u = new URL(url);
-  const requests: autocannon.Request[] | undefined = unique
-    ? [{ setupRequest: (req) => ({ ...req, path: `${u.pathname}${u.search}${u.search ? '&' : '?'}n=${i++}` }) }]
-    : undefined;
-  const r = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...(requests ? { requests } : {}) });
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+let lastEndedLine = true;
+/** Progress on stderr: lines starting with \r rewrite the current line on a terminal; elsewhere each is a line of its own. */
+const log = (s: string) => {
+  if (process.stderr.isTTY) {
+    process.stderr.write(s);
+    return;
+  }
+  const text = s.replace(/\r(\x1b\[2K)?/g, '').replace(/ +(\n|$)/g, '$1');
+  if (!text) return;
+  const fresh = s.startsWith('\r');
+  process.stderr.write(`${fresh && !lastEndedLine ? '\n' : ''}${text}`);
+  lastEndedLine = text.endsWith('\n');
+};
+const version = (file: string) => {
+  try {
+    return (JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as { version: string }).version;
+  } catch {
+    return '?';
+  }
 };
 
-// As `npm start` and the bin run it: V8's young generation capped (see README, Performance).
-const cli = ['--max-semi-space-size=2', 'dist/cli.js', 'serve', '--quiet', '--no-cors', '--port', '{port}'];
-const prismJs = path.join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
+function machine() {
+  const cpu = cpus()[0]?.model?.trim() ?? '?';
+  let os = `Linux ${release()}`;
+  try {
+    os = /PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'))?.[1] ?? os;
+  } catch {
+    // not Linux
+  }
+  let java = 'none';
+  try {
+    java = /version "([^"]+)"/.exec(execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' }))?.[1] ?? 'none';
+  } catch {
+    // no Java: WireMock is reported as not run
+  }
+  return {
+    cpu,
+    cores: availableParallelism(),
+    memGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os,
+    kernel: release(),
+    java,
+    loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
+  };
+}
+
+/** `npm run build` (what `npm start` runs first); a failed build is reported, not fatal, when a CLI is there. */
+async function build(): Promise<{ ok: boolean; note: string }> {
+  log('building: npm run build…\n');
+  const r = await runToEnd('build', 'npm', ['run', '-s', 'build'], { cwd: ROOT, timeoutMs: 300_000 });
+  if (r.code === 0) return { ok: true, note: 'npm run build: done' };
+  const note = `npm run build failed (${lastLines(r.out, 2)}): measuring the CLI already in dist/`;
+  log(`WARNING: ${note}\n`);
+  return { ok: false, note };
+}
 
 async function main(): Promise<void> {
-  // What `npm start` runs: the bundled CLI.
-  await run(['scripts/build.mjs']);
-  const largeDir = path.join(tmpdir(), 'workplace-stub-bench-100k');
-  if (!existsSync(path.join(largeDir, 'desk.json'))) await run(['--import', 'tsx', 'scripts/large-fixture.ts', '--count', '100000', '--out', largeDir]);
-
-  process.stdout.write(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}\n`);
-  process.stdout.write(`Load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} interleaved rounds\n\n`);
-
-  const stub = await start('stub', cli, '/api/v1/desk?format=api');
-  const stubLarge = await start('stub (100k desks)', [...cli, '--fixtures', largeDir], '/api/v1/desk?format=api');
-  const prism = await start('prism mock', [prismJs, 'mock', DEFAULTS.specFile, '-h', '127.0.0.1', '-p', '{port}'], '/api/v1/desk');
-
-  const scenarios = [
-    { name: 'desk list', stub: `${stub.base}/api/v1/desk?format=api`, prism: `${prism.base}/api/v1/desk?format=api`, unique: false },
-    { name: 'desk list, every url new (no cache)', stub: `${stub.base}/api/v1/desk?format=api`, prism: `${prism.base}/api/v1/desk?format=api`, unique: true },
-    { name: 'desk detail', stub: `${stub.base}/api/v1/desk/1?format=api`, prism: `${prism.base}/api/v1/desk/1?format=api`, unique: false },
-    { name: 'page 2 of 100k desks', stub: `${stubLarge.base}/api/v1/desk?format=api&page=2`, prism: `${prism.base}/api/v1/desk?format=api&page=2`, unique: false },
-  ];
-  // The raw server answers each scenario with the stub's own bytes for it.
-  const bodies: Record<string, string> = {};
-  for (const s of scenarios) bodies[s.name] = await (await fetch(s.stub)).text();
-  const rawDir = path.join(tmpdir(), `workplace-stub-bench-raw-${process.pid}`);
-  await mkdir(rawDir, { recursive: true });
-  const raws: Record<string, Proc> = {};
-  for (const [i, s] of scenarios.entries()) {
-    const file = path.join(rawDir, `${i}.json`);
-    await writeFile(file, bodies[s.name] ?? '');
-    raws[s.name] = await start(`raw node:http (${s.name})`, ['bench/raw-server.mjs', '{port}', file], '/');
+  installExitHandlers();
+  const o = options();
+  const started = new Date();
+  const m = machine();
+  const built = await build();
+  const work = await mkdtemp(path.join(tmpdir(), 'workplace-stub-bench-'));
+  removeOnExit(work);
+  let peers: PeersResult | undefined;
+  let scale: ScaleResult | undefined;
+  let peersError: string | undefined;
+  let scaleError: string | undefined;
+  let start: string[] = [];
+  let check: string[] = [];
+  try {
+    start = cliCommand(ROOT, 'start').args;
+    check = cliCommand(ROOT, 'check').args;
+  } catch (e) {
+    peersError = scaleError = (e as Error).message;
+    log(`cannot run the stub: ${peersError}\n`);
   }
-
-  const results: Record<string, Record<string, Load[]>> = {};
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const s of scenarios) {
-      const targets: [string, string][] = [
-        ['stub', s.stub],
-        ['prism', s.prism],
-        ['raw', `${raws[s.name]?.base}/`],
-      ];
-      for (const [target, url] of targets) {
-        process.stderr.write(`\rround ${round}/${ROUNDS}: ${s.name}, ${target}          `);
-        const r = await load(url, DURATION, s.unique && target !== 'raw');
-        ((results[s.name] ??= {})[target] ??= []).push(r);
+  try {
+    if (o.only !== 'scale' && !peersError) {
+      const problem = await installPeers(ROOT, log);
+      if (problem) log(`peers in bench/peers not installed: ${problem}\n`);
+      try {
+        peers = await runPeers(
+          { root: ROOT, work, host: HOST, deskPath: DESK, start, seconds: o.seconds, rounds: o.rounds, warmSeconds: o.warmSeconds, connections: o.connections, skip: o.skip, log },
+          problem,
+        );
+      } catch (e) {
+        peersError = (e as Error).message;
+        log(`side-by-side section failed: ${peersError}\n`);
       }
     }
+    if (o.only !== 'peers' && !scaleError) {
+      scale = await runScale({
+        root: ROOT,
+        work,
+        host: HOST,
+        deskPath: DESK,
+        start,
+        check,
+        seconds: o.seconds,
+        rounds: o.rounds,
+        connections: o.connections,
+        count: o.scaleCount,
+        crawlCount: o.crawlCount,
+        crawlItemUrls: !o.quick,
+        collections: o.collections,
+        log,
+      });
+    }
+  } finally {
+    stopAllNow();
+    await rm(work, { recursive: true, force: true });
   }
-  process.stderr.write('\r\x1b[2K');
 
-  const rss = { stub: await rssMiB(stub.child.pid), 'stub (100k desks)': await rssMiB(stubLarge.child.pid), prism: await rssMiB(prism.child.pid) };
-  const summary = scenarios.map((s) => {
-    const agg = (t: string) => {
-      const runs = results[s.name]?.[t] ?? [];
-      return { rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), errors: runs.reduce((n, r) => n + r.errors + r.non2xx, 0) };
-    };
-    const [st, pr, raw] = [agg('stub'), agg('prism'), agg('raw')];
-    return { scenario: s.name, stub: st, prism: pr, raw, stubOverPrism: round2(st.rps / pr.rps), stubOverRaw: round2(st.rps / raw.rps) };
-  });
-
-  const lines = [
-    '| scenario | stub req/s | prism req/s | raw req/s | stub/prism | stub/raw | stub p50/p99 ms | prism p50/p99 ms |',
-    '|---|---|---|---|---|---|---|---|',
-    ...summary.map(
-      (s) =>
-        `| ${s.scenario} | ${s.stub.rps} | ${s.prism.rps} | ${s.raw.rps} | **${s.stubOverPrism}×** | **${s.stubOverRaw}×** | ${s.stub.p50} / ${s.stub.p99} | ${s.prism.p50} / ${s.prism.p99} |`,
-    ),
+  const finished = new Date();
+  const date = started.toISOString().slice(0, 10);
+  const checks: Check[] = [...(peers?.checks ?? []), ...(scale?.checks ?? [])];
+  const md: string[] = [
+    `## npm run bench, ${date}`,
     '',
-    '| process | start-up to first answer | RSS after load |',
-    '|---|---|---|',
-    `| stub (bundled fixtures) | ${stub.startupMs} ms | ${rss.stub} MiB |`,
-    `| stub (100k desks) | ${stubLarge.startupMs} ms | ${rss['stub (100k desks)']} MiB |`,
-    `| prism mock | ${prism.startupMs} ms | ${rss.prism} MiB |`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB RAM, ${m.os}, Node ${m.node}${m.java !== 'none' ? `, Java ${m.java}` : ''}; load average ${m.loadAverageAtStart.join(' / ')} at the start (a shared machine: every ratio below comes from the same run).`,
+    `Load: autocannon ${version('node_modules/autocannon/package.json')}, ${o.connections} connections, ${o.rounds} interleaved round${o.rounds === 1 ? '' : 's'} of ${o.seconds} s per target after a ${o.warmSeconds} s warm-up each; medians of the rounds; latencies from every response, in ms. Host \`${HOST}\` on every request.${built.ok ? '' : ` **${built.note}**`}`,
+    `The stub: \`npm start\` is \`node ${start.join(' ')}\` (package.json), run by node directly with \`--port\` added; the checker: \`node ${check.join(' ')}\`.`,
+    '',
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-  for (const p of [stub, prism, ...Object.values(raws)]) p.child.kill('SIGTERM');
-
-  // The checker crawling 100,000 items (1,000 pages of 100) against the stub, in this process.
-  const contract = await loadContract(DEFAULTS.specFile);
-  const crawlStarted = performance.now();
-  const crawl = await runCheck(contract, { baseUrl: stubLarge.base, headers: {}, timeoutMs: 10_000, concurrency: 8, maxPages: 10_000, only: ['desk'], itemUrls: 0 });
-  const crawlMs = Math.round(performance.now() - crawlStarted);
-  const fullStarted = performance.now();
-  const full = await runCheck(contract, { baseUrl: stubLarge.base, headers: {}, timeoutMs: 10_000, concurrency: 8, maxPages: 10_000, only: ['desk'] });
-  const fullMs = Math.round(performance.now() - fullStarted);
-  const checker = {
-    items: crawl.endpoints[0]?.items,
-    pages: crawl.endpoints[0]?.pages,
-    crawlAndValidateMs: crawlMs,
-    violations: crawl.violations.length,
-    withEveryItemUrlMs: fullMs,
-    requestsWithItemUrls: full.requests,
-    violationsWithItemUrls: full.violations.length,
-  };
-  process.stdout.write(
-    `\nChecker: crawled and validated ${checker.items} desks on ${checker.pages} pages in ${crawlMs} ms (${checker.violations} violations); ` +
-      `with every item url fetched too: ${full.requests} requests in ${fullMs} ms (${checker.violationsWithItemUrls} violations)\n`,
+  if (o.only !== 'scale') {
+    md.push('### Side by side: the same bytes from every server', '');
+    md.push(peers ? peers.markdown : `Not run: ${peersError ?? '?'}`, '');
+  }
+  if (o.only !== 'peers') md.push('### Scale', '', scale ? scale.markdown : `Not run: ${scaleError ?? '?'}`, '');
+  md.push('### Targets', '', checks.length ? checksTable(checks) : 'None measured.', '');
+  const met = checks.filter((c) => c.met === true).length;
+  const notMet = checks.filter((c) => c.met === false).length;
+  md.push(
+    `${met} met, ${notMet} NOT met, ${checks.length - met - notMet} not measured. Run took ${fmt((finished.getTime() - started.getTime()) / 1000)} s; load average ${loadavg()
+      .map((l) => Math.round(l * 100) / 100)
+      .join(' / ')} at the end.`,
+    '',
   );
-  stubLarge.child.kill('SIGTERM');
-
-  let scale: Record<string, unknown> | undefined;
-  if (!values['no-scale']) scale = await scaleCheck(Number(values['scale-count']));
+  process.stdout.write(`${md.join('\n')}\n`);
 
   const out = {
-    date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model, memGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-    load: { connections: CONNECTIONS, durationS: DURATION, rounds: ROUNDS },
-    summary,
-    startup: { stub: stub.startupMs, stubLarge: stubLarge.startupMs, prism: prism.startupMs },
-    rssMiB: rss,
-    checker,
-    scale,
-    raw: results,
+    date: started.toISOString(),
+    durationS: Math.round((finished.getTime() - started.getTime()) / 1000),
+    machine: { ...m, loadAverageAtEnd: loadavg().map((l) => Math.round(l * 100) / 100) },
+    build: built,
+    options: o,
+    host: HOST,
+    path: DESK,
+    versions: { stub: version('package.json'), autocannon: version('node_modules/autocannon/package.json') },
+    peers: peers ? { bodyBytes: peers.bodyBytes, targets: peers.targets } : { error: peersError ?? 'not run' },
+    commands: { start: start.join(' '), check: check.join(' ') },
+    scale: scale?.figures ?? { error: scaleError ?? 'not run' },
+    checks,
   };
-  const file = path.join(ROOT, 'bench', 'results', `bench-${out.date.replace(/[:.]/g, '-')}.json`);
+  const suffix = `${o.only ? `-${o.only}` : ''}${o.quick ? '-quick' : ''}`;
+  await mkdir(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  const file = path.join(ROOT, 'bench', 'results', `${date}${suffix}.json`);
   await writeFile(file, `${JSON.stringify(out, null, 2)}\n`);
-  await writeFile(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify(out, null, 2)}\n`);
-  process.stdout.write(`\nFigures written to ${path.relative(ROOT, file)}\n`);
-}
-
-async function scaleCheck(count: number): Promise<Record<string, unknown>> {
-  const dir = path.join(tmpdir(), `workplace-stub-bench-${count}`);
-  if (!existsSync(path.join(dir, 'desk.json'))) await run(['--import', 'tsx', 'scripts/large-fixture.ts', '--count', String(count), '--out', dir]);
-  const big = await start(`stub (${count} desks)`, [...cli, '--fixtures', dir], '/api/v1/desk?format=api');
-  const rssAfterStart = await rssMiB(big.child.pid);
-  const lastPage = Math.ceil(count / 100);
-  const far = Math.min(10_000, lastPage);
-  const page1: Load[] = [];
-  const pageFar: Load[] = [];
-  // Every url new, so each answer is computed: the cost of a page, not of the cache.
-  for (let i = 0; i < ROUNDS; i++) {
-    page1.push(await load(`${big.base}/api/v1/desk?format=api`, Math.max(2, DURATION / 2), true));
-    pageFar.push(await load(`${big.base}/api/v1/desk?format=api&page=${far}`, Math.max(2, DURATION / 2), true));
-  }
-  const rps1 = median(page1.map((r) => r.rps));
-  const rpsFar = median(pageFar.map((r) => r.rps));
-  const result = {
-    desks: count,
-    startupMs: big.startupMs,
-    rssAfterStartMiB: rssAfterStart,
-    rssAfterLoadMiB: await rssMiB(big.child.pid),
-    page1RpsUncached: rps1,
-    [`page${far}RpsUncached`]: rpsFar,
-    farPageTimeOverPage1: round2(rps1 / rpsFar),
-  };
-  process.stdout.write(
-    `\nScale: ${count} desks: start-up ${big.startupMs} ms, RSS ${rssAfterStart} MiB after start-up; ` +
-      `page 1 ${rps1} req/s, page ${far} ${rpsFar} req/s (every url new, nothing cached): page ${far} takes ${result.farPageTimeOverPage1}× the time of page 1\n`,
-  );
-  big.child.kill('SIGTERM');
-  return result;
-}
-
-function run(args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit' });
-    children.add(c);
-    c.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`))));
-  });
-}
-
-function round2(n: number): number {
-  return Math.round(n * 100) / 100;
+  log(`figures written to ${path.relative(ROOT, file)}\n`);
 }
 
 try {
   await main();
-} finally {
-  stopAll();
+} catch (e) {
+  stopAllNow();
+  process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
+  process.exitCode = 1;
 }

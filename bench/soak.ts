@@ -7,6 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { cliCommand } from './lib/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } } });
@@ -29,7 +30,9 @@ async function main(): Promise<number> {
   });
   const port = 4900 + Math.floor(Math.random() * 90);
   const base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/cli.js', 'serve', '--quiet', '--page-size', '10', '--port', String(port)], { cwd: ROOT, stdio: 'ignore' });
+  // As `npm start` runs it (package.json's start script), quiet, pages of 10.
+  const start = cliCommand(ROOT, 'start').args;
+  child = spawn(process.execPath, [...start, '--quiet', '--page-size', '10', '--port', String(port)], { cwd: ROOT, stdio: 'ignore' });
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/api/v1/desk`)).ok) break;
@@ -38,7 +41,11 @@ async function main(): Promise<number> {
       await new Promise((r) => setTimeout(r, 25));
     }
   }
-  const index = (await (await fetch(`${base}/`)).json()) as { collections: { path: string }[] };
+  // The collections: the spec's GET paths without a path parameter, from the spec the stub serves.
+  const specAnswer = await fetch(`${base}/openapi.json`);
+  if (!specAnswer.ok) throw new Error(`/openapi.json answered ${specAnswer.status}`);
+  const spec = (await specAnswer.json()) as { paths?: Record<string, { get?: unknown }> };
+  const index = { collections: Object.entries(spec.paths ?? {}).filter(([p, item]) => !p.includes('{') && item.get).map(([p]) => ({ path: p })) };
   const desks = (await (await fetch(`${base}/api/v1/desk?page=last`)).json()) as { count: number };
   const paths: string[] = [];
   for (const c of index.collections) paths.push(`${c.path}?format=api`, c.path);

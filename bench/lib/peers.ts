@@ -1,0 +1,263 @@
+// The side-by-side section: every target answers the stub's desk list bytes (verified first),
+// then interleaved rounds of load (A B C … A B C …), medians, ratios from the same run.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { Agent } from 'node:http';
+import path from 'node:path';
+import { type Load, load, round2, summarize } from './load.js';
+import { type Answer, get, groupRssMiB, lastLines, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
+import { type Check, checkLine, fmt, ratio, table } from './report.js';
+import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
+
+export interface PeersOptions {
+  root: string;
+  work: string;
+  host: string;
+  deskPath: string;
+  /** `npm start`'s arguments after `node`. */
+  start: string[];
+  seconds: number;
+  rounds: number;
+  warmSeconds: number;
+  connections: number;
+  /** Target keys to leave out (`--skip`). */
+  skip: string[];
+  log: (s: string) => void;
+}
+
+interface Running {
+  def: TargetDef;
+  proc: Started;
+  startupMs: number;
+  answer: Answer;
+}
+
+export interface TargetResult {
+  key: string;
+  label: string;
+  version: string;
+  how: string;
+  /** The command line it ran ($WORK: the bench's temporary folder). */
+  command?: string;
+  notRun?: string;
+  startupMs?: number;
+  status?: number;
+  contentType?: string;
+  contentLength?: string;
+  bodyBytes?: number;
+  identical?: boolean;
+  difference?: string;
+  load?: Load & { rounds: number };
+  runs?: Load[];
+  overRaw?: number;
+  overPrismSilent?: number;
+  rssAfterLoadMiB?: number;
+  logDuringLoad?: { bytes: number; lines: number };
+}
+
+export interface PeersResult {
+  host: string;
+  path: string;
+  bodyBytes: number;
+  targets: TargetResult[];
+  checks: Check[];
+  markdown: string;
+}
+
+/** Installs bench/peers on first use (`npm ci --prefix bench/peers`); returns why not, if it fails. */
+export async function installPeers(root: string, log: (s: string) => void): Promise<string | undefined> {
+  if (existsSync(path.join(root, PEERS, 'node_modules'))) return undefined;
+  log(`installing the peers: npm ci --prefix ${PEERS} (once; about 30 s)\n`);
+  return new Promise((resolve) => {
+    const c = spawn('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    c.on('error', (e) => resolve(`npm ci failed: ${e.message}`));
+    c.on('exit', (code) => resolve(code === 0 ? undefined : `npm ci --prefix ${PEERS} exited ${code}`));
+  });
+}
+
+function describeDifference(got: Buffer, want: Buffer): string {
+  let i = 0;
+  while (i < got.length && i < want.length && got[i] === want[i]) i++;
+  const show = (b: Buffer) => JSON.stringify(b.subarray(Math.max(0, i - 15), i + 25).toString('utf8'));
+  let what = `${got.length} bytes instead of ${want.length}; first difference at byte ${i}: ${show(got)} where the stub has ${show(want)}`;
+  try {
+    if (JSON.stringify(JSON.parse(got.toString('utf8'))) === want.toString('utf8')) what += ' (the same JSON value, serialized differently)';
+  } catch {
+    // not JSON
+  }
+  return what;
+}
+
+export async function runPeers(o: PeersOptions, installProblem: string | undefined): Promise<PeersResult> {
+  const headers = { host: o.host };
+  const results = new Map<string, TargetResult>();
+  const running: Running[] = [];
+  let ctx: Ctx | undefined;
+
+  try {
+    for (const def of TARGETS) results.set(def.key, { key: def.key, label: def.label, version: '', how: def.how });
+    // The stub starts first: its answer gives the bytes (and the raw server its headers).
+    const order = [...TARGETS.filter((t) => t.key === 'stub'), ...TARGETS.filter((t) => t.key !== 'stub')];
+    for (const def of order) {
+      const r = results.get(def.key) as TargetResult;
+      if (o.skip.includes(def.key)) {
+        r.notRun = 'left out (--skip)';
+        continue;
+      }
+      if (installProblem && def.needsPeers) {
+        r.notRun = installProblem;
+        continue;
+      }
+      const c: Ctx = ctx ?? { root: o.root, work: o.work, body: Buffer.alloc(0), headers: {}, deskPath: o.deskPath, host: o.host, start: o.start };
+      let proc: Started | undefined;
+      try {
+        r.version = def.version(c);
+        if (ctx) await def.prepare(ctx);
+        else if (def.key !== 'stub') throw new Error('the stub (npm start) did not start, so there are no bytes to compare with');
+        const port = await freePort();
+        const l = def.launch(c, port);
+        r.command = [path.basename(l.cmd), ...l.args].join(' ').replaceAll(o.work, '$WORK').replaceAll(`${o.root}/`, '');
+        o.log(`starting ${def.label}…`);
+        const t0 = performance.now();
+        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env });
+        const startupMs = Math.round(await waitReady(proc, o.deskPath, headers, t0, def.startTimeoutMs));
+        const answer = await get(port, o.deskPath, headers);
+        if (!ctx) {
+          const h: Record<string, string> = {};
+          for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
+            const k = (answer.rawHeaders[i] ?? '').toLowerCase();
+            if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) h[k] = answer.rawHeaders[i + 1] ?? '';
+          }
+          ctx = { ...c, body: answer.body, headers: h };
+        }
+        running.push({ def, proc, startupMs, answer });
+        r.startupMs = startupMs;
+        o.log(` ${startupMs} ms\n`);
+      } catch (e) {
+        r.notRun = (e as Error).message.split('\n')[0]?.slice(0, 400) ?? String(e);
+        o.log(` not run: ${r.notRun}\n`);
+        await stop(proc);
+      }
+    }
+    if (!ctx) throw new Error(`the stub did not start: ${results.get('stub')?.notRun ?? '?'}`);
+    // Measured in the table's order (raw first), whatever the order of start-up.
+    running.sort((a, b) => TARGETS.indexOf(a.def) - TARGETS.indexOf(b.def));
+    const expected = ctx.body;
+
+    // Same bytes: compared before anything is measured, over a keep-alive connection as the load.
+    const agent = new Agent({ keepAlive: true });
+    for (const t of running) {
+      const r = results.get(t.def.key) as TargetResult;
+      const a = await get(t.proc.port, o.deskPath, headers, 5000, agent);
+      r.status = a.status;
+      r.contentType = String(a.headers['content-type'] ?? '');
+      r.contentLength = a.headers['content-length'] === undefined ? `none (${a.headers['transfer-encoding'] ?? 'until close'})` : String(a.headers['content-length']);
+      r.bodyBytes = a.body.length;
+      r.identical = a.status === 200 && a.body.equals(expected) && a.body.equals(t.answer.body);
+      if (!r.identical) r.difference = a.status !== 200 ? `status ${a.status}` : describeDifference(a.body, expected);
+    }
+    agent.destroy();
+
+    // Warm-up (JIT, JVM), then the interleaved rounds.
+    for (const t of running) {
+      o.log(`\rwarm-up: ${t.def.label}                    `);
+      await load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections });
+    }
+    const logBefore = new Map(running.map((t) => [t.def.key, { bytes: t.proc.stdoutBytes(), lines: t.proc.stdoutLines() }]));
+    const runs = new Map<string, Load[]>();
+    for (let round = 1; round <= o.rounds; round++) {
+      for (const t of running) {
+        o.log(`\rround ${round}/${o.rounds}: ${t.def.label}                    `);
+        if (t.proc.exited()) continue;
+        const l = await load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections });
+        (runs.get(t.def.key) ?? runs.set(t.def.key, []).get(t.def.key))?.push(l);
+      }
+    }
+    o.log('\r\x1b[2K');
+    for (const t of running) {
+      const r = results.get(t.def.key) as TargetResult;
+      r.runs = runs.get(t.def.key) ?? [];
+      if (r.runs.length) r.load = summarize(r.runs);
+      if (t.proc.exited()) r.notRun = `exited during the load: ${lastLines(t.proc.out())}`;
+      r.rssAfterLoadMiB = await groupRssMiB(t.proc.pid);
+      const before = logBefore.get(t.def.key) ?? { bytes: 0, lines: 0 };
+      r.logDuringLoad = { bytes: t.proc.stdoutBytes() - before.bytes, lines: t.proc.stdoutLines() - before.lines };
+    }
+  } finally {
+    for (const t of running) await stop(t.proc);
+  }
+
+  const rawRps = results.get('raw')?.load?.rps;
+  const prismRps = results.get('prism-silent')?.load?.rps;
+  for (const r of results.values()) {
+    if (!r.load) continue;
+    if (rawRps) r.overRaw = round2(r.load.rps / rawRps);
+    if (prismRps) r.overPrismSilent = round2(r.load.rps / prismRps);
+  }
+  const all = [...results.values()];
+  const stub = results.get('stub');
+  const checks: Check[] = [
+    {
+      name: 'the stub as `npm start` runs it, req/s',
+      target: '≥ 0.8× raw',
+      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s)`,
+      met: stub?.overRaw === undefined ? undefined : stub.overRaw >= 0.8,
+    },
+    {
+      name: 'the stub as `npm start` runs it, req/s',
+      target: '≥ 10× Prism (silent)',
+      measured: stub?.overPrismSilent === undefined ? undefined : `${ratio(stub.overPrismSilent)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(prismRps ?? 0)} req/s)`,
+      met: stub?.overPrismSilent === undefined ? undefined : stub.overPrismSilent >= 10,
+    },
+    {
+      name: `the stub as \`npm start\` runs it, p99 at ${o.connections} connections`,
+      target: '≤ 5 ms',
+      measured: stub?.load ? `${fmt(stub.load.p99, 2)} ms` : undefined,
+      met: stub?.load ? stub.load.p99 <= 5 : undefined,
+    },
+  ];
+
+  const bodyNote = (r: TargetResult) => (r.identical ? 'identical' : r.identical === false ? `**differs**: ${r.difference}` : '—');
+  const verify = table(
+    ['target', 'version', 'status', 'content-type', 'content-length', 'body bytes', 'same bytes as the stub'],
+    all.filter((r) => !r.notRun || r.bodyBytes !== undefined).map((r) => [r.label, r.version, r.status ?? '—', r.contentType ?? '—', r.contentLength ?? '—', r.bodyBytes ?? '—', bodyNote(r)]),
+  );
+  const perf = table(
+    ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', '× Prism (silent)', 'start-up to first answer', 'RSS after load', 'stdout during load', 'errors'],
+    all.map((r) =>
+      r.load && !r.notRun
+        ? [
+            `${r.label}${r.identical ? '' : ' (≠ bytes)'}`,
+            fmt(r.load.rps),
+            fmt(r.load.p50, 2),
+            fmt(r.load.p99, 2),
+            ratio(r.overRaw ?? NaN),
+            ratio(r.overPrismSilent ?? NaN),
+            `${fmt(r.startupMs ?? 0)} ms`,
+            `${fmt(r.rssAfterLoadMiB ?? 0, 1)} MiB`,
+            r.logDuringLoad?.bytes ? `${fmt(r.logDuringLoad.lines)} lines, ${fmt(r.logDuringLoad.bytes / 2 ** 20, 1)} MiB` : 'none',
+            r.load.errors + r.load.non2xx,
+          ]
+        : [r.label, `not run: ${r.notRun ?? 'no figures'}`, '', '', '', '', '', '', '', ''],
+    ),
+  );
+  const notes = all.map((r) => `- **${r.label}** ${r.version ? `(${r.version})` : ''}: ${r.how}.`).join('\n');
+  const identical = all.filter((r) => r.identical).map((r) => r.label);
+  const markdown = [
+    `Every target answers \`GET ${o.deskPath}\` with \`Host: ${o.host}\` (the stub builds absolute urls from the Host, so one Host for all): the stub's ${fmt(want().length)}-byte desk list. Compared byte for byte before the load: ${identical.length} of ${all.filter((r) => r.bodyBytes !== undefined).length} identical.`,
+    '',
+    verify,
+    '',
+    perf,
+    '',
+    'How each target runs:',
+    '',
+    notes,
+  ].join('\n');
+  for (const c of checks) o.log(`${checkLine(c)}\n`);
+  return { host: o.host, path: o.deskPath, bodyBytes: want().length, targets: all, checks, markdown };
+
+  function want(): Buffer {
+    return ctx?.body ?? Buffer.alloc(0);
+  }
+}
