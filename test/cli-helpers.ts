@@ -36,7 +36,10 @@ export async function startCli(args: string[], env: Record<string, string> = {})
     out += d;
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL printed: ${out}`));
+    }, 20_000);
     child.stdout?.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);

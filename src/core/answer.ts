@@ -5,7 +5,8 @@ import { camelcaseToSpaces, viewMetadata } from './metadata.js';
 import type { CollectionModel, Model } from './model.js';
 import { negotiate } from './negotiation.js';
 import { choosePage, pageLinks } from './pagination.js';
-import { lastValue, parseQuery, pythonInt, type QueryMap, quotePlus } from './python-query.js';
+import { lastValue, linkQueryString, MAX_QUERY_FIELDS, parseQuery, pythonInt, type QueryMap, queryFieldCount, quotePlus } from './python-query.js';
+import { sessionHeaders, withVaryCookie } from './session.js';
 import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
 import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
@@ -77,7 +78,8 @@ export const SCENARIO_HELP = Object.freeze({
 export const RESET_PATH = '/__stub/reset';
 
 const JSON_TYPE = 'application/json';
-const HTML_TYPE = 'text/html';
+// Django 4.0+ lets HttpResponse default the type of its error pages: text/html; charset=utf-8.
+export const HTML_TYPE = 'text/html; charset=utf-8';
 
 type Headers = Record<string, string>;
 
@@ -97,9 +99,11 @@ export function stubProblem(title: string, detail: string, extra: Record<string,
   };
 }
 
-function page(e: DjangoPage | { status: number; page: string }): CoreAnswer {
+/** One of Django's own pages, as the service sends it. */
+export function djangoPage(e: DjangoPage | { status: number; page: string }): CoreAnswer {
   return { status: e.status, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE }, body: e.page };
 }
+const page = djangoPage;
 
 /**
  * The stub: answers requests from a compiled snapshot, in Django's and DRF's order (middleware,
@@ -149,7 +153,10 @@ export class StubCore {
   }
 
   answer(req: CoreRequest): CoreAnswer {
-    const answer = this.#answer(req);
+    let answer = this.#answer(req);
+    // SessionMiddleware.process_response, on every answer Django sends.
+    const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false);
+    if (session.setCookie !== undefined) answer = { ...answer, headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie } };
     return this.options.cors ? withCors(answer, req.header) : answer;
   }
 
@@ -175,7 +182,7 @@ export class StubCore {
       return page(DJANGO_ERRORS.PAGE_NOT_FOUND);
     }
     const query = parseQuery(rawQuery);
-    const ctx: RequestContext = { method, baseUrl: host.baseUrl, path, query, match, header: req.header, body: req.body };
+    const ctx: RequestContext = { method, baseUrl: host.baseUrl, path, query, rawQuery, match, header: req.header, body: req.body };
     return match.kind === 'root' ? this.#root(ctx, match.root) : this.#route(ctx, match.route);
   }
 
@@ -221,7 +228,7 @@ export class StubCore {
     if ('status' in view) return view;
     if (ctx.method === 'OPTIONS') {
       const suffix = route.kind === 'list' ? 'List' : 'Instance';
-      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.summary, formats, this.#actions(ctx, collection, route))));
+      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.viewDescription, formats, this.#actions(ctx, collection, route))));
     }
     const method = ctx.method === 'HEAD' && route.methods.has('GET') ? 'GET' : ctx.method;
     const handler = route.methods.get(method as ViewMethod);
@@ -245,6 +252,8 @@ export class StubCore {
    */
   #initial(ctx: RequestContext, allow: string, formats: readonly string[]): View | CoreAnswer {
     const view: View = { allow, authenticated: false, indent: undefined };
+    // DRF reads request.GET first (the format): a query of too many fields is Django's 400.
+    if (queryFieldCount(ctx.rawQuery) > MAX_QUERY_FIELDS) return page(DJANGO_ERRORS.BAD_REQUEST);
     const neg = negotiate(formats, ctx.match.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
     if (!neg.ok) return respond(view, neg.status, detailBody(neg.status === 404 ? DRF_ERRORS.NOT_FOUND.detail : DRF_ERRORS.NOT_ACCEPTABLE.detail));
     view.indent = neg.indent;
@@ -288,7 +297,7 @@ export class StubCore {
     const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
     if (!choice.ok) return respondError(view, DRF_ERRORS.INVALID_PAGE);
     const start = (choice.page - 1) * pageSize;
-    const links = pageLinks(`${ctx.baseUrl}${escapeUriPath(ctx.path)}`, linkQuery(ctx.query), choice.page, choice.numPages);
+    const links = pageLinks(`${ctx.baseUrl}${escapeUriPath(ctx.path)}`, linkQuery(ctx.rawQuery === '' ? ctx.query : parseQuery(linkQueryString(ctx.rawQuery))), choice.page, choice.numPages);
     return respond(view, 200, renderEnvelope(count, links.next, links.previous, items.slice(start, start + pageSize), url));
   }
 
@@ -413,7 +422,10 @@ interface RequestContext {
   readonly baseUrl: string;
   /** The decoded path (Django's path_info). */
   readonly path: string;
+  /** request.GET. */
   readonly query: QueryMap;
+  /** The query as received (for links, which Django builds from it). */
+  readonly rawQuery: string;
   readonly match: Match;
   readonly header: HeaderGetter;
   readonly body: Uint8Array | undefined;
@@ -481,19 +493,19 @@ function iriToUri(raw: string): string {
 }
 
 /**
- * CORS (the stub's, for a browser app on another origin): the Origin echoed with credentials.
- * Only answers to a request that carries an Origin change, so that every other answer is exactly
- * the service's (`Vary` included); a browser always sends Origin on a cross-origin request.
+ * CORS (the stub's, for a browser app on another origin): the Origin echoed with credentials, on
+ * answers to a request that carries an Origin (a browser always sends it cross-origin). `Vary`
+ * stays the service's: these answers carry no freshness information (no Cache-Control, Expires
+ * or validator), so no cache reuses one for another origin, and `Vary: Origin` would only make
+ * them differ from what the service sends.
  */
 function withCors(answer: CoreAnswer, header: HeaderGetter): CoreAnswer {
   const origin = header('origin');
   if (origin === undefined || answer.headers['access-control-allow-origin'] !== undefined) return answer;
-  const vary = answer.headers.vary;
   return {
     ...answer,
     headers: {
       ...answer.headers,
-      vary: vary ? `${vary}, Origin` : 'Origin',
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
       'access-control-expose-headers': 'Allow, Content-Length, Location, Vary',
@@ -505,7 +517,6 @@ function preflight(header: HeaderGetter): CoreAnswer {
   const requested = header('access-control-request-headers');
   const headers: Headers = {
     ...DJANGO_HEADERS,
-    vary: requested === undefined ? 'Origin' : 'Origin, Access-Control-Request-Headers',
     'access-control-allow-origin': header('origin') ?? '*',
     'access-control-allow-credentials': 'true',
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',

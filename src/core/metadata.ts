@@ -2,7 +2,7 @@
  * DRF's OPTIONS answer, SimpleMetadata (rest_framework/metadata.py): the view's name and
  * description, what it renders and parses. A viewset's name is its class name, `<Item>ViewSet`,
  * without `ViewSet`, in words, with the route's suffix (views.get_view_name); its description is
- * its docstring, which the spec writes as the operation's summary.
+ * its docstring: none unless the list operation states one (`x-view-description`).
  */
 
 // rest_framework/utils/formatting.py camelcase_to_spaces, then str.title().

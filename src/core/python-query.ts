@@ -30,10 +30,33 @@ export function unquotePlus(raw: string): string {
       bytes.push(c);
     } else {
       // Already decoded text (a caller passing a JS string): keep its UTF-8 bytes.
-      bytes.push(...encoder.encode(s[i] ?? ''));
+      const cp = s.codePointAt(i) ?? c;
+      bytes.push(...encoder.encode(String.fromCodePoint(cp)));
+      if (cp > 0xffff) i++;
     }
   }
   return decoder.decode(Uint8Array.from(bytes));
+}
+
+/**
+ * The query as `request.build_absolute_uri()` sees it (pagination links): the WSGI environ's
+ * QUERY_STRING holds raw bytes as latin-1 characters, and `iri_to_uri` encodes those characters
+ * as UTF-8, so a raw `ü` (bytes C3 BC) comes back as `%C3%83%C2%BC` (`request.GET` itself
+ * decodes the bytes as UTF-8: `ü`). A percent-encoded query, which any browser sends, is the same
+ * either way.
+ */
+export function linkQueryString(raw: string): string {
+  return /[\u0080-\u00ff]/.test(raw) ? raw.replace(/[\u0080-\u00ff]/g, (ch) => [...encoder.encode(ch)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')) : raw;
+}
+
+/** Django's QueryDict limit (DATA_UPLOAD_MAX_NUMBER_FIELDS): more fields is TooManyFieldsSent, a 400. */
+export const MAX_QUERY_FIELDS = 1000;
+
+/** The field count Python's parse_qsl checks against its limit: one more than the separators. */
+export function queryFieldCount(raw: string): number {
+  let n = 1;
+  for (let i = raw.indexOf('&'); i !== -1; i = raw.indexOf('&', i + 1)) n++;
+  return n;
 }
 
 /** `parse_qs(query, keep_blank_values=True)`: `&` separates, empty parts are skipped. */

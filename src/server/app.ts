@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type CoreAnswer, type CoreOptions, StubCore } from '../core/answer.js';
+import { type CoreAnswer, type CoreOptions, djangoPage, StubCore } from '../core/answer.js';
 import { DJANGO_HEADERS } from '../core/django.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import type { StubState } from '../load/state.js';
@@ -35,7 +35,8 @@ export function coreOptions(config: StubConfig, state?: StubState): CoreOptions 
     baseUrl: config.baseUrl,
     trustProxy: config.trustProxy,
     allowedHosts: config.allowedHosts,
-    fallbackHost: `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`,
+    // Django's SERVER_NAME:SERVER_PORT, the port left out when it is 80 (PEP 333).
+    fallbackHost: `${config.host.includes(':') ? `[${config.host}]` : config.host}${config.port === 80 ? '' : `:${config.port}`}`,
     maxDelayMs: config.maxDelayMs,
     cors: config.cors,
     validateQuery: config.validateRequests && state ? queryValidator(state) : undefined,
@@ -55,7 +56,10 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   const coreOf = (state: StubState): StubCore => {
     let core = cores.get(state);
     if (!core) {
-      core = new StubCore(state.model, coreOptions(config, state));
+      // Without a Host, Django builds urls from SERVER_NAME:SERVER_PORT: the address listened on.
+      const address = app.server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : config.port;
+      core = new StubCore(state.model, coreOptions({ ...config, port }, state));
       cores.set(state, core);
     }
     return core;
@@ -91,7 +95,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
         answer = coreOf(state).answer(coreRequest(req, body));
       } catch (e) {
         log?.message(`error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
-        answer = { status: 500, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.SERVER_ERROR.page };
+        answer = djangoPage(DJANGO_ERRORS.SERVER_ERROR);
       }
       finish(req, res, state, key, answer, started);
     };
@@ -100,7 +104,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       if (body === undefined) {
         // RequestDataTooBig: Django's 400 page; the rest of the body is never read.
         res.setHeader('connection', 'close');
-        finish(req, res, state, undefined, { status: 400, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.BAD_REQUEST.page }, started);
+        finish(req, res, state, undefined, djangoPage(DJANGO_ERRORS.BAD_REQUEST), started);
         return;
       }
       answerWith(body);
@@ -114,7 +118,9 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       socket.destroy();
       return;
     }
-    const raw = err.code === 'HPE_INVALID_METHOD' && Buffer.isBuffer(err.rawPacket) ? parseRawRequest(err.rawPacket) : undefined;
+    // A method Node does not know, or raw non-ASCII bytes in the target: still requests a WSGI
+    // server hands to Django, read from their bytes and answered by the core.
+    const raw = (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL') && Buffer.isBuffer(err.rawPacket) ? parseRawRequest(err.rawPacket) : undefined;
     let answer: CoreAnswer;
     let method = 'GET';
     if (raw) {
@@ -123,14 +129,15 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
       answer = { status: 431, headers: { 'content-type': 'text/html' }, body: '<h1>Request Header Fields Too Large (431)</h1>' };
     } else {
-      answer = { status: 400, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.BAD_REQUEST.page };
+      answer = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
     }
     socket.end(rawAnswer(answer, method));
   };
 
   const app = Fastify({
     serverFactory: (fastifyHandler) => {
-      const server = createServer((req, res) => {
+      // Django answers a request without Host too (its SERVER_NAME:SERVER_PORT stands in).
+      const server = createServer({ requireHostHeader: false }, (req, res) => {
         if (isMetaPath(req.url)) fastifyHandler(req, res);
         else serveService(req, res);
       });

@@ -4,8 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
-import type { StubCore } from '../core/answer.js';
-import { DJANGO_HEADERS } from '../core/django.js';
+import { djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import { resolveBaseUrl } from '../core/host.js';
 import type { StubState } from '../load/state.js';
@@ -109,7 +108,10 @@ export async function registerMetaRoutes(
     }, coreOf(holder.current).options);
     return r.ok ? r.baseUrl : undefined;
   };
-  const badHost = (reply: FastifyReply) => reply.code(400).headers(DJANGO_HEADERS).type('text/html').send(DJANGO_ERRORS.BAD_REQUEST.page);
+  const badHost = (reply: FastifyReply) => {
+    const a = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+    return reply.code(a.status).headers(a.headers).send(a.body);
+  };
 
   app.get('/docs', (req, reply) => (baseOf(req) === undefined ? badHost(reply) : reply.type('text/html; charset=utf-8').send(DOCS_HTML)));
   app.get('/docs/*', (req, reply) => {

@@ -215,7 +215,7 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
   it('Prefer: code=500 (and 502, 503, 504) is the failure the deployment would send, declared or not', async () => {
     const res = await fetch(`${base}/api/v1/desk`, { headers: { prefer: 'code=500' } });
     expect(res.status).toBe(500);
-    expect(res.headers.get('content-type')).toBe('text/html');
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(await res.text()).toContain('<h1>Server Error (500)</h1>');
     for (const code of [502, 503, 504]) {
       const g = await fetch(`${base}/api/v1/desk/1`, { headers: { prefer: `code=${code}` } });

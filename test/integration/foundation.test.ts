@@ -132,7 +132,7 @@ describe('DRF errors (drf-behaviour.md)', () => {
   ])('%s → Django 404 page', async (_name, url) => {
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(404);
-    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('<h1>Not Found</h1><p>The requested resource was not found on this server.</p>');
     expect(res.headers.vary).toBeUndefined();
   });
@@ -172,7 +172,7 @@ describe('DRF errors (drf-behaviour.md)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       name: 'Desk List',
-      description: 'Desks (listing described for desk reservations)',
+      description: '',
       renders: ['application/json', 'application/json'],
       parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
     });
@@ -190,7 +190,7 @@ describe('DRF errors (drf-behaviour.md)', () => {
   ])("a Host with %s → Django's 400 page", async (_name, host) => {
     const res = await app.inject({ url: '/api/v1/desk', headers: { host } });
     expect(res.statusCode).toBe(400);
-    expect(res.headers['content-type']).toBe('text/html');
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('<h1>Bad Request (400)</h1>');
   });
 });

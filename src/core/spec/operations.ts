@@ -51,6 +51,11 @@ export interface ListOperation extends OperationBase {
   readonly generateCount: number | undefined;
   /** The operation's `x-stub-fixture`: the fixture file's name, when it is not the resource's. */
   readonly fixtureName: string | undefined;
+  /**
+   * The view's docstring, which DRF's OPTIONS answers as its description: the operation's
+   * `x-view-description`, else none (a viewset without a docstring, the stock case).
+   */
+  readonly viewDescription: string;
 }
 
 /** A single item of a collection: a GET on the collection's path plus one `{param}` segment. */
@@ -258,6 +263,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       itemName: schemaName(itemPointer),
       generateCount: typeof count === 'number' ? count : undefined,
       fixtureName: typeof fixture === 'string' ? fixture.replace(/\.json$/, '') : undefined,
+      viewDescription: typeof op['x-view-description'] === 'string' ? op['x-view-description'] : '',
     };
     lists.set(path, list);
     if (declared.includes('POST')) collectionWrites.push({ path, pathPointer });
