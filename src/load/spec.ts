@@ -1,9 +1,17 @@
-import { readFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { LineCounter, parseDocument } from 'yaml';
+import { ResolverError } from '@apidevtools/json-schema-ref-parser';
+// The bundler's own URL functions: a `$ref` is checked where the bundler will resolve it, after
+// the same trimming, backslash and percent-decoding (WHATWG URL, then decodeURI), not where a
+// look-alike of that resolution would put it.
+import * as refUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { LoadError, type LoadProblem } from '../core/errors.js';
-import { isObject, pointerOf } from '../core/spec/pointer.js';
+import { pointerOf } from '../core/spec/pointer.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
+import { rel } from './paths.js';
+import { type Folder, folderOf, readConfinedText } from './read-confined.js';
+import { parseYamlText } from './yaml-text.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -14,79 +22,139 @@ export interface LoadedSpec {
   readonly doc: Readonly<Record<string, unknown>>;
 }
 
-function rel(file: string): string {
-  const r = path.relative(process.cwd(), file);
-  return r.startsWith('..') ? file : r;
+interface FoundRef {
+  /** Where the `$ref` stands, as a JSON pointer (for messages). */
+  readonly pointer: string;
+  /** The bundler's path of the object holding it (`<file url>#/a/b`): its base for resolution. */
+  readonly base: string;
+  readonly ref: string;
 }
 
-async function parseFile(file: string, problems: LoadProblem[]): Promise<unknown> {
-  let text: string;
+// json-schema-ref-parser's Pointer.join: RFC 6901 escaping, then encodeURIComponent.
+const joinPointer = (base: string, token: string) => `${base}/${encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'))}`;
+
+/**
+ * Every external `$ref` of a parsed file, as json-schema-ref-parser's resolve-external finds them:
+ * any object with a non-empty string `$ref` not starting with `#` (a leading space makes it
+ * external too), each object visited once.
+ */
+function externalRefs(node: unknown, tokens: (string | number)[], base: string, out: FoundRef[], seen: Set<object>): void {
+  if (node === null || typeof node !== 'object' || seen.has(node)) return;
+  seen.add(node);
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (!Array.isArray(node) && typeof ref === 'string' && ref.length > 0 && ref[0] !== '#') out.push({ pointer: pointerOf([...tokens, '$ref']), base, ref });
+  for (const key of Object.keys(node)) {
+    const value = (node as Record<string, unknown>)[key];
+    externalRefs(value, [...tokens, Array.isArray(node) ? Number(key) : key], joinPointer(base, key), out, seen);
+  }
+}
+
+/** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
+function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {
+  if (!refUrl.isFileSystemPath(target)) return { ok: false, reason: `names a remote document (${target}): only files inside the spec's folder are read, nothing from the network` };
   try {
-    text = await readFile(file, 'utf8');
+    // The file resolver reads toFileSystemPath(url), relative to the working folder.
+    return { ok: true, file: path.resolve(refUrl.toFileSystemPath(target)) };
   } catch (e) {
-    problems.push({ file: rel(file), pointer: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` });
-    return undefined;
+    return { ok: false, reason: `is not a valid URI (${(e as Error).message})` };
   }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    for (const err of doc.errors) {
-      const pos = lineCounter.linePos(err.pos[0]);
-      problems.push({ file: rel(file), pointer: `line ${pos.line}:${pos.col}`, reason: err.message.split('\n')[0] ?? err.message });
-    }
-    return undefined;
-  }
-  return doc.toJS();
 }
 
-/** Every external `$ref` (not starting with `#`) with the pointer where it stands. */
-function externalRefs(node: unknown, tokens: (string | number)[], out: { pointer: string; ref: string }[]): void {
-  if (Array.isArray(node)) {
-    for (const [i, v] of node.entries()) externalRefs(v, [...tokens, i], out);
-    return;
-  }
-  if (!isObject(node)) return;
-  for (const [k, v] of Object.entries(node)) {
-    if (k === '$ref' && typeof v === 'string' && !v.startsWith('#')) out.push({ pointer: pointerOf([...tokens, k]), ref: v });
-    else externalRefs(v, [...tokens, k], out);
-  }
+/** One spec file read, decoded and parsed with its limits; its problems placed in it. */
+async function readSpecFile(
+  file: string,
+  folder: Folder,
+  limits: LoadLimits,
+): Promise<{ ok: true; text: string; value: unknown } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
+  const read = await readConfinedText(file, folder, limits);
+  if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
+  const parsed = parseYamlText(read.text, limits);
+  if (!parsed.ok) return { ok: false, kind: 'unreadable', problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })) };
+  return { ok: true, text: read.text, value: parsed.value };
 }
 
 /**
- * Reads the root and every file it `$ref`s, checking each parses and each reference names a
- * readable file; then bundles and validates the whole with swagger-parser (OpenAPI 3.1 schema).
- * Throws a LoadError naming file, place and reason for every problem found.
+ * The bundler's resolve options: no HTTP resolver at all, and one file resolver that answers
+ * every URL and reads only what the confinement allows (from the texts already read and checked,
+ * else through the same checks), so that a reference the pre-scan did not foresee still cannot
+ * reach a host or a file outside the spec's folder.
  */
-export async function loadSpec(rootFile: string): Promise<LoadedSpec> {
+export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>) {
+  return {
+    resolve: {
+      external: true,
+      http: false as const,
+      file: {
+        order: 1,
+        canRead: () => true,
+        read: async (file: { url: string }): Promise<string> => {
+          const where = fileOfUrl(file.url);
+          if (!where.ok) throw new ResolverError(new Error(`${file.url} ${where.reason}`), file.url);
+          const text = known.get(where.file);
+          if (text !== undefined) return text;
+          const read = await readSpecFile(where.file, folder, limits);
+          if (!read.ok) throw new ResolverError(new Error(read.problems.map((p) => `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('; ')), file.url);
+          return read.text;
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Reads the root and every file it `$ref`s, each resolved exactly as the bundler will: only
+ * regular files inside the root's folder (symlinks resolved), UTF-8, within the size, nesting and
+ * alias limits, parsing cleanly; then bundles and validates the whole with swagger-parser
+ * (OpenAPI 3.1 schema) through a resolver that enforces the same. Throws a LoadError naming file,
+ * place and reason for every problem found.
+ */
+export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Promise<LoadedSpec> {
   const root = path.resolve(rootFile);
+  const folder = await folderOf(path.dirname(root), "the spec's folder");
   const problems: LoadProblem[] = [];
+  const texts = new Map<string, string>();
   const files: string[] = [root];
-  const queue = [root];
-  const seen = new Set(queue);
-  while (queue.length > 0) {
-    const file = queue.shift() as string;
-    const content = await parseFile(file, problems);
-    if (content === undefined) continue;
-    const refs: { pointer: string; ref: string }[] = [];
-    externalRefs(content, [], refs);
-    for (const { pointer, ref } of refs) {
-      const target = path.resolve(path.dirname(file), decodeURI(ref.split('#')[0] ?? ''));
-      if (/^[a-z][a-z0-9+.-]*:/i.test(ref)) {
-        problems.push({ file: rel(file), pointer, reason: `$ref "${ref}" names a remote document; only local files are followed` });
-      } else if (!seen.has(target)) {
-        seen.add(target);
-        files.push(target);
-        queue.push(target);
+  // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
+  const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
+    { file: root, url: refUrl.resolve(refUrl.cwd(), refUrl.fromFileSystemPath(root)) },
+  ];
+  const seen = new Set([root]);
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    const { file, url, from } = next;
+    // The root is the file named on the command line, wherever a symlink of that name leads; what
+    // it references must be inside its folder.
+    const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
+    const read = await readSpecFile(file, within, limits);
+    if (!read.ok) {
+      // A name leading out of the folder is told where the $ref stands; a missing file, with it.
+      if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });
+      else if (from && read.kind === 'missing') problems.push(...read.problems.map((p) => ({ ...p, reason: `${p.reason}, named by $ref ${JSON.stringify(from.ref)} in ${rel(from.file)} at ${from.pointer}` })));
+      else problems.push(...read.problems);
+      continue;
+    }
+    texts.set(file, read.text);
+    const refs: FoundRef[] = [];
+    externalRefs(read.value, [], `${url}#`, refs, new Set());
+    for (const { pointer, base, ref } of refs) {
+      const target = refUrl.stripHash(refUrl.resolve(base, ref));
+      const where = fileOfUrl(target);
+      if (!where.ok) {
+        problems.push({ file: rel(file), pointer, reason: `$ref ${JSON.stringify(ref)} ${where.reason}` });
+      } else if (!seen.has(where.file)) {
+        seen.add(where.file);
+        files.push(where.file);
+        queue.push({ file: where.file, url: target, from: { file, pointer, ref } });
       }
     }
   }
   if (problems.length > 0) throw new LoadError(problems);
 
+  const options = confinedResolveOptions(folder, limits, texts);
   let doc: Record<string, unknown>;
   try {
-    doc = (await SwaggerParser.bundle(root)) as unknown as Record<string, unknown>;
+    doc = (await SwaggerParser.bundle(root, options as never)) as unknown as Record<string, unknown>;
     // validate() dereferences what it is given: hand it a copy, keep the bundled form.
-    await SwaggerParser.validate(structuredClone(doc) as never);
+    await SwaggerParser.validate(structuredClone(doc) as never, options as never);
   } catch (e) {
     throw new LoadError(swaggerProblems(rel(root), e));
   }

@@ -1,4 +1,4 @@
-import { type FSWatcher, watch } from 'node:fs';
+import { type FSWatcher, realpathSync, watch } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -37,6 +37,15 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
 
   const sync = () => {
     const dirs = new Set([...current.files.map((f) => path.dirname(f)), path.resolve(opts.state.fixturesDir)]);
+    // A symlinked file is followed to its target (inside the folder, or it is not loaded): an edit
+    // there changes no entry of the link's folder.
+    for (const f of current.files) {
+      try {
+        dirs.add(path.dirname(realpathSync(f)));
+      } catch {
+        // Not there (yet): its folder is watched already.
+      }
+    }
     for (const [dir, w] of watchers) {
       if (!dirs.has(dir)) {
         w.close();

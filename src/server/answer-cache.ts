@@ -14,9 +14,14 @@ export interface CachedAnswer {
  * (CACHE_KEY_HEADERS), so the stub keeps the last ones it sent and writes them again without
  * answering anew: most of the raw node:http limit (`npm run bench`). Only answers the core marks
  * cacheable (GET or HEAD, no scenario, declared parameters only) are kept; an entry counts only for
- * the state that produced it, so a reload makes every entry stale at once. The key holds each keyed
- * header's presence and value: an empty header is not an absent one. Bounded in bytes: when full,
- * it starts again empty.
+ * the state that produced it, so a reload makes every entry stale at once. Bounded in bytes: when
+ * full, it starts again empty.
+ *
+ * The cache must be invisible: the key is everything the core's answer depends on, written so that
+ * two different requests can never share it. The method, the target exactly as received, and for
+ * each keyed header whether it is present, and its value length-prefixed: an empty header is not an
+ * absent one (an empty Host is Django's 400; no Host at all is answered with the server's own), and
+ * no value, whatever bytes it holds, can read as another header's.
  */
 export class AnswerCache {
   readonly #entries = new Map<string, CachedAnswer>();
@@ -26,11 +31,14 @@ export class AnswerCache {
   /** The key of a request whose answer may be kept, or undefined. */
   static keyOf(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders): string | undefined {
     if ((method !== 'GET' && method !== 'HEAD') || url === undefined || headers.prefer !== undefined) return undefined;
-    let key = url;
+    let key = `${method} ${url.length}:${url}`;
     for (const name of CACHE_KEY_HEADERS) {
       const v = headers[name];
-      // '\u0000' cannot occur in a header value: it separates, and marks an absent header.
-      key += v === undefined ? '\u0000-' : `\u0000=${Array.isArray(v) ? v.join('\u0001') : v}`;
+      if (v === undefined) key += ' -';
+      else {
+        const value = Array.isArray(v) ? v.join(', ') : v;
+        key += ` ${value.length}:${value}`;
+      }
     }
     return key;
   }

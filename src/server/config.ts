@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
@@ -27,6 +28,8 @@ export interface StubConfig {
   readonly maxDelayMs: number;
   readonly logLevel: 'silent' | 'info';
   readonly logFormat: 'pretty' | 'json';
+  /** After SIGTERM/SIGINT: how long requests in flight may take before their connections are closed. */
+  readonly shutdownGraceMs: number;
 }
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,6 +52,7 @@ export const DEFAULTS: StubConfig = Object.freeze({
   maxDelayMs: 10_000,
   logLevel: 'info',
   logFormat: 'pretty',
+  shutdownGraceMs: 10_000,
 });
 
 export type ConfigResult = { ok: true; config: StubConfig } | { ok: false; errors: string[] };
@@ -78,6 +82,7 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   intIn(errors, 'seed', merged.seed, 0, 2 ** 31 - 1);
   intIn(errors, 'generate count', merged.generateCount, 0, 100_000);
   intIn(errors, 'max delay', merged.maxDelayMs, 0, 600_000);
+  intIn(errors, 'shutdown grace', merged.shutdownGraceMs, 0, 3_600_000);
   if (merged.host.trim() === '') errors.push('host must not be empty');
   let baseUrl = merged.baseUrl;
   if (baseUrl !== undefined) {
@@ -87,6 +92,32 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === '')) errors.push('allowed hosts must list at least one non-empty host');
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, config: Object.freeze({ ...merged, baseUrl, allowedHosts: Object.freeze([...merged.allowedHosts]) }) };
+}
+
+/**
+ * The paths the stub serves from, checked before anything is loaded: `--spec` must name a file
+ * and `--fixtures` a folder (a typo is an error of the command line, exit 2, not an empty stub).
+ * Answers one message per problem.
+ */
+export function checkServePaths(config: Pick<StubConfig, 'specFile' | 'fixturesDir'>): string[] {
+  const errors: string[] = [];
+  const kind = (p: string) => {
+    try {
+      const st = statSync(p);
+      return st.isFile() ? 'file' : st.isDirectory() ? 'folder' : 'other';
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable';
+    }
+  };
+  const spec = kind(config.specFile);
+  if (spec === 'missing') errors.push(`--spec ${config.specFile}: no such file`);
+  else if (spec === 'unreadable') errors.push(`--spec ${config.specFile}: cannot be read`);
+  else if (spec !== 'file') errors.push(`--spec ${config.specFile}: not a regular file`);
+  const fixtures = kind(config.fixturesDir);
+  if (fixtures === 'missing') errors.push(`--fixtures ${config.fixturesDir}: no such folder`);
+  else if (fixtures === 'unreadable') errors.push(`--fixtures ${config.fixturesDir}: cannot be read`);
+  else if (fixtures !== 'folder') errors.push(`--fixtures ${config.fixturesDir}: not a folder`);
+  return errors;
 }
 
 /** What loading needs from the configuration. */

@@ -3,15 +3,22 @@ import { formatWarnings, printLoadError } from '../load/report.js';
 import { loadState, type StubState } from '../load/state.js';
 import { watchState } from '../load/watch.js';
 import { buildApp, type StateHolder } from './app.js';
-import { type StubConfig, stateOptions } from './config.js';
+import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
 import { servedTable } from './served-table.js';
+import { createShutdown, trackConnections } from './shutdown.js';
 
 /**
- * Loads, builds and listens; stops cleanly on SIGINT/SIGTERM (in-flight requests finish, exit 0).
- * Answers the exit code when start-up fails.
+ * Loads, builds and listens; stops on SIGINT/SIGTERM within the shutdown grace (src/server/shutdown.ts).
+ * Answers the exit code when start-up fails: 2 when `--spec` or `--fixtures` names nothing to
+ * read, 1 when what they name cannot be served.
  */
 export async function serve(config: StubConfig): Promise<{ app: FastifyInstance; url: string } | number> {
+  const pathErrors = checkServePaths(config);
+  if (pathErrors.length > 0) {
+    for (const e of pathErrors) process.stderr.write(`${colors.red('error')}: ${e}\n`);
+    return 2;
+  }
   let holder: StateHolder;
   const started = performance.now();
   try {
@@ -21,6 +28,7 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     return 1;
   }
   const app = await buildApp(config, holder);
+  const connections = trackConnections(app.server);
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
@@ -49,21 +57,16 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
       })
     : undefined;
   if (watcher) process.stdout.write(`  watching ${holder.current.files.length} spec and fixture files for changes\n`);
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stdout.write(`${signal}: closing, letting requests in flight finish\n`);
-    watcher?.close();
-    app.close().then(
-      async () => {
-        await app.requestLog?.drain();
-        process.exit(0);
-      },
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  const shutdown = createShutdown({
+    graceMs: config.shutdownGraceMs,
+    connections,
+    close: () => app.close(),
+    stopOthers: () => watcher?.close(),
+    flush: async () => app.requestLog?.drain(),
+    say: (line) => process.stdout.write(`${line}\n`),
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGINT', () => shutdown.signal('SIGINT'));
+  process.on('SIGTERM', () => shutdown.signal('SIGTERM'));
   return { app, url };
 }

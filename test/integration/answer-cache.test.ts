@@ -30,6 +30,27 @@ function raw(base: string, url: string, method = 'GET', headers: Record<string, 
   });
 }
 
+describe('the answer cache key: everything the answer depends on, no two requests alike', () => {
+  const key = (method: string, url: string, headers: Record<string, string | undefined>) => AnswerCache.keyOf(method, url, Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)));
+  it.each<[string, Parameters<typeof key>, Parameters<typeof key>]>([
+    ['an empty Host and no Host', ['GET', '/a', { host: '' }], ['GET', '/a', {}]],
+    ['an empty X-Forwarded-Host and none', ['GET', '/a', { host: 'h', 'x-forwarded-host': '' }], ['GET', '/a', { host: 'h' }]],
+    ['an empty Origin and none', ['GET', '/a', { host: 'h', origin: '' }], ['GET', '/a', { host: 'h' }]],
+    ['an empty Accept and none', ['GET', '/a', { host: 'h', accept: '' }], ['GET', '/a', { host: 'h' }]],
+    ['GET and HEAD', ['GET', '/a', { host: 'h' }], ['HEAD', '/a', { host: 'h' }]],
+    ['a value that looks like the next header', ['GET', '/a', { host: 'h -', accept: undefined }], ['GET', '/a', { host: 'h', 'x-forwarded-host': undefined }]],
+    ['a url that looks like a header', ['GET', '/a 1:h', {}], ['GET', '/a', { host: 'h' }]],
+    ['two values moved between headers', ['GET', '/a', { host: 'a', accept: 'b' }], ['GET', '/a', { host: 'a b', accept: undefined }]],
+  ])('%s differ', (_n, a, b) => {
+    expect(key(...a)).toBeDefined();
+    expect(key(...a)).not.toBe(key(...b));
+  });
+  it('nothing is kept for another method, or with Prefer (even empty)', () => {
+    expect(AnswerCache.keyOf('POST', '/a', { host: 'h' })).toBeUndefined();
+    expect(AnswerCache.keyOf('GET', '/a', { host: 'h', prefer: '' })).toBeUndefined();
+  });
+});
+
 describe('the answer cache writes exactly what Fastify wrote', () => {
   it.each([
     ['the desk list', '/api/v1/desk?format=api', {}],
@@ -66,9 +87,9 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     await raw(base, '/api/v1/desk', 'GET', { prefer: 'dynamic=true' });
     await raw(base, '/api/v1/nosuch');
     expect(app.answerCache.size).toBe(1);
-    // What the cache holds for a request's key and the current state is what goes out.
+    // What the cache holds for a request's key and the current state (its core's generation) is what goes out.
     const fake = { method: 'GET', url: '/api/v1/desk?format=json', headers: { host: new URL(base).host } } as unknown as IncomingMessage;
-    app.answerCache.set(AnswerCache.keyOf(fake.method, fake.url, fake.headers) ?? '', { state: holder.current, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
+    app.answerCache.set(AnswerCache.keyOf(fake.method, fake.url, fake.headers) ?? '', { state: app.coreOf(holder.current).generation, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
     expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();
   });

@@ -70,7 +70,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
     [
       'an unreadable file',
       async (w: { fixtures: string }) => mkdir(path.join(w.fixtures, 'employee.json')),
-      /fixtures\/employee\.json: cannot read the file \(EISDIR\)/,
+      /fixtures\/employee\.json: cannot read the file \(EISDIR\): a directory, not a regular file/,
     ],
     [
       'a $ref to a missing file',

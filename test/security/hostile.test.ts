@@ -1,7 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, symlink, unlink, writeFile } from 'node:fs/promises';
 import { METHODS as NODE_METHODS } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoadError } from '../../src/core/errors.js';
+import { loadState } from '../../src/load/state.js';
+import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../hardening/workspace.js';
 import { listen, makeApp } from '../helpers.js';
 
 /** The answer to a raw request, read off a socket: nothing on the way normalizes or refuses it. */
@@ -56,7 +62,8 @@ function expectSafe(a: RawAnswer, method = 'GET'): void {
   expect(a.status, a.body).toBeLessThan(500);
   for (const secret of SECRETS) expect(a.body).not.toMatch(secret);
   if (a.status >= 400 && method !== 'HEAD') {
-    if (a.headers['content-type'] === 'text/html') {
+    // Django's own pages are text/html (its HttpResponse default adds the charset).
+    if (/^text\/html(; charset=utf-8)?$/.test(a.headers['content-type'] ?? '')) {
       expect(a.body).toMatch(a.status === 431 ? /^<h1>Request Header Fields Too Large \(431\)<\/h1>$/ : DJANGO_PAGE);
       return;
     }
@@ -226,5 +233,161 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
   it('still answers afterwards', async () => {
     const a = await send(port, get('/api/v1/desk'));
     expect(a.status).toBe(200);
+  });
+});
+
+/** The same bytes twice in a row, then other bytes twice: what the answer cache must not mix up. */
+const NO_HOST = 'GET /api/v1/desk HTTP/1.0\r\n\r\n';
+const CACHE_PAIRS: [string, 'plain' | 'trusting', string, number, string, number][] = [
+  ['no Host (HTTP/1.0), then an empty Host', 'plain', NO_HOST, 200, get('/api/v1/desk', { host: '' }), 400],
+  ['an empty Host, then no Host (HTTP/1.0)', 'plain', get('/api/v1/desk', { host: '' }), 400, NO_HOST, 200],
+  ['a Host, then an empty Host', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { host: '' }), 400],
+  ['no Accept, then an empty Accept', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { accept: '' }), 406],
+  ['an empty Accept, then no Accept', 'plain', get('/api/v1/desk', { accept: '' }), 406, get('/api/v1/desk'), 200],
+  ['no X-Forwarded-Host, then an empty one (trusted proxy)', 'trusting', get('/api/v1/desk'), 200, get('/api/v1/desk', { 'x-forwarded-host': '' }), 400],
+  ['an empty X-Forwarded-Host, then none (trusted proxy)', 'trusting', get('/api/v1/desk', { 'x-forwarded-host': '' }), 400, get('/api/v1/desk'), 200],
+  ['no Authorization, then an empty Basic one', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { authorization: 'Basic' }), 403],
+  ['GET, then HEAD of an empty Host', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { host: '' }, 'HEAD'), 400],
+];
+
+describe('the answer cache in a hostile corpus: empty and absent headers, each sent twice in both orders', () => {
+  let plain: FastifyInstance;
+  let trusting: FastifyInstance;
+  const ports = { plain: 0, trusting: 0 };
+  beforeAll(async () => {
+    plain = await makeApp({ pageSize: 10 });
+    ports.plain = Number(new URL(await listen(plain)).port);
+    trusting = await makeApp({ trustProxy: true });
+    ports.trusting = Number(new URL(await listen(trusting)).port);
+  });
+  afterAll(async () => {
+    await plain.close();
+    await trusting.close();
+  });
+
+  it.each(CACHE_PAIRS)('%s', async (_n, server, first, firstStatus, second, secondStatus) => {
+    (server === 'plain' ? plain : trusting).answerCache.clear();
+    const port = ports[server];
+    const statuses: number[] = [];
+    const bodies: string[] = [];
+    for (const bytes of [first, first, second, second, first]) {
+      const a = await send(port, bytes);
+      statuses.push(a.status);
+      bodies.push(a.body);
+    }
+    expect(statuses).toEqual([firstStatus, firstStatus, secondStatus, secondStatus, firstStatus]);
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(bodies[3]).toBe(bodies[2]);
+  });
+
+  it('an empty Origin is echoed as sent, never the cached answer of no Origin', async () => {
+    plain.answerCache.clear();
+    const none = await send(ports.plain, get('/api/v1/desk'));
+    const empty = await send(ports.plain, get('/api/v1/desk', { origin: '' }));
+    expect(none.headers['access-control-allow-origin']).toBeUndefined();
+    expect(empty.headers['access-control-allow-origin']).toBe('');
+  });
+});
+
+describe('slow and idle clients do not stop the server answering', () => {
+  let app: FastifyInstance;
+  let port: number;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    app = await makeApp();
+    port = Number(new URL(await listen(app)).port);
+  });
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await app.close();
+  });
+
+  it('50 clients sending headers one byte at a time and 50 idle connections: a request is still answered at once', async () => {
+    for (let i = 0; i < 50; i++) {
+      const slow = connect(port, '127.0.0.1');
+      slow.on('error', () => undefined);
+      slow.write('GET /api/v1/desk HTTP/1.1\r\nHo');
+      const idle = connect(port, '127.0.0.1');
+      idle.on('error', () => undefined);
+      sockets.push(slow, idle);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    const a = await send(port, get('/api/v1/desk'));
+    expect(a.status).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+});
+
+/** The problems a load stops with, one line each; fails on anything else thrown (a crash). */
+async function loadProblems(w: Workspace): Promise<string> {
+  try {
+    await loadState({ specFile: w.spec, fixturesDir: w.fixtures, seed: 1, defaultGenerateCount: 25 });
+  } catch (e) {
+    if (e instanceof LoadError) return e.message;
+    throw e;
+  }
+  return '';
+}
+
+const PLACE = /^\S+ at (line \d+:\d+|\/\S*): |^\S+: /;
+const file = (w: Workspace, ...parts: string[]) => path.join(w.dir, ...parts);
+const HOSTILE_FILES: [string, (w: Workspace) => Promise<unknown>, RegExp][] = [
+  ['spec: a remote $ref with a leading space', (w) => setDeskRef(w, ' http://[::1]:4799/evil.yaml'), /openapi\.yaml at \/components\/schemas\/Desk\/\$ref: \$ref " http:\/\/\[::1\]:4799\/evil\.yaml" names a remote document/],
+  ['spec: a remote $ref to [::ffff:127.0.0.1]', (w) => setDeskRef(w, 'http://[::ffff:127.0.0.1]:4799/evil.yaml'), /names a remote document/],
+  ['spec: /etc/passwd', (w) => setDeskRef(w, '/etc/passwd'), /\$ref "\/etc\/passwd" resolves to \/etc\/passwd, outside the spec's folder/],
+  ['spec: /proc/self/environ', (w) => setDeskRef(w, '/proc/self/environ'), /resolves to \/proc\/self\/environ, outside the spec's folder/],
+  ['spec: file:///etc/passwd', (w) => setDeskRef(w, 'file:///etc/passwd'), /resolves to \/etc\/passwd, outside the spec's folder/],
+  ['spec: ../../outside.yaml', (w) => setDeskRef(w, '../../outside.yaml'), /resolves to .*outside\.yaml, outside the spec's folder/],
+  ['spec: %2e%2e/outside.yaml', (w) => setDeskRef(w, '%2e%2e/outside.yaml'), /resolves to .*outside\.yaml, outside the spec's folder/],
+  [
+    'spec: a symlink out of the folder',
+    async (w) => {
+      await writeFile(file(w, 'outside.yaml'), 'type: object\n');
+      await symlink(file(w, 'outside.yaml'), file(w, 'openapi', 'link.yaml'));
+      await setDeskRef(w, './link.yaml');
+    },
+    /a symlink to .*outside\.yaml, outside the spec's folder/,
+  ],
+  [
+    'spec: a FIFO',
+    async (w) => {
+      execFileSync('mkfifo', [file(w, 'openapi', 'fifo.yaml')]);
+      await setDeskRef(w, './fifo.yaml');
+    },
+    /fifo\.yaml: cannot read the file: a FIFO/,
+  ],
+  ['spec: a billion laughs', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}${aliasBomb()}`), /openapi\.yaml at line \d+:\d+: alias \*a\d expands past 100 copies/],
+  ['spec: 5,000 nested flow collections', (w) => writeFile(file(w, 'openapi', 'schemas', 'desk.yaml'), `type: object\nx: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`), /desk\.yaml at line 2:\d+: nested deeper than 256 levels/],
+  [
+    'spec: 300 nested block mappings',
+    (w) => writeFile(file(w, 'openapi', 'schemas', 'desk.yaml'), `type: object\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`),
+    /desk\.yaml at line \d+:\d+: nested deeper than 256 levels/,
+  ],
+  ['spec: a byte order mark', async (w) => writeFile(w.spec, `\ufeff${await readFile(w.spec, 'utf8')}`), /openapi\.yaml at line 1:1: starts with a byte order mark/],
+  ['spec: UTF-16', async (w) => writeFile(w.spec, Buffer.from(`\ufeff${await readFile(w.spec, 'utf8')}`, 'utf16le')), /openapi\.yaml at line 1:1: is UTF-16 or UTF-32/],
+  ['spec: invalid UTF-8', async (w) => writeFile(w.spec, Buffer.concat([Buffer.from(await readFile(w.spec, 'utf8')), Buffer.from([0x23, 0x20, 0xff, 0x0a])])), /openapi\.yaml at line \d+:3: is not valid UTF-8 \(byte FF\)/],
+  ['spec: a NUL byte', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}# \u0000\n`), /openapi\.yaml at line \d+:3: contains a NUL byte/],
+  ['fixture: a FIFO', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); execFileSync('mkfifo', [file(w, 'fixtures', 'desk.json')]); }, /desk\.json: cannot read the file: a FIFO/],
+  ['fixture: a directory', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await mkdir(file(w, 'fixtures', 'desk.json')); }, /desk\.json: cannot read the file \(EISDIR\)/],
+  ['fixture: a symlink to a device', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await symlink('/dev/zero', file(w, 'fixtures', 'desk.json')); }, /desk\.json: a symlink to \/dev\/zero, outside the fixtures folder/],
+  ['fixture: a symlink to /etc/passwd', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await symlink('/etc/passwd', file(w, 'fixtures', 'desk.json')); }, /desk\.json: a symlink to \/etc\/passwd, outside the fixtures folder/],
+  ['fixture: nested 5,000 deep', (w) => writeFile(file(w, 'fixtures', 'desk.json'), deepFixture(5000)), /desk\.json at line 3:\d+: nested deeper than 256 levels/],
+  ['fixture: nested 200,000 deep', (w) => writeFile(file(w, 'fixtures', 'desk.json'), `${'['.repeat(200_000)}${']'.repeat(200_000)}`), /desk\.json at line 1:257: nested deeper than 256 levels/],
+  ['fixture: a byte order mark', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '\ufeff[]'), /desk\.json at line 1:1: starts with a byte order mark/],
+  ['fixture: UTF-16 without a BOM', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from('[]', 'utf16le')), /desk\.json at line 1:2: contains a NUL byte/],
+  ['fixture: invalid UTF-8', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])), /desk\.json at line 1:3: is not valid UTF-8 \(byte ED\)/],
+  ['fixture: an object, not an array', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '{"__proto__": {"polluted": true}}'), /desk\.json: a fixture is a JSON array of items/],
+];
+
+describe('a corpus of hostile spec and fixture files: a load error with file, place and reason, never a hang, a crash or a read outside', () => {
+  it.each(HOSTILE_FILES)('%s', async (_n, breakIt, message) => {
+    const w = await workspace('stub-hostile-');
+    await breakIt(w);
+    const problems = await loadProblems(w);
+    expect(problems).toMatch(message);
+    for (const line of problems.split('\n')) expect(line).toMatch(PLACE);
+    expect(problems).not.toMatch(/Maximum call stack|root:x:0/);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

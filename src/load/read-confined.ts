@@ -1,0 +1,107 @@
+import { constants, type Stats } from 'node:fs';
+import { lstat, open, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { formatBytes, type LoadLimits } from './limits.js';
+import { rel } from './paths.js';
+import { decodeUtf8 } from './text-checks.js';
+
+/** A folder that files are read from: as named (lexical) and with its symlinks resolved (real). */
+export interface Folder {
+  readonly lexical: string;
+  readonly real: string;
+  /** How messages name it: "the spec's folder", "the fixtures folder". */
+  readonly label: string;
+}
+
+export async function folderOf(dir: string, label: string): Promise<Folder> {
+  const lexical = path.resolve(dir);
+  const real = await realpath(lexical).catch(() => lexical);
+  return { lexical, real, label };
+}
+
+/** `file` is `dir` or inside it (both absolute and normalized). */
+export function isInside(file: string, dir: string): boolean {
+  return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
+}
+
+export type ConfinedRead =
+  | { ok: true; text: string; real: string }
+  /** `outside`: the name leads out of the folder (said where the name stands); `missing`: no such file. */
+  | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: string; reason: string };
+
+function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+function notRegular(st: Stats): ConfinedRead {
+  return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file${st.isDirectory() ? ' (EISDIR)' : ''}: ${kindOf(st)}, not a regular file` };
+}
+
+const tooBig = (limits: LoadLimits, size?: number): ConfinedRead => ({
+  ok: false,
+  kind: 'unreadable',
+  place: '',
+  reason: `cannot read the file: ${size === undefined ? '' : `${formatBytes(size)}, `}more than the limit of ${formatBytes(limits.maxFileBytes)}`,
+});
+
+/**
+ * Reads a text file that must be a regular file inside `folder`, symlinks resolved: a name or a
+ * symlink leading out of the folder, a FIFO, a device, a directory, a file over the size limit or
+ * not UTF-8 is refused with a reason, never read (a FIFO is never opened for a blocking read, so
+ * it cannot hang start-up or `--watch`).
+ */
+export async function readConfinedText(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedRead> {
+  const abs = path.resolve(file);
+  if (!isInside(abs, folder.lexical) && !isInside(abs, folder.real)) {
+    return { ok: false, kind: 'outside', place: '', reason: `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read` };
+  }
+  let real: string;
+  try {
+    real = await realpath(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? String(e);
+    const link = await lstat(abs).catch(() => undefined);
+    if (code === 'ENOENT' && link?.isSymbolicLink()) return { ok: false, kind: 'unreadable', place: '', reason: 'cannot read the file (ENOENT): a symlink to a file that does not exist' };
+    return { ok: false, kind: code === 'ENOENT' ? 'missing' : 'unreadable', place: '', reason: `cannot read the file (${code})` };
+  }
+  if (!isInside(real, folder.real)) {
+    return { ok: false, kind: 'outside', place: '', reason: `a symlink to ${real}, outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read` };
+  }
+  try {
+    const st = await stat(real);
+    if (!st.isFile()) return notRegular(st);
+    if (st.size > limits.maxFileBytes) return tooBig(limits, st.size);
+    // O_NONBLOCK: should the name be swapped for a FIFO after the stat, opening it does not wait for a writer.
+    const fh = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    try {
+      const fst = await fh.stat();
+      if (!fst.isFile()) return notRegular(fst);
+      let buf = Buffer.allocUnsafe(Math.min(fst.size, limits.maxFileBytes) + 1);
+      let n = 0;
+      for (;;) {
+        if (n === buf.length) {
+          if (n > limits.maxFileBytes) return tooBig(limits);
+          const bigger = Buffer.allocUnsafe(Math.min(limits.maxFileBytes + 1, buf.length * 2));
+          buf.copy(bigger, 0, 0, n);
+          buf = bigger;
+        }
+        const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+        if (bytesRead === 0) break;
+        n += bytesRead;
+      }
+      if (n > limits.maxFileBytes) return tooBig(limits);
+      const decoded = decodeUtf8(buf.subarray(0, n));
+      if (!decoded.ok) return { ok: false, kind: 'unreadable', place: decoded.place, reason: decoded.reason };
+      return { ok: true, text: decoded.text, real };
+    } finally {
+      await fh.close();
+    }
+  } catch (e) {
+    return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+  }
+}

@@ -1,0 +1,137 @@
+import { isUtf8 } from 'node:buffer';
+
+/** A place in a text file as messages show it: `line L:C` (1-based, C counted in characters). */
+export function linePlace(line: number, col: number): string {
+  return `line ${line}:${col}`;
+}
+
+/** The place of a character index of a decoded text. */
+export function placeOfIndex(text: string, index: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return linePlace(line, index - lineStart + 1);
+}
+
+/** The place of a byte offset of undecoded UTF-8 (columns count characters, not bytes). */
+function placeOfByte(buf: Uint8Array, offset: number): string {
+  let line = 1;
+  let col = 1;
+  for (let i = 0; i < offset && i < buf.length; i++) {
+    const b = buf[i] as number;
+    if (b === 0x0a) {
+      line++;
+      col = 1;
+    } else if ((b & 0xc0) !== 0x80) col++;
+  }
+  return linePlace(line, col);
+}
+
+/** The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF). */
+function firstInvalidUtf8(buf: Uint8Array): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let cp: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min, cp] = [1, 0x80, b & 0x1f];
+    else if (b >= 0xe0 && b <= 0xef) [need, min, cp] = [2, 0x800, b & 0x0f];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min, cp] = [3, 0x10000, b & 0x07];
+    else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = buf[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+export type Decoded = { ok: true; text: string } | { ok: false; place: string; reason: string };
+
+const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
+
+/**
+ * A spec or fixture file's bytes as text: UTF-8 only (RFC 8259 §8.1 for JSON; what every editor
+ * saves by default for YAML). A byte order mark, UTF-16 or UTF-32, a NUL byte or a byte sequence
+ * that is not UTF-8 is refused with its place, never decoded into replacement characters that
+ * would then be served.
+ */
+export function decodeUtf8(buf: Uint8Array): Decoded {
+  const [b0, b1, b2] = [buf[0], buf[1], buf[2]];
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
+    return { ok: false, place: linePlace(1, 1), reason: 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM' };
+  }
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) {
+    return { ok: false, place: linePlace(1, 1), reason: `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8` };
+  }
+  const nul = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).indexOf(0);
+  if (nul !== -1) {
+    return { ok: false, place: placeOfByte(buf, nul), reason: 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8' };
+  }
+  if (!isUtf8(buf)) {
+    const at = firstInvalidUtf8(buf);
+    return { ok: false, place: placeOfByte(buf, at), reason: `is not valid UTF-8 (byte ${hex(buf[at])}): save the file as UTF-8` };
+  }
+  return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
+}
+
+/**
+ * A parsed JSON value nests arrays and objects deeper than `maxDepth` (`depth` counts the value
+ * itself). V8's JSON.parse is iterative and reads any depth; the steps after it (Ajv, JSON.stringify,
+ * structuredClone) recurse, so a fixture nested 5,000 deep must stop here, with its place. The
+ * recursion here never goes past `maxDepth + 1` frames.
+ */
+export function nestsDeeperThan(value: unknown, maxDepth: number, depth = 1): boolean {
+  if (depth > maxDepth) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      if (v !== null && typeof v === 'object' && nestsDeeperThan(v, maxDepth, depth + 1)) return true;
+    }
+  } else {
+    const o = value as Record<string, unknown>;
+    for (const k in o) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object' && nestsDeeperThan(v, maxDepth, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The index of the first `[` or `{` of a JSON text nested deeper than `maxDepth`, or -1 (strings
+ * are skipped whole): where to say a too deep fixture goes too deep.
+ */
+export function jsonTooDeepAt(text: string, maxDepth: number): number {
+  let depth = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Jump to the closing quote: the first one after an even run of backslashes.
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j === -1) return -1; // unterminated: JSON.parse says where
+        let k = j - 1;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}

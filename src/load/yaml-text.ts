@@ -1,0 +1,138 @@
+import { type Alias, isAlias, isCollection, isPair, LineCounter, type Node, parseDocument, visit } from 'yaml';
+import type { LoadLimits } from './limits.js';
+import { linePlace } from './text-checks.js';
+
+export interface TextProblem {
+  /** `line L:C`, or '' for the whole file. */
+  readonly place: string;
+  readonly reason: string;
+}
+
+export type YamlRead = { ok: true; value: unknown } | { ok: false; problems: TextProblem[] };
+
+type Tree = Node | { key: unknown; value: unknown } | null | unknown;
+
+/**
+ * Parses a spec file (YAML 1.2, so JSON too) with every problem placed: syntax errors, nesting
+ * deeper than the limit, and alias expansion past `maxAliasCount` (a "billion laughs" is refused
+ * at the alias that crosses the bound, as the `yaml` package counts them, before anything is
+ * expanded).
+ */
+export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
+  const lineCounter = new LineCounter();
+  const at = (offset: number | null | undefined) => {
+    const p = lineCounter.linePos(offset ?? 0);
+    return linePlace(p.line, p.col);
+  };
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((err) => {
+        // The parser is recursive: nesting deep enough to exhaust its stack is told as nesting,
+        // where it first goes past the limit when that is a flow collection.
+        if (/call stack/i.test(err.message)) {
+          const deep = flowTooDeepAt(text, limits.maxDepth);
+          return { place: at(deep === -1 ? err.pos[0] : deep), reason: `nested deeper than ${limits.maxDepth} levels` };
+        }
+        return { place: at(err.pos[0]), reason: err.message.split('\n')[0] ?? err.message };
+      }),
+    };
+  }
+  const deep = tooDeep(doc.contents, limits.maxDepth);
+  if (deep !== undefined) return { ok: false, problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }] };
+  const bomb = aliasOverflow(doc, limits.maxAliasCount);
+  if (bomb !== undefined) {
+    return {
+      ok: false,
+      problems: [{ place: at(bomb.range?.[0]), reason: `alias *${bomb.source} expands past ${limits.maxAliasCount} copies of its anchor (a "billion laughs"?): write the values out, or use $ref` }],
+    };
+  }
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: limits.maxAliasCount }) };
+  } catch (e) {
+    return { ok: false, problems: [{ place: '', reason: (e as Error).message }] };
+  }
+}
+
+/** The first collection nested deeper than `max` (iterative: depth is what is being checked). */
+function tooDeep(root: Tree, max: number): Node | undefined {
+  const stack: [Tree, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [Tree, number];
+    if (isPair(node)) {
+      stack.push([node.value, depth], [node.key, depth]);
+    } else if (isCollection(node)) {
+      if (depth + 1 > max) return node;
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push([node.items[i], depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The alias at which the `yaml` package's toJS would stop with "Excessive alias count", found by
+ * counting as it does (Alias.resolve: each anchor's uses times the aliases inside it), in document
+ * order, without expanding anything.
+ */
+function aliasOverflow(doc: ReturnType<typeof parseDocument>, max: number): Alias | undefined {
+  const lastAnchor = new Map<string, Node>();
+  const target = new Map<Node, Node>();
+  const counts = new Map<Node, { count: number; aliasCount: number }>();
+  const aliasCountOf = (node: Tree): number => {
+    if (isAlias(node)) {
+      const src = target.get(node);
+      const d = src && counts.get(src);
+      return d ? d.count * d.aliasCount : 0;
+    }
+    if (isCollection(node)) {
+      let c = 0;
+      for (const item of node.items) c = Math.max(c, aliasCountOf(item));
+      return c;
+    }
+    if (isPair(node)) return Math.max(aliasCountOf(node.key), aliasCountOf(node.value));
+    return 1;
+  };
+  let found: Alias | undefined;
+  visit(doc, {
+    Node(_key, node) {
+      if (isAlias(node)) {
+        const src = lastAnchor.get(node.source);
+        if (!src) return undefined;
+        target.set(node, src);
+        let d = counts.get(src);
+        if (!d) counts.set(src, (d = { count: 0, aliasCount: 0 }));
+        d.count += 1;
+        if (d.aliasCount === 0) d.aliasCount = aliasCountOf(src);
+        if (d.count * d.aliasCount > max) {
+          found = node;
+          return visit.BREAK;
+        }
+      } else if (node.anchor) lastAnchor.set(node.anchor, node);
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/**
+ * The index of the first `[` or `{` nested deeper than `max` in YAML flow style (quotes and
+ * comments skipped), or -1: only to say where a document too deep to parse goes too deep.
+ */
+function flowTooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === "'") {
+      for (i++; i < text.length; i++) if (text[i] === "'" && text[++i] !== "'") break;
+      i--;
+    } else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '[' || c === '{') {
+      if (++depth > max) return i;
+    } else if (c === ']' || c === '}') depth--;
+  }
+  return -1;
+}
