@@ -1,43 +1,57 @@
-import { writeFile } from 'node:fs/promises';
+import { type CheckOptions, runCheck } from '../contract/checker.js';
+import { compareExitCode, runCompare } from '../contract/compare.js';
+import { type Contract, loadContract } from '../contract/load.js';
+import { type CheckReport, type EndpointResult, exitCode } from '../contract/report.js';
+import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
+import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { exitCode, runCheck } from '../contract/checker.js';
-import { loadContract } from '../contract/load.js';
-import { jsonReport, junitReport, textReport } from '../contract/reporters.js';
+import { checkBaseUrl, parseHeaders } from './contract-options.js';
+import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
 export interface CheckFlags {
   baseUrl: string;
+  compare?: string;
+  compareHeader: string[];
+  failOnDrift: boolean;
   spec: string;
   header: string[];
   timeout: number;
   concurrency: number;
   maxPages: number;
+  maxBody: number;
+  allowTruncated: boolean;
   only: string[];
   itemUrls: number | undefined;
   format: string;
+  probes: boolean;
   json: boolean;
   junit?: string;
 }
 
-/** `check`: answers the exit code (0 holds, 1 violations, 2 unreachable or bad arguments). */
+const fail = (message: string): number => {
+  process.stderr.write(`error: ${printable(message)}\n`);
+  return 2;
+};
+
+/**
+ * `check`: answers the exit code. 0 the contract holds; 1 violations (drift only with
+ * --fail-on-drift); 2 bad arguments, nothing reachable, or every collection refused access;
+ * 3 the checker itself failed: one line on stderr saying why, after the reports of what was done.
+ */
 export async function check(flags: CheckFlags): Promise<number> {
-  const headers: Record<string, string> = {};
-  for (const h of flags.header) {
-    const i = h.indexOf(':');
-    if (i <= 0) {
-      process.stderr.write(`error: --header takes "Name: value" (got a value without a colon)\n`);
-      return 2;
-    }
-    headers[h.slice(0, i).trim().toLowerCase()] = h.slice(i + 1).trim();
+  const base = checkBaseUrl(flags.baseUrl, '--base-url');
+  if (!base.ok) return fail(base.error);
+  const other = flags.compare === undefined ? undefined : checkBaseUrl(flags.compare, '--compare');
+  if (other && !other.ok) return fail(other.error);
+  const headers = parseHeaders(flags.header);
+  if (!headers.ok) return fail(headers.error);
+  const compareHeaders = parseHeaders(flags.compareHeader, '--compare-header');
+  if (!compareHeaders.ok) return fail(compareHeaders.error);
+  if (flags.junit !== undefined) {
+    const why = await prepareReportFile(flags.junit);
+    if (why) return fail(`--junit: ${why}`);
   }
-  let base: URL;
-  try {
-    base = new URL(flags.baseUrl);
-    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http(s)');
-  } catch {
-    process.stderr.write(`error: --base-url must be an absolute http(s) URL\n`);
-    return 2;
-  }
-  let contract;
+  let contract: Contract;
   try {
     contract = await loadContract(flags.spec);
   } catch (e) {
@@ -45,24 +59,75 @@ export async function check(flags: CheckFlags): Promise<number> {
     return 2;
   }
   const unknown = flags.only.filter((r) => !contract.operations.lists.some((l) => l.resource === r));
-  if (unknown.length > 0) {
-    process.stderr.write(`error: --only names no collection of the spec: ${unknown.join(', ')}\n`);
-    return 2;
-  }
+  if (unknown.length > 0) return fail(`--only names no collection of the spec: ${unknown.join(', ')}`);
+
   const progress = process.stderr.isTTY && !flags.json;
-  const report = await runCheck(contract, {
+  const done: EndpointResult[] = [];
+  const opts: CheckOptions = {
     baseUrl: flags.baseUrl,
-    headers,
+    headers: headers.headers,
     timeoutMs: flags.timeout,
     concurrency: flags.concurrency,
     maxPages: flags.maxPages,
+    maxBody: flags.maxBody,
+    allowTruncated: flags.allowTruncated,
     only: flags.only,
     itemUrls: flags.itemUrls,
     format: flags.format === 'none' ? '' : flags.format,
-    onProgress: progress ? (m) => process.stderr.write(`\r\x1b[2Kchecking ${m}`) : undefined,
-  });
-  if (progress) process.stderr.write('\r\x1b[2K');
-  process.stdout.write(flags.json ? jsonReport(report) : textReport(report));
-  if (flags.junit) await writeFile(flags.junit, junitReport(report));
-  return exitCode(report);
+    probes: flags.probes,
+    onEndpoint: (e) => done.push(e),
+    // Progress names only paths of the spec, never a url a deployment wrote.
+    onProgress: progress ? (m) => process.stderr.write(`\r\x1b[2Kchecking ${printable(m)}`) : undefined,
+  };
+  // A defect of the checker (or of the machine) anywhere, even in a callback: the reports of
+  // what was done, then one line and exit 3; never a stack trace that CI reads as violations.
+  const aborted = async (e: unknown): Promise<number> => {
+    const why = reason(e);
+    if (progress) process.stderr.write('\r\x1b[2K');
+    const partial: CheckReport = { baseUrl: base.url.href, specFile: contract.spec.rootFile, durationMs: 0, requests: 0, endpoints: done, violations: done.flatMap((x) => x.violations), unreachable: undefined, hints: [], refused: false, aborted: why };
+    try {
+      process.stdout.write(flags.json ? jsonReport(partial) : textReport(partial));
+      if (flags.junit) await writeReportFile(flags.junit, junitReport(partial));
+    } catch {
+      // The reports could not be written either: the one line below is all there is.
+    }
+    process.stderr.write(`error: the checker failed: ${printable(why)}\n`);
+    return 3;
+  };
+  const onCrash = (e: unknown) => void aborted(e).then((code) => process.exit(code));
+  process.once('uncaughtException', onCrash);
+  process.once('unhandledRejection', onCrash);
+  try {
+    let code: number;
+    let outputs: { text: string; json: string; junit: string };
+    if (other?.ok) {
+      const result = await runCompare(contract, opts, { ...opts, baseUrl: flags.compare ?? '', headers: compareHeaders.headers }, flags.failOnDrift);
+      code = compareExitCode(result);
+      outputs = {
+        text: textReport(result.a) + textReport(result.b, result.drift),
+        json: jsonCompareReport(result.a, result.b, result.drift, code),
+        junit: junitReport([result.a, result.b], result.drift),
+      };
+    } else {
+      const report = await runCheck(contract, opts);
+      code = exitCode(report);
+      outputs = { text: textReport(report), json: jsonReport(report), junit: junitReport(report) };
+    }
+    if (progress) process.stderr.write('\r\x1b[2K');
+    process.stdout.write(flags.json ? outputs.json : outputs.text);
+    if (flags.junit) {
+      try {
+        await writeReportFile(flags.junit, outputs.junit);
+      } catch (e) {
+        process.stderr.write(`error: the checker failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`);
+        return 3;
+      }
+    }
+    return code;
+  } catch (e) {
+    return aborted(e);
+  } finally {
+    process.off('uncaughtException', onCrash);
+    process.off('unhandledRejection', onCrash);
+  }
 }

@@ -5,6 +5,9 @@ import { DEFAULTS, resolveConfig, type StubConfig } from '../server/config.js';
 import { colors } from '../server/log.js';
 import { serve } from '../server/serve.js';
 import { type CheckFlags, check } from './check.js';
+import { BOUNDS, bounded, collect, httpOptions } from './contract-options.js';
+import { type ProxyFlags, proxy } from './proxy.js';
+import { type RecordFlags, record } from './record.js';
 import { snapshot } from './snapshot.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -127,23 +130,50 @@ program
     process.exit(await snapshot(flags));
   });
 
-program
-  .command('check')
-  .description('check a deployment of the service against the spec and the interface document (exit 0 holds, 1 violations, 2 unreachable)')
-  .requiredOption('--base-url <url>', 'the deployment, e.g. https://staging.example.org')
-  .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
-  .option('--header <header>', "a header sent with every request, e.g. 'Authorization: Token …' (repeatable; never reported)", (v: string, prev: string[]) => [...prev, v], [])
-  .addOption(new Option('--timeout <ms>', 'time-out of one request').default(10_000).argParser(integer))
-  .addOption(new Option('--concurrency <n>', 'requests at once').default(4).argParser(integer))
-  .addOption(new Option('--max-pages <n>', 'pages crawled per collection at most').default(1000).argParser(integer))
-  .addOption(new Option('--only <list>', 'collections to check, comma-separated (desk,employee)').default([], 'all').argParser(list))
-  .addOption(new Option('--format <format>', "the format parameter of every request ('none' for no parameter)").choices(['api', 'json', 'none']).default('api'))
-  .addOption(new Option('--item-urls <n>', 'item urls fetched per collection at most (each is checked to answer its item)').default(undefined, 'all').argParser(integer))
-  .option('--json', 'the report as JSON', false)
-  .option('--junit <file>', 'also write the report as JUnit XML')
+httpOptions(
+  program
+    .command('check')
+    .description('check a deployment against the spec and the interface document (exit 0 holds, 1 violations, 2 bad arguments or nothing reachable, 3 the checker failed)')
+    .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org (not …/api/v1)")
+    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml')),
+)
+  .addOption(new Option('--item-urls <n>', 'item urls fetched per collection at most (0: none; each is checked to answer its item)').default(undefined, 'all').argParser(bounded(BOUNDS.itemUrls.min, BOUNDS.itemUrls.max)))
+  .option('--probes', "also check each collection's error contract: invalid page, page past the end, unknown format and pk, a write method, HEAD", false)
+  .option('--compare <url>', 'a second deployment (e.g. production): each checked on its own, then what differs between them is reported')
+  .option('--compare-header <header>', 'a header for the --compare deployment only (repeatable; --header goes to --base-url only)', collect, [])
+  .option('--fail-on-drift', 'with --compare: differences between the deployments fail the run (exit 1)', false)
+  .option('--json', 'the report as JSON on stdout', false)
+  .option('--junit <file>', 'also write JUnit XML (its folder is created)')
   .action(async (flags: CheckFlags) => {
     process.exit(await check(flags));
   });
+
+httpOptions(
+  program
+    .command('proxy')
+    .description("a validating proxy: forwards every request to --upstream, checks each answer against the contract, rewrites the upstream's urls to its own, adds x-contract-violations")
+    .requiredOption('--upstream <url>', "the deployment's root, e.g. https://staging.example.org")
+    .addOption(new Option('-p, --port <n>', 'port to listen on (0: any free port)').default(4011).argParser(bounded(BOUNDS.port.min, BOUNDS.port.max)))
+    .addOption(new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').default('127.0.0.1'))
+    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+    .option('--errors', 'answer 502 application/problem+json listing the violations instead of a broken answer', false)
+    .option('--junit <file>', 'at exit (SIGINT/SIGTERM), write the answers seen as JUnit XML'),
+  { header: false, pages: false },
+).action(async (flags: ProxyFlags) => {
+  process.exit(await proxy(flags));
+});
+
+httpOptions(
+  program
+    .command('record')
+    .description('record a deployment into fixtures: <out>/<resource>.json per collection, and suggested-schemas.yaml for items the spec does not describe')
+    .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org")
+    .requiredOption('--out <dir>', 'the folder of the fixtures (created when missing)')
+    .option('--force', 'overwrite fixtures that exist', false)
+    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml')),
+).action(async (flags: RecordFlags) => {
+  process.exit(await record(flags));
+});
 
 try {
   await program.parseAsync(process.argv);

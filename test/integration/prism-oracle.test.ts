@@ -4,6 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContract } from '../../src/contract/load.js';
+import { startProxy } from '../../src/contract/proxy/proxy-server.js';
 import { DOCUMENT_COLLECTIONS, listen, makeApp, SPEC } from '../helpers.js';
 import { ROOT } from '../cli-helpers.js';
 
@@ -83,5 +85,26 @@ describe('a second, independent oracle: prism proxy --errors in front of the stu
     const res = await fetch(`${brokenPrism.url}/api/v1/desk?format=api`);
     expect(res.status).toBe(500);
     expect(await res.text()).toMatch(/building/);
+  });
+
+  it('our validating proxy agrees with Prism’s, answer by answer', async () => {
+    const contract = await loadContract(SPEC);
+    const brokenBase = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    const ours = await startProxy({ contract, upstream: brokenBase, host: '127.0.0.1', port: 0, errors: true, timeoutMs: 5000, maxBody: 4 * 1024 * 1024, log: () => {} });
+    try {
+      for (const path of ['/api/v1/desk?format=api', '/api/v1/desk?format=api&page=7', '/api/v1/desk/3?format=api', '/api/v1/employee?format=api']) {
+        const [theirs, mine] = await Promise.all([fetch(`${brokenPrism.url}${path}`), fetch(`${ours.url}${path}`)]);
+        const [theirText, myText] = [await theirs.text(), await mine.text()];
+        // Prism answers 500 with its violations, ours 502 with its own: the same answers fail, for the same member.
+        expect(mine.status === 502, `${path}: ${myText}`).toBe(theirs.status === 500);
+        if (mine.status === 502) {
+          const building = (JSON.parse(myText) as { violations: { pointer: string }[] }).violations.filter((v) => v.pointer.endsWith('/building'));
+          expect(building.length, path).toBeGreaterThan(0);
+          expect(theirText, path).toMatch(/building/);
+        }
+      }
+    } finally {
+      await ours.stop();
+    }
   });
 });

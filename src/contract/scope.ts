@@ -1,0 +1,62 @@
+/**
+ * The deployment under check: its base URL (the deployment root, which may carry a path prefix:
+ * `https://host/workplace`) and what lies on it. A link is compared with the base only after it
+ * is resolved as a browser would (WHATWG URL: `..` and `%2e%2e` segments removed, host lower-cased,
+ * default port dropped), so `https://host/workplace/../admin` is not on `https://host/workplace`.
+ * Credentials go only to urls on the base; nothing off it is ever requested.
+ */
+export class BaseScope {
+  /** The base without a trailing slash and without user info: `https://host/workplace`. */
+  readonly href: string;
+  readonly origin: string;
+  /** The base's path without its trailing slash ('' at the root). */
+  readonly path: string;
+  /** User info of the base URL, moved into an Authorization header by the caller. */
+  readonly username: string;
+  readonly password: string;
+
+  constructor(base: string | URL) {
+    const u = new URL(base.toString());
+    this.username = decodeURIComponent(u.username);
+    this.password = decodeURIComponent(u.password);
+    this.origin = u.origin;
+    this.path = u.pathname.replace(/\/+$/, '');
+    this.href = `${this.origin}${this.path}`;
+  }
+
+  /** The absolute url of a path of the service (`/api/v1/desk`) on this deployment. */
+  url(path: string): string {
+    return `${this.href}${path}`;
+  }
+
+  /** `link` resolved against the page it came from; undefined when it is no URL at all. */
+  static resolve(link: string, from: string): URL | undefined {
+    try {
+      return new URL(link, from);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Is `url` on this deployment: same scheme, host and port, under the base's path, no user info of its own? */
+  contains(url: URL | string): boolean {
+    let u: URL;
+    try {
+      u = typeof url === 'string' ? new URL(url) : url;
+    } catch {
+      return false;
+    }
+    if (u.origin !== this.origin || u.username !== '' || u.password !== '') return false;
+    return this.path === '' || u.pathname === this.path || u.pathname.startsWith(`${this.path}/`);
+  }
+
+  /** An absolute link (it names its scheme) that resolves onto this deployment. */
+  holdsLink(link: unknown): link is string {
+    return typeof link === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(link) && this.contains(link);
+  }
+
+  /** The path of `url` relative to the base (`/api/v1/desk?format=api`), for the proxy and the recorder. */
+  relative(url: URL): string {
+    return `${url.pathname.slice(this.path.length)}${url.search}`;
+  }
+}
