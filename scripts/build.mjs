@@ -1,19 +1,51 @@
-// Bundles the CLI into dist/cli/main.js with esbuild (the compiler tsx already uses): no TypeScript
-// transform at start-up, and a smaller process. Dependencies stay external (node_modules).
-// Runs on `npm ci` (prepare) and before `npm start` (prestart), in about a tenth of a second.
-import { build } from 'esbuild';
+// Builds the package: tsc compiles src/ into dist/ (JavaScript and declarations, one file for one
+// file), as tsconfig.build.json says. Runs on `npm ci` (prepare), `npm pack` and before `npm start`.
+// `tsc -b` is incremental: with nothing changed it checks hashes and stops (well under a second);
+// a clean build takes seconds. After it, dist/ holds exactly what src/ gives: a file whose source
+// is gone (a renamed module, an older build's bundle) is removed, so the package never ships one.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-await build({
-  entryPoints: { 'cli/main': 'src/cli/main.ts' },
-  outdir: 'dist',
-  bundle: true,
-  // Dynamic imports stay separate chunks: the type generator (and the TypeScript compiler it
-  // loads) is read only when --types asks for it.
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
-});
+const root = fileURLToPath(new URL('..', import.meta.url));
+const src = path.join(root, 'src');
+const dist = path.join(root, 'dist');
+const buildInfo = path.join(root, 'node_modules/.cache/workplace-admin-stub/build.tsbuildinfo');
+
+let tsc;
+try {
+  tsc = createRequire(import.meta.url).resolve('typescript/lib/tsc.js');
+} catch {
+  process.stderr.write('error: the build needs the development dependencies (TypeScript): run `npm ci`, or `npm install` without --omit=dev\n');
+  process.exit(1);
+}
+
+/** Every file under a folder, relative to it. */
+function files(dir, rel = '') {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name), path.join(rel, e.name)) : [path.join(rel, e.name)]));
+}
+
+const sources = files(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+const outputs = new Set(sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]));
+
+// tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.
+if (sources.some((f) => !existsSync(path.join(dist, f.replace(/\.ts$/, '.js'))))) rmSync(buildInfo, { force: true });
+
+const result = spawnSync(process.execPath, [tsc, '-b', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+if (result.status !== 0) process.exit(result.status ?? 1);
+
+for (const f of files(dist)) if (!outputs.has(f)) rmSync(path.join(dist, f));
+/** Removes the empty folders under `dir`. */
+function prune(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const full = path.join(dir, e.name);
+    prune(full);
+    if (readdirSync(full).length === 0) rmdirSync(full);
+  }
+}
+prune(dist);
+chmodSync(path.join(dist, 'cli/main.js'), 0o755);

@@ -1,10 +1,11 @@
 /**
  * The package's entry: the service's generated types for frontends (`import type { Desk } from
- * 'workplace-admin-stub'`), the isomorphic core, and the contract checker.
+ * 'workplace-admin-stub'`) and the isomorphic core (no Node API: it runs in a browser too). Its
+ * declarations reach no Node or Fastify type. The other entries: `/types` (the types alone),
+ * `/fetch` and `/msw` (the handlers), `/server` (the HTTP server and loading, Node) and `/check`
+ * (the contract checker, Node).
  */
 export type { components, Desk, DeskList, ErrorBody, ListEnvelope, operations, Page, paths, Schemas, StoredDesk } from './types.js';
-export { StubCore, type CoreAnswer, type CoreOptions, type CoreRequest } from './core/answer.js';
+export { type CoreAnswer, type CoreOptions, type CoreRequest, StubCore } from './core/answer.js';
 export { compileSnapshot, type Model } from './core/model.js';
-export { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from './core/snapshot.js';
-export { runCheck, exitCode, type CheckOptions, type CheckReport } from './contract/checker.js';
-export { loadContract } from './contract/load.js';
+export { asSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from './core/snapshot.js';

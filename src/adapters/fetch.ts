@@ -1,22 +1,28 @@
-import { type CoreOptions, StubCore } from '../core/answer.js';
+import { type CoreAnswer, type CoreOptions, type CoreRequest, StubCore } from '../core/answer.js';
+import { DJANGO_HEADERS } from '../core/django.js';
+import { DJANGO_ERRORS } from '../core/errors.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
 import { BUNDLED_SNAPSHOT_JSON } from '../generated/bundled-snapshot.js';
+import { type Base, parseBaseUrl } from './internal/base-url.js';
+import { anySpelling } from './internal/raw-path.js';
 
 /** Options of the fetch and MSW handlers. */
 export interface HandlerOptions {
   /**
-   * What to serve: a snapshot (`workplace-stub snapshot > stub-snapshot.json`, then imported or
-   * fetched). Without one, the package's bundled spec and fixtures (no `fs`: usable in a browser).
+   * What to serve: a {@link Snapshot}, or the parsed JSON of one (`workplace-stub snapshot >
+   * stub-snapshot.json`, then imported or fetched; it is checked). Without one, the package's
+   * bundled spec and fixtures (no `fs`: usable in a browser bundle).
    */
-  readonly snapshot?: Snapshot | unknown;
+  readonly snapshot?: unknown;
   /**
-   * A fixed base URL for every absolute url (`https://staging.example.org`); without it, urls
-   * follow each request's origin, as the service's do (in a browser, the page's origin).
+   * A fixed base URL for every absolute url (`https://staging.example.org/workplace`); without it,
+   * urls follow each request's origin, as the service's do (in a browser, the page's origin). A
+   * path in it is where the service lives: requests are answered below it.
    */
-  readonly baseUrl?: string;
-  /** DRF's PAGE_SIZE (100). */
-  readonly pageSize?: number;
+  readonly baseUrl?: string | undefined;
+  /** DRF's PAGE_SIZE: items per page (100). */
+  readonly pageSize?: number | undefined;
 }
 
 /** A fetch handler, with the state of its declared writes. */
@@ -30,27 +36,22 @@ export interface FetchHandler {
 
 let bundled: Snapshot | undefined;
 
-/** The package's own spec and fixtures, parsed on first use. */
+/** The package's own spec and fixtures (what the handlers serve without a snapshot), parsed on first use. */
 export function bundledSnapshot(): Snapshot {
   bundled ??= asSnapshot(JSON.parse(BUNDLED_SNAPSHOT_JSON));
   return bundled;
 }
 
-/** Normalizes a base URL: absolute http(s), no query or fragment, no trailing slash. */
-function baseUrlOf(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const u = new URL(raw);
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new TypeError(`baseUrl must be an http(s) URL (got ${JSON.stringify(raw)})`);
-  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
-}
-
-export function coreFor(options: HandlerOptions): StubCore {
+function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
   const pageSize = options.pageSize ?? 100;
-  if (!Number.isInteger(pageSize) || pageSize < 1) throw new TypeError(`pageSize must be a whole number from 1 (got ${String(options.pageSize)})`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100_000) throw new TypeError(`pageSize must be a whole number from 1 to 100000 (got ${String(options.pageSize)})`);
   const coreOptions: CoreOptions = {
     pageSize,
-    baseUrl: baseUrlOf(options.baseUrl),
-    trustProxy: false,
+    baseUrl: base?.url,
+    // The core takes the scheme only from a trusted X-Forwarded-Proto (Django's
+    // SECURE_PROXY_SSL_HEADER); here the adapter is that proxy, and tells it the Request's own
+    // (see `coreRequest`), so that an https page gets https urls.
+    trustProxy: true,
     allowedHosts: ['*'],
     fallbackHost: 'localhost',
     maxDelayMs: 10_000,
@@ -59,34 +60,59 @@ export function coreFor(options: HandlerOptions): StubCore {
   return new StubCore(compileSnapshot(options.snapshot ?? bundledSnapshot()), coreOptions);
 }
 
+/**
+ * The request as the core sees it. A Request's Host is its URL's (fetch never lets a page set
+ * one) and so is its scheme; its own X-Forwarded-* headers are not read, as the server reads
+ * none without `--trust-proxy`.
+ */
+function coreRequest(request: Request, url: URL, path: string, body: Uint8Array | undefined): CoreRequest {
+  const scheme = url.protocol.slice(0, -1);
+  const header = (name: string): string | undefined => {
+    if (name === 'host') return url.host;
+    if (name === 'x-forwarded-host') return undefined;
+    if (name === 'x-forwarded-proto') return scheme;
+    return request.headers.get(name) ?? undefined;
+  };
+  return { method: request.method, url: `${path}${url.search}`, header, body };
+}
+
+const encoder = new TextEncoder();
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** The answer as a Response: HEAD gets GET's headers and no body, as the server sends it. */
+function toResponse(method: string, answer: CoreAnswer): Response {
+  const body = encoder.encode(answer.body);
+  const headers = new Headers(answer.headers);
+  headers.set('content-length', String(body.length));
+  return new Response(method === 'HEAD' || NULL_BODY.has(answer.status) ? null : body, { status: answer.status, headers });
+}
+
+/** Nothing of the service lives outside its base path: Django's page_not_found, as a proxy in front would leave it. */
+const NOT_UNDER_BASE: CoreAnswer = { status: 404, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.PAGE_NOT_FOUND.page };
 
 /**
  * `(request: Request) => Promise<Response>` answering exactly as the stub's HTTP server does, from
- * the same core: for service workers, edge runtimes, and tests that stub `fetch`.
+ * the same core: for service workers, edge runtimes, and tests that stub `fetch`. With a `baseUrl`
+ * that has a path, that path is taken off each request's before the core sees it (a request
+ * outside it answers 404); the origin of the request is not checked (route to it what you mean to).
  */
 export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
-  let core = coreFor(options);
+  const base = parseBaseUrl(options.baseUrl);
+  const underBase = base?.path ? new RegExp(`^${anySpelling(base.path)}(?=/|$)`) : undefined;
+  const core = coreFor(options, base);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
+    let path = url.pathname;
+    if (underBase) {
+      const m = underBase.exec(path);
+      if (!m) return toResponse(request.method, NOT_UNDER_BASE);
+      path = path.slice(m[0].length) || '/';
+    }
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
     const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
-    // A Request's Host is its URL's (browsers and fetch never let a page set it).
-    const header = (name: string) => (name === 'host' ? url.host : (request.headers.get(name) ?? undefined));
-    const answer = core.answer({ method: request.method, url: `${url.pathname}${url.search}`, header, body });
-    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
-    const length = new TextEncoder().encode(answer.body).length;
-    return new Response(request.method === 'HEAD' || NULL_BODY.has(answer.status) ? null : answer.body, {
-      status: answer.status,
-      headers: { ...answer.headers, 'content-length': String(length) },
-    });
+    const answer = core.answer(coreRequest(request, url, path, body));
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    return toResponse(request.method, answer);
   };
-  return Object.assign(handler, {
-    reset: () => {
-      core = coreFor(options);
-    },
-    get model() {
-      return core.model;
-    },
-  });
+  return Object.assign(handler, { reset: () => core.reset(), model: core.model });
 }
