@@ -1,5 +1,4 @@
-import { type CoreAnswer, type CoreOptions, type CoreRequest, StubCore } from '../core/answer.js';
-import { DJANGO_HEADERS } from '../core/django.js';
+import { type CoreAnswer, type CoreOptions, type CoreRequest, djangoPage, StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
@@ -48,10 +47,7 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
   const coreOptions: CoreOptions = {
     pageSize,
     baseUrl: base?.url,
-    // The core takes the scheme only from a trusted X-Forwarded-Proto (Django's
-    // SECURE_PROXY_SSL_HEADER); here the adapter is that proxy, and tells it the Request's own
-    // (see `coreRequest`), so that an https page gets https urls.
-    trustProxy: true,
+    trustProxy: false,
     allowedHosts: ['*'],
     fallbackHost: 'localhost',
     maxDelayMs: 10_000,
@@ -66,14 +62,8 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
  * none without `--trust-proxy`.
  */
 function coreRequest(request: Request, url: URL, path: string, body: Uint8Array | undefined): CoreRequest {
-  const scheme = url.protocol.slice(0, -1);
-  const header = (name: string): string | undefined => {
-    if (name === 'host') return url.host;
-    if (name === 'x-forwarded-host') return undefined;
-    if (name === 'x-forwarded-proto') return scheme;
-    return request.headers.get(name) ?? undefined;
-  };
-  return { method: request.method, url: `${path}${url.search}`, header, body };
+  const header = (name: string): string | undefined => (name === 'host' ? url.host : (request.headers.get(name) ?? undefined));
+  return { method: request.method, url: `${path}${url.search}`, header, body, scheme: url.protocol === 'https:' ? 'https' : 'http' };
 }
 
 const encoder = new TextEncoder();
@@ -88,7 +78,7 @@ function toResponse(method: string, answer: CoreAnswer): Response {
 }
 
 /** Nothing of the service lives outside its base path: Django's page_not_found, as a proxy in front would leave it. */
-const NOT_UNDER_BASE: CoreAnswer = { status: 404, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html' }, body: DJANGO_ERRORS.PAGE_NOT_FOUND.page };
+const NOT_UNDER_BASE: CoreAnswer = djangoPage(DJANGO_ERRORS.PAGE_NOT_FOUND);
 
 /**
  * `(request: Request) => Promise<Response>` answering exactly as the stub's HTTP server does, from

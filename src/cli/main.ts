@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULTS, resolveConfig, type StubConfig } from '../server/config.js';
 import { colors } from '../server/log.js';
-import { serve } from '../server/serve.js';
-import { type CheckFlags, check } from './check.js';
+// Each command's module is loaded when the command runs: `--version` and `--help` need none of
+// them (Fastify, Ajv, swagger-parser), and start at once.
+import type { CheckFlags } from './check.js';
 import { BOUNDS, bounded, collect, httpOptions } from './contract-options.js';
-import { type ProxyFlags, proxy } from './proxy.js';
-import { type RecordFlags, record } from './record.js';
-import { snapshot } from './snapshot.js';
+import type { ProxyFlags } from './proxy.js';
+import type { RecordFlags } from './record.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -56,6 +56,12 @@ function serveOptions(cmd: Command): Command {
     .addOption(new Option('--types <file>', 'with --watch: regenerate the TypeScript types into this file when the spec changes').env('STUB_TYPES'))
     .addOption(new Option('--validate-requests', 'check query parameters against the spec (400 on violation)').env('STUB_VALIDATE_REQUESTS').default(false))
     .addOption(new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS').env('STUB_MAX_DELAY').default(DEFAULTS.maxDelayMs).argParser(integer))
+    .addOption(
+      new Option('--shutdown-grace <ms>', 'after SIGTERM/SIGINT: how long requests in flight may take before their connections are closed')
+        .env('STUB_SHUTDOWN_GRACE')
+        .default(DEFAULTS.shutdownGraceMs)
+        .argParser(integer),
+    )
     .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
     .addOption(new Option('--log-format <format>', 'request log format').choices(['pretty', 'json']).env('STUB_LOG_FORMAT').default('pretty'));
 }
@@ -76,6 +82,7 @@ interface ServeFlags {
   types?: string;
   validateRequests: boolean;
   maxDelay: number;
+  shutdownGrace: number;
   quiet: boolean;
   logFormat: 'pretty' | 'json';
 }
@@ -97,6 +104,7 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
     typesFile: flags.types,
     validateRequests: flags.validateRequests,
     maxDelayMs: flags.maxDelay,
+    shutdownGraceMs: flags.shutdownGrace,
     logLevel: flags.quiet ? 'silent' : 'info',
     logFormat: flags.logFormat,
   });
@@ -115,7 +123,7 @@ const serveCommand = serveOptions(program.command('serve', { isDefault: true }).
 // `workplace-stub --help` lists the options of the default command too, with their defaults.
 program.addHelpText('after', () => `\nOptions of serve (the default command, also \`workplace-stub serve --help\`):\n${serveCommand.createHelp().formatHelp(serveCommand, serveCommand.createHelp()).split('Options:\n')[1] ?? ''}`);
 serveCommand.action(async (flags: ServeFlags) => {
-  const result = await serve(configFromFlags(flags));
+  const result = await (await import('../server/serve.js')).serve(configFromFlags(flags));
   if (typeof result === 'number') process.exit(result);
 });
 
@@ -127,7 +135,7 @@ program
   .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
   .addOption(new Option('--generate-count <n>', 'items generated per collection without fixture').env('STUB_GENERATE_COUNT').default(DEFAULTS.generateCount).argParser(integer))
   .action(async (flags: { spec: string; fixtures: string; seed: number; generateCount: number }) => {
-    process.exit(await snapshot(flags));
+    process.exit(await (await import('./snapshot.js')).snapshot(flags));
   });
 
 httpOptions(
@@ -145,7 +153,7 @@ httpOptions(
   .option('--json', 'the report as JSON on stdout', false)
   .option('--junit <file>', 'also write JUnit XML (its folder is created)')
   .action(async (flags: CheckFlags) => {
-    process.exit(await check(flags));
+    process.exit(await (await import('./check.js')).check(flags));
   });
 
 httpOptions(
@@ -160,7 +168,7 @@ httpOptions(
     .option('--junit <file>', 'at exit (SIGINT/SIGTERM), write the answers seen as JUnit XML'),
   { header: false, pages: false },
 ).action(async (flags: ProxyFlags) => {
-  process.exit(await proxy(flags));
+  process.exit(await (await import('./proxy.js')).proxy(flags));
 });
 
 httpOptions(
@@ -172,7 +180,7 @@ httpOptions(
     .option('--force', 'overwrite fixtures that exist', false)
     .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml')),
 ).action(async (flags: RecordFlags) => {
-  process.exit(await record(flags));
+  process.exit(await (await import('./record.js')).record(flags));
 });
 
 try {

@@ -30,6 +30,8 @@ export interface CoreRequest {
   readonly header: HeaderGetter;
   /** The body, for writes. */
   readonly body?: Uint8Array | undefined;
+  /** The scheme the request came by (WSGI's url_scheme): https urls for an https request. */
+  readonly scheme?: 'http' | 'https';
 }
 
 /** One answer: status, headers (lower-case names, no Content-Length), body. */
@@ -163,7 +165,7 @@ export class StubCore {
   #answer(req: CoreRequest): CoreAnswer {
     const method = req.method.toUpperCase();
     // CommonMiddleware: get_host() before anything else; a bad Host is Django's 400 page.
-    const host = resolveBaseUrl(req.header, this.options);
+    const host = resolveBaseUrl(req.header, this.options, req.scheme);
     if (!host.ok) return page(DJANGO_ERRORS.BAD_REQUEST);
     if (this.options.cors && method === 'OPTIONS' && req.header('origin') !== undefined && req.header('access-control-request-method') !== undefined) {
       return preflight(req.header);

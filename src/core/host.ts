@@ -45,7 +45,11 @@ export function hostAllowed(domain: string, allowed: readonly string[]): boolean
   });
 }
 
-export function resolveBaseUrl(header: HeaderGetter, opts: HostOptions): BaseUrlResult {
+/**
+ * `scheme` is the connection's own (WSGI's url_scheme): a trusted X-Forwarded-Proto, when
+ * present, decides instead (Django's `is_secure()`).
+ */
+export function resolveBaseUrl(header: HeaderGetter, opts: HostOptions, scheme: 'http' | 'https' = 'http'): BaseUrlResult {
   const forwardedHost = opts.trustProxy ? header('x-forwarded-host') : undefined;
   const host = forwardedHost ?? header('host') ?? opts.fallbackHost;
   const domain = validHostDomain(host);
@@ -53,6 +57,6 @@ export function resolveBaseUrl(header: HeaderGetter, opts: HostOptions): BaseUrl
   if (!hostAllowed(domain, opts.allowedHosts)) return { ok: false, reason: 'disallowed-host' };
   if (opts.baseUrl !== undefined) return { ok: true, baseUrl: opts.baseUrl };
   const proto = opts.trustProxy ? header('x-forwarded-proto') : undefined;
-  const scheme = proto !== undefined && proto.split(',', 1)[0]?.trim() === 'https' ? 'https' : 'http';
-  return { ok: true, baseUrl: `${scheme}://${host}` };
+  const secure = proto !== undefined ? proto.split(',', 1)[0]?.trim() === 'https' : scheme === 'https';
+  return { ok: true, baseUrl: `${secure ? 'https' : 'http'}://${host}` };
 }

@@ -131,6 +131,8 @@ async function writeTypes(file: string, specFile: string, log: (line: string) =>
       log(`types regenerated: ${path.relative(process.cwd(), file)}`);
     }
   } catch (e) {
-    log(`types not regenerated: ${(e as Error).message}`);
+    const err = e as NodeJS.ErrnoException;
+    const missing = err.code === 'ERR_MODULE_NOT_FOUND' && err.message.includes("'openapi-typescript'");
+    log(missing ? 'types not regenerated: --types needs openapi-typescript (npm install --save-dev openapi-typescript)' : `types not regenerated: ${err.message}`);
   }
 }

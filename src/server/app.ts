@@ -2,7 +2,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type CoreAnswer, type CoreOptions, djangoPage, StubCore } from '../core/answer.js';
-import { DJANGO_HEADERS } from '../core/django.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import type { StubState } from '../load/state.js';
 import { AnswerCache } from './answer-cache.js';

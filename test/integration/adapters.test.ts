@@ -258,7 +258,7 @@ describe('a base URL, and the scheme of the request', () => {
     const handle = createFetchHandler({ baseUrl: `${BASE}/` });
     const outside = await handle(new Request('https://staging.example.org/api/v1/desk'));
     expect(outside.status).toBe(404);
-    expect(outside.headers.get('content-type')).toBe('text/html');
+    expect(outside.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect((await handle(new Request('https://staging.example.org/workplaces/api/v1/desk'))).status).toBe(404);
     const encoded = await handle(new Request('https://staging.example.org/work%70lace/api/v1/desk/3?format=api'));
     expect(await encoded.json()).toMatchObject({ pk: 3, url: `${BASE}/api/v1/desk/3?format=api` });

@@ -28,6 +28,7 @@ const SERVE_OPTIONS = [
   '--types',
   '--validate-requests',
   '--max-delay',
+  '--shutdown-grace',
   '--quiet',
   '--log-format',
 ];
