@@ -23,7 +23,10 @@ export interface CollectionModel {
   readonly lookup: string | undefined;
   readonly items: ItemSet;
   readonly dynamic: ItemSet | undefined;
-  readonly examples: ReadonlyMap<string, ItemSet>;
+  /** The 200 answer's named envelope examples (`Prefer: example=NAME`). */
+  readonly examples: { get(name: string): ItemSet | undefined; has(name: string): boolean; keys(): IterableIterator<string> };
+  /** How many items the collection holds as loaded (known without making generated ones). */
+  readonly count: number;
   /** What the list operation's declared query parameters do (filters, search, ordering, page size). */
   readonly filters: Filters;
 }
@@ -56,37 +59,101 @@ export interface Model {
   readonly generatedBodies: Readonly<Record<string, unknown>>;
 }
 
-/** Compiles a snapshot (checked first): operations read from its spec, items serialized once. */
+/**
+ * A collection's items as the model is given them: raw items (a snapshot's, serialized on first
+ * use), items already prepared (a fixture streamed by the loader), or a function that makes them
+ * on first use (generated data, so that a spec of thousands of collections starts at once).
+ */
+export type ItemsInput = readonly unknown[] | { readonly prepared: ItemSet } | { readonly lazy: () => readonly unknown[]; readonly count: number };
+
+export interface CollectionInput {
+  readonly source: ItemSource;
+  readonly from: string;
+  readonly items: ItemsInput;
+  readonly dynamic?: ItemsInput;
+  readonly examples: Readonly<Record<string, ItemsInput>>;
+}
+
+/** How a collection's items are served: fields in order, url or not, the lookup field. */
+export interface CollectionShape {
+  readonly fields: readonly string[];
+  readonly withUrl: boolean;
+  readonly lookup: string | undefined;
+  readonly pkParam: string;
+}
+
+/** A collection's shape, read from the spec (and from a first item, for the lookup field). */
+export function shapeOf(spec: unknown, operations: Operations, list: ListOperation, sample?: unknown): CollectionShape {
+  const detail = operations.detailOf.get(list.path);
+  const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+  const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
+  return { fields: itemFields(spec, list.itemPointer), withUrl: buildsUrl(spec, list, detail), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
+}
+
+/** The first raw item of an input, if it is at hand without making anything. */
+function sampleOf(input: ItemsInput | undefined): unknown {
+  return Array.isArray(input) ? input[0] : undefined;
+}
+
+/** An item set made from its input once, when first asked for. */
+function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
+  let set: ItemSet | undefined;
+  return () => {
+    if (set) return set;
+    const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
+    set = raw === undefined ? (input as { prepared: ItemSet }).prepared : raw.length === 0 ? EMPTY_SET : prepareItems(raw, { fields: shape.fields, withUrl: shape.withUrl, pkField: shape.lookup });
+    return set;
+  };
+}
+
+/** How many items an input holds, without making them. */
+export function countOf(input: ItemsInput): number {
+  if (Array.isArray(input)) return input.length;
+  return 'prepared' in input ? input.prepared.items.length : (input as { count: number }).count;
+}
+
+/** Compiles collections' inputs against a spec: operations read once, item sets made on first use. */
+export function compileModel(spec: Readonly<Record<string, unknown>>, operations: Operations, inputs: Readonly<Record<string, CollectionInput>>, generatedBodies: Readonly<Record<string, unknown>>): Model {
+  const collections = new Map<string, CollectionModel>();
+  const routes = new Map(operations.routes.map((r) => [r.path, r]));
+  for (const list of operations.lists) {
+    const data = inputs[list.path];
+    const shape = shapeOf(spec, operations, list, sampleOf(data?.items));
+    const items = data ? lazySet(data.items, shape) : () => EMPTY_SET;
+    const dynamic = data?.dynamic ? lazySet(data.dynamic, shape) : undefined;
+    const examples = new Map(Object.entries(data?.examples ?? {}).map(([name, input]) => [name, lazySet(input, shape)] as const));
+    collections.set(list.path, {
+      list,
+      detail: operations.detailOf.get(list.path),
+      route: routes.get(list.path) as PathRoute,
+      itemRoute: operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path),
+      source: data?.source ?? 'empty',
+      from: data?.from ?? 'nothing',
+      count: data ? countOf(data.items) : 0,
+      fields: shape.fields,
+      withUrl: shape.withUrl,
+      lookup: shape.lookup,
+      get items() {
+        return items();
+      },
+      get dynamic() {
+        return dynamic?.();
+      },
+      examples: {
+        get: (name: string) => examples.get(name)?.(),
+        has: (name: string) => examples.has(name),
+        keys: () => examples.keys(),
+      },
+      filters: listFilters(spec, list, shape.fields, (f) => fieldSchema(spec, list.itemPointer, f)),
+    });
+  }
+  return { spec, operations, collections, router: new Router(operations.routes), generatedBodies };
+}
+
+/** Compiles a snapshot (checked first): operations read from its spec, items serialized on first use. */
 export function compileSnapshot(value: Snapshot | unknown): Model {
   const snapshot = asSnapshot(value);
   const { operations, problems } = readOperations(snapshot.spec, 'snapshot spec');
   if (problems.length > 0) throw new LoadError(problems);
-  const collections = new Map<string, CollectionModel>();
-  const routes = new Map(operations.routes.map((r) => [r.path, r]));
-  for (const list of operations.lists) {
-    const data = snapshot.collections[list.path];
-    const detail = operations.detailOf.get(list.path);
-    const fields = itemFields(snapshot.spec, list.itemPointer);
-    const withUrl = buildsUrl(snapshot.spec, list, detail);
-    const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
-    const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
-    const lookup = lookupField(snapshot.spec, list, { pkParam }, data?.items[0]);
-    const prepare = (raw: readonly unknown[] | undefined): ItemSet => (raw === undefined || raw.length === 0 ? EMPTY_SET : prepareItems(raw, { fields, withUrl, pkField: lookup }));
-    collections.set(list.path, {
-      list,
-      detail,
-      route: routes.get(list.path) as PathRoute,
-      itemRoute,
-      source: data?.source ?? 'empty',
-      from: data?.from ?? 'nothing',
-      fields,
-      withUrl,
-      lookup,
-      items: prepare(data?.items),
-      dynamic: data?.dynamic ? prepare(data.dynamic) : undefined,
-      examples: new Map(Object.entries(data?.examples ?? {}).map(([name, items]) => [name, prepare(items)])),
-      filters: listFilters(snapshot.spec, list, fields, (f) => fieldSchema(snapshot.spec, list.itemPointer, f)),
-    });
-  }
-  return { spec: snapshot.spec, operations, collections, router: new Router(operations.routes), generatedBodies: snapshot.generatedBodies ?? {} };
+  return compileModel(snapshot.spec, operations, snapshot.collections, snapshot.generatedBodies ?? {});
 }

@@ -57,18 +57,48 @@ class AscendingIntIndex implements PkIndex {
 
 /** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
 export function indexByPk(items: readonly PreparedItem[]): PkIndex {
-  const pks = new Float64Array(items.length);
-  let ascending = true;
-  for (let i = 0; i < items.length && ascending; i++) {
-    const pk = items[i]?.pk;
-    const n = pk === undefined ? Number.NaN : Number(pk);
-    if (!Number.isSafeInteger(n) || String(n) !== pk || (i > 0 && n <= (pks[i - 1] as number))) ascending = false;
-    else pks[i] = n;
+  const builder = new ItemSetBuilder();
+  for (const item of items) builder.add(item);
+  return builder.finish().byPk;
+}
+
+/**
+ * An item set built one item at a time (a streamed fixture): the pk index grows with it, so that
+ * finishing costs nothing (no pass over a million items at once, which would stall a reload).
+ */
+export class ItemSetBuilder {
+  readonly items: PreparedItem[] = [];
+  #pks = new Float64Array(1024);
+  #ascending = true;
+  #map: Map<string, PreparedItem> | undefined;
+
+  add(item: PreparedItem): void {
+    const i = this.items.length;
+    this.items.push(item);
+    if (this.#ascending) {
+      const pk = item.pk;
+      const n = pk === undefined ? Number.NaN : Number(pk);
+      if (Number.isSafeInteger(n) && String(n) === pk && (i === 0 || n > (this.#pks[i - 1] as number))) {
+        if (i === this.#pks.length) {
+          const bigger = new Float64Array(this.#pks.length * 2);
+          bigger.set(this.#pks);
+          this.#pks = bigger;
+        }
+        this.#pks[i] = n;
+        return;
+      }
+      this.#ascending = false;
+      this.#map = new Map();
+      for (const earlier of this.items) if (earlier.pk !== undefined && !this.#map.has(earlier.pk)) this.#map.set(earlier.pk, earlier);
+      return;
+    }
+    if (item.pk !== undefined && !this.#map?.has(item.pk)) this.#map?.set(item.pk, item);
   }
-  if (ascending) return new AscendingIntIndex(items, pks);
-  const map = new Map<string, PreparedItem>();
-  for (const item of items) if (item.pk !== undefined && !map.has(item.pk)) map.set(item.pk, item);
-  return map;
+
+  finish(): ItemSet {
+    const byPk = this.#ascending ? new AscendingIntIndex(this.items, this.#pks.subarray(0, this.items.length)) : (this.#map as Map<string, PreparedItem>);
+    return { items: this.items, byPk };
+  }
 }
 
 export const EMPTY_SET: ItemSet = Object.freeze({ items: Object.freeze([]), byPk: new Map() });
@@ -182,24 +212,47 @@ export function prepareItems(raw: readonly unknown[], opts: PrepareOptions): Ite
   return { items, byPk: indexByPk(items) };
 }
 
+const fieldIndexes = new WeakMap<readonly string[], Map<string, number>>();
+
+/** Is the item already in schema order (its described members in order, then any others)? No array made. */
+function isInSchemaOrder(value: Record<string, unknown>, fields: readonly string[]): boolean {
+  let index = fieldIndexes.get(fields);
+  if (!index) {
+    index = new Map(fields.map((f, i) => [f, i]));
+    fieldIndexes.set(fields, index);
+  }
+  let last = -1;
+  let extra = false;
+  for (const k in value) {
+    const at = index.get(k);
+    if (at === undefined) extra = true;
+    else if (extra || at < last) return false;
+    else last = at;
+  }
+  return true;
+}
+
 /** The item's members in schema order (a no-op for items already in it, the common case). */
 function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const keys = Object.keys(value);
-  let i = 0;
-  let ordered = true;
-  for (const f of fields) {
-    if (!Object.hasOwn(value, f)) continue;
-    if (keys[i] !== f) {
-      ordered = false;
-      break;
-    }
-    i++;
-  }
-  if (ordered) return value;
+  if (isInSchemaOrder(value, fields)) return value;
   const out: Record<string, unknown> = {};
   for (const f of fields) if (Object.hasOwn(value, f)) out[f] = value[f];
-  for (const k of keys) if (!Object.hasOwn(out, k)) out[k] = value[k];
+  for (const k of Object.keys(value)) if (!Object.hasOwn(out, k)) out[k] = value[k];
   return out;
+}
+
+/**
+ * The same, given the item's own text when that is already canonical compact JSON (a fixture
+ * written by JSON.stringify): the text is the item's JSON when its members are in schema order
+ * and it holds no url, so nothing is serialized again.
+ */
+export function prepareItemFromText(value: unknown, text: string, opts: PrepareOptions): PreparedItem {
+  if (!isObject(value) || (opts.withUrl && 'url' in value) || !isInSchemaOrder(value, opts.fields)) return prepareItem(value, opts);
+  const pk = pkOf(value, opts.pkField);
+  const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
+  if (!addressable) return { pk, json: text, urlAt: -1 };
+  if (opts.fields.indexOf('url') <= 0) return { pk, json: text, urlAt: 1 };
+  return prepareItem(value, opts);
 }
 
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {

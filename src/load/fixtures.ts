@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { folderOf, readConfinedText } from './read-confined.js';
-import { jsonTooDeepAt, nestsDeeperThan, placeOfIndex } from './text-checks.js';
+import { ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
+import { folderOf, openConfined, readConfinedText } from './read-confined.js';
+import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
 /** Where JSON.parse stopped: V8 says "position N" (and, from Node 22, also line and column). */
 function jsonPosition(text: string, message: string): string {
@@ -51,4 +52,98 @@ export async function readFixtureFile(file: string, problems: LoadProblem[], opt
     return undefined;
   }
   return data;
+}
+
+export type FixtureStream = 'missing' | 'read' | 'failed';
+
+/** One item of a streamed fixture: its value, index, and text (and whether that text is canonical JSON). */
+export interface FixtureItem {
+  readonly value: unknown;
+  readonly index: number;
+  readonly text: string;
+  readonly canonical: boolean;
+}
+
+/**
+ * Reads a fixture a chunk of items at a time (load/item-stream.ts), with the same confinement,
+ * size and nesting limits as readFixtureFile, handing each item to `onItem` with its place: a
+ * million-item fixture is never held as an array, each chunk's items are parsed in one JSON.parse,
+ * and the event loop gets a turn every few milliseconds, so that answers keep flowing while a
+ * reload reads it.
+ */
+export async function streamFixtureFile(
+  file: string,
+  problems: LoadProblem[],
+  opts: FixtureReadOptions,
+  onItem: (item: FixtureItem) => void,
+  /**
+   * An item can be taken as it is, unparsed (it is the same as before): then `onReused` is called
+   * for it, in its turn, instead of onItem. Given the item's bytes (valid during the call only), so
+   * that nothing is decoded for it.
+   */
+  reuse?: { readonly test: (index: number, bytes: Buffer, canonical: boolean) => boolean; readonly onReused: (index: number) => void },
+): Promise<FixtureStream> {
+  const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
+  const folder = await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder');
+  const opened = await openConfined(file, folder, limits);
+  if (!opened.ok) {
+    if (opened.kind === 'missing') return 'missing';
+    problems.push({ file: rel(file), pointer: opened.place, reason: opened.reason });
+    return 'failed';
+  }
+  const before = problems.length;
+  let turn = performance.now();
+  try {
+    for await (const batch of streamItemBatches(opened.handle, limits.maxDepth)) {
+      const reused = reuse ? batch.map((i) => reuse.test(i.index, i.bytes, i.canonical)) : undefined;
+      const fresh = reused ? batch.filter((_, k) => !reused[k]) : batch;
+      // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.
+      const texts = fresh.map((i) => i.text);
+      let values: unknown[] | undefined;
+      try {
+        values = JSON.parse(`[${texts.join(',')}]`) as unknown[];
+      } catch {
+        values = undefined;
+      }
+      // In the file's order: reused and parsed items interleave as they stand.
+      let f = 0;
+      for (let k = 0; k < batch.length; k++) {
+        const item = batch[k] as StreamedItem;
+        if (reused?.[k]) {
+          reuse?.onReused(item.index);
+          continue;
+        }
+        const text = texts[f] as string;
+        let value: unknown;
+        if (values) value = values[f];
+        else {
+          try {
+            value = JSON.parse(text);
+          } catch (e) {
+            // V8 says "position N" within the item: the place in the file is the item's plus that.
+            const message = (e as Error).message;
+            const pos = /position (\d+)/.exec(message);
+            const within = pos ? /^line (\d+):(\d+)$/.exec(placeOfIndex(text, Number(pos[1]))) : null;
+            const line = within ? item.line + Number(within[1]) - 1 : item.line;
+            const col = within ? (Number(within[1]) === 1 ? item.col + Number(within[2]) - 1 : Number(within[2])) : item.col;
+            problems.push({ file: rel(file), pointer: linePlace(line, col), reason: `invalid JSON in item ${item.index}: ${message}` });
+            f++;
+            continue;
+          }
+        }
+        f++;
+        onItem({ value, index: item.index, text, canonical: item.canonical });
+      }
+      if (performance.now() - turn > 8) {
+        await new Promise((r) => setImmediate(r));
+        turn = performance.now();
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof ItemStreamError)) throw e;
+    problems.push({ file: rel(file), pointer: linePlace(e.line, e.col), reason: e.message });
+  } finally {
+    await opened.handle.close();
+  }
+  return problems.length > before ? 'failed' : 'read';
 }

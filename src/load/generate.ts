@@ -1,4 +1,4 @@
-import { generate, type JsonSchema } from 'json-schema-faker';
+import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ListOperation } from '../core/spec/operations.js';
 import { follow, isObject } from '../core/spec/pointer.js';
 
@@ -15,6 +15,11 @@ export interface GenerateOptions {
  * every item has its own address; urls are left out: the stub builds them per request.
  */
 export async function generateItems(doc: unknown, list: ListOperation, lookup: string | undefined, opts: GenerateOptions): Promise<unknown[]> {
+  return generateItemsSync(doc, list, lookup, opts);
+}
+
+/** The same, at once: what a collection generated on its first request needs. */
+export function generateItemsSync(doc: unknown, list: ListOperation, lookup: string | undefined, opts: GenerateOptions): unknown[] {
   if (opts.count === 0) return [];
   const schema: JsonSchema = {
     type: 'array',
@@ -22,7 +27,7 @@ export async function generateItems(doc: unknown, list: ListOperation, lookup: s
     maxItems: opts.count,
     items: { $ref: list.itemPointer },
   };
-  const generated = await generate(schema, {
+  const generated = generateSync(schema, {
     seed: opts.seed,
     alwaysFakeOptionals: true,
     fillProperties: false,

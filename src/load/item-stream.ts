@@ -1,18 +1,42 @@
+import { isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
+import { firstInvalidUtf8 } from './text-checks.js';
 
 /**
- * Reads a fixture, a JSON array of items, one item at a time: the array is never built whole, so
- * a million-item file costs the items as they are kept, not twice that, and the caller can yield
- * to the event loop between items, so that a reload never stalls the answers being served.
- * A byte scanner finds each item's text (strings, escapes, nesting, with a nesting limit); the
- * caller parses it. Every fault of the array's own syntax has its line and column.
+ * Reads a fixture, a JSON array of items, chunk by chunk: the array is never built whole, so a
+ * million-item file costs the items as they are kept, not twice that, and the caller can yield to
+ * the event loop between chunks, so that a reload never stalls the answers being served.
+ * A byte scanner finds each item (strings, escapes, nesting, with a nesting limit), and notes
+ * whether its text is already what JSON.stringify would write (then that text is the item's
+ * JSON, and nothing is serialized again). Every fault of the array's syntax has line and column.
  */
 export interface StreamedItem {
   readonly index: number;
+  /** The item's bytes: a view into the scanner's chunk, valid until the next batch is read. */
+  readonly bytes: Buffer;
+  /** The item's text (decoded when first asked for; it must be UTF-8). */
   readonly text: string;
+  /** The text is compact and canonical: no white space, escapes, fractions or exponents. */
+  readonly canonical: boolean;
   /** 1-based line and column where the item starts. */
   readonly line: number;
   readonly col: number;
+}
+
+/** A streamed item whose text is decoded only when asked for. */
+class Item implements StreamedItem {
+  #text: string | undefined;
+  constructor(
+    readonly index: number,
+    readonly bytes: Buffer,
+    readonly canonical: boolean,
+    readonly line: number,
+    readonly col: number,
+  ) {}
+  get text(): string {
+    this.#text ??= decoded(this.bytes, this.line, this.col);
+    return this.#text;
+  }
 }
 
 export class ItemStreamError extends Error {
@@ -35,138 +59,231 @@ const COMMA = 0x2c;
 const NEWLINE = 0x0a;
 
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+const NUL = 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8';
+const hex = (b: number) => b.toString(16).toUpperCase().padStart(2, '0');
 
-type State = 'start' | 'before-item' | 'item' | 'after-item' | 'done';
+// Scanner states.
+const START = 0;
+const BEFORE_ITEM = 1;
+const ITEM = 2;
+const AFTER_ITEM = 3;
+const DONE = 4;
+
+/**
+ * Line and column (1-based, in characters) of byte `to` of a UTF-8 buffer, given those of byte
+ * `from`: newlines found natively, characters counted on the last line only.
+ */
+function advance(bytes: Buffer, from: number, to: number, line: number, col: number): { line: number; col: number } {
+  let lineStart = from;
+  for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1 && nl < to; nl = bytes.indexOf(NEWLINE, nl + 1)) {
+    line++;
+    col = 1;
+    lineStart = nl + 1;
+  }
+  for (let i = lineStart; i < to; i++) if (((bytes[i] as number) & 0xc0) !== 0x80) col++;
+  return { line, col };
+}
+
+/** The text of an item's bytes, which must be UTF-8 (else the place of the first bad byte). */
+function decoded(bytes: Buffer, line: number, col: number): string {
+  if (!isUtf8(bytes)) {
+    const at = firstInvalidUtf8(bytes);
+    const p = advance(bytes, 0, at, line, col);
+    throw new ItemStreamError(p.line, p.col, `is not valid UTF-8 (byte ${hex(bytes[at] as number)}): save the file as UTF-8`);
+  }
+  return bytes.toString('utf8');
+}
 
 /** The scanner, fed chunk by chunk; completed items collect in `out`. */
 export class ItemScanner {
   readonly out: StreamedItem[] = [];
-  #state: State = 'start';
-  #line = 1;
-  #col = 0;
+  #state = START;
   #depth = 0;
   #inString = false;
   #escaped = false;
-  #first = true;
   #index = 0;
-  /** The current item's bytes from earlier chunks. */
+  /** Line and column of the first byte of the next chunk. */
+  #line = 1;
+  #col = 1;
+  /** The current item's bytes from earlier chunks, its place, and whether it is still canonical. */
   #pending: Buffer[] = [];
   #itemLine = 1;
   #itemCol = 1;
+  #canonical = true;
   /** The current item is a scalar (it ends at `,` or `]`, not at a closing bracket). */
   #scalar = false;
+  #prev = 0;
 
   constructor(readonly maxDepth: number) {}
 
-  #fail(message: string): never {
-    throw new ItemStreamError(this.#line, this.#col, message);
-  }
-
-  #emit(chunk: Buffer, start: number, end: number): void {
-    let bytes = this.#pending.length > 0 ? Buffer.concat([...this.#pending, chunk.subarray(0, end)]) : chunk.subarray(start, end);
-    if (this.#scalar) {
-      let e = bytes.length;
-      while (e > 0 && isSpace(bytes[e - 1] as number)) e--;
-      bytes = bytes.subarray(0, e);
-    }
-    this.#pending = [];
-    this.out.push({ index: this.#index++, text: bytes.toString('utf8'), line: this.#itemLine, col: this.#itemCol });
-  }
-
-  #open(): void {
-    this.#depth++;
-    if (this.#depth > this.maxDepth) this.#fail(`nested deeper than ${this.maxDepth} levels`);
-  }
-
   feed(chunk: Buffer): void {
+    // The hot loop runs on locals; the fields hold them between chunks.
+    let state = this.#state;
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let canonical = this.#canonical;
+    let scalar = this.#scalar;
+    let prev = this.#prev;
     let start = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const b = chunk[i] as number;
-      if (b === NEWLINE) {
-        this.#line++;
-        this.#col = 0;
-      } else if ((b & 0xc0) !== 0x80) this.#col++;
-      if (this.#first) {
-        this.#first = false;
-        if (b === 0xef && chunk[i + 1] === 0xbb) this.#fail('the file starts with a byte order mark: save it as UTF-8 without one');
-        if ((b === 0xff && chunk[i + 1] === 0xfe) || (b === 0xfe && chunk[i + 1] === 0xff)) this.#fail('the file is UTF-16: save it as UTF-8');
+    let placed = 0;
+    let line = this.#line;
+    let col = this.#col;
+    const maxDepth = this.maxDepth;
+    const placeOf = (i: number) => {
+      const p = advance(chunk, placed, i, line, col);
+      placed = i;
+      line = p.line;
+      col = p.col;
+      return p;
+    };
+    const fail = (i: number, message: string): never => {
+      const p = placeOf(i);
+      throw new ItemStreamError(p.line, p.col, message);
+    };
+    const emit = (end: number) => {
+      let bytes = this.#pending.length > 0 ? Buffer.concat([...this.#pending, chunk.subarray(0, end)]) : chunk.subarray(start, end);
+      if (scalar) {
+        let e = bytes.length;
+        while (e > 0 && isSpace(bytes[e - 1] as number)) e--;
+        bytes = bytes.subarray(0, e);
       }
-      if (this.#state === 'item') {
-        if (this.#inString) {
-          if (this.#escaped) this.#escaped = false;
-          else if (b === BACKSLASH) this.#escaped = true;
-          else if (b === QUOTE) this.#inString = false;
+      this.#pending = [];
+      this.out.push(new Item(this.#index++, bytes, canonical, this.#itemLine, this.#itemCol));
+    };
+    if (state === START && chunk.length > 0) {
+      const b0 = chunk[0] as number;
+      if (b0 === 0xef && chunk[1] === 0xbb) fail(0, 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM');
+      if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
+    }
+    const n = chunk.length;
+    for (let i = 0; i < n; i++) {
+      const b = chunk[i] as number;
+      if (b === 0) fail(i, NUL);
+      if (state === ITEM) {
+        if (inString) {
+          if (escaped) {
+            escaped = false;
+            continue;
+          }
+          // To the string's end: a tight loop on locals (strings are short: native searches cost more).
+          let j = i;
+          for (; j < n; j++) {
+            const c = chunk[j] as number;
+            if (c === QUOTE || c === BACKSLASH || c === 0) break;
+            // U+2028 and U+2029 (E2 80 A8/A9) are written escaped: a text holding one is not canonical.
+            if (c === 0xe2) canonical = false;
+          }
+          if (j === n) {
+            i = n - 1;
+            continue;
+          }
+          if (chunk[j] === 0) fail(j, NUL);
+          if (chunk[j] === BACKSLASH) {
+            canonical = false;
+            escaped = true;
+            i = j;
+            continue;
+          }
+          i = j;
+          inString = false;
+          prev = QUOTE;
           continue;
         }
-        if (b === QUOTE) this.#inString = true;
-        else if (b === OPEN_OBJ || b === OPEN_ARR) this.#open();
-        else if (b === CLOSE_OBJ || b === CLOSE_ARR) {
-          this.#depth--;
-          if (this.#depth === 1 && !this.#scalar) {
-            this.#emit(chunk, start, i + 1);
-            this.#state = 'after-item';
-          } else if (this.#depth === 0) {
+        if (b === QUOTE) inString = true;
+        else if (b === OPEN_OBJ || b === OPEN_ARR) {
+          depth++;
+          if (depth > maxDepth) fail(i, `nested deeper than ${maxDepth} levels of arrays and objects`);
+        } else if (b === CLOSE_OBJ || b === CLOSE_ARR) {
+          depth--;
+          if (depth === 1 && !scalar) {
+            emit(i + 1);
+            state = AFTER_ITEM;
+          } else if (depth === 0) {
             // `]` right after a scalar item: the item and the array end here.
-            this.#emit(chunk, start, i);
-            this.#state = 'done';
+            emit(i);
+            state = DONE;
           }
-        } else if (b === COMMA && this.#depth === 1 && this.#scalar) {
-          this.#emit(chunk, start, i);
-          this.#state = 'before-item';
-        }
+        } else if (b === COMMA && depth === 1 && scalar) {
+          emit(i);
+          state = BEFORE_ITEM;
+        } else if (isSpace(b)) canonical = false;
+        // A fraction, an exponent (an `e` after a digit), a sign or -0 are written otherwise by JSON.stringify.
+        else if (b === 0x2e || b === 0x2b || ((b === 0x65 || b === 0x45) && prev >= 0x30 && prev <= 0x39) || (b === 0x30 && prev === 0x2d)) canonical = false;
+        prev = b;
         continue;
       }
       if (isSpace(b)) continue;
-      switch (this.#state) {
-        case 'start':
-          if (b !== OPEN_ARR) this.#fail('a fixture is a JSON array of items');
-          this.#depth = 1;
-          this.#state = 'before-item';
-          break;
-        case 'before-item':
-          if (b === CLOSE_ARR && this.#index === 0) {
-            this.#depth = 0;
-            this.#state = 'done';
-            break;
-          }
-          if (b === CLOSE_ARR || b === COMMA) this.#fail(this.#index === 0 ? 'Expecting value' : 'a comma before ] or another comma: JSON allows neither');
-          this.#state = 'item';
-          start = i;
-          this.#itemLine = this.#line;
-          this.#itemCol = this.#col;
-          this.#scalar = b !== OPEN_OBJ && b !== OPEN_ARR;
-          if (!this.#scalar) this.#open();
-          else if (b === QUOTE) this.#inString = true;
-          break;
-        case 'after-item':
-          if (b === COMMA) this.#state = 'before-item';
-          else if (b === CLOSE_ARR) {
-            this.#depth = 0;
-            this.#state = 'done';
-          } else this.#fail("Expecting ',' delimiter");
-          break;
-        default:
-          this.#fail('Extra data after the array');
+      if (state === BEFORE_ITEM) {
+        if (b === CLOSE_ARR && this.#index === 0) {
+          depth = 0;
+          state = DONE;
+          continue;
+        }
+        if (b === CLOSE_ARR || b === COMMA) fail(i, this.#index === 0 ? 'Expecting value' : 'a comma before ] or another comma: JSON allows neither');
+        state = ITEM;
+        start = i;
+        const p = placeOf(i);
+        this.#itemLine = p.line;
+        this.#itemCol = p.col;
+        canonical = true;
+        prev = b;
+        scalar = b !== OPEN_OBJ && b !== OPEN_ARR;
+        if (!scalar) {
+          depth++;
+          if (depth > maxDepth) fail(i, `nested deeper than ${maxDepth} levels of arrays and objects`);
+        } else if (b === QUOTE) inString = true;
+        continue;
       }
+      if (state === START) {
+        if (b !== OPEN_ARR) fail(i, 'a fixture is a JSON array of items');
+        depth = 1;
+        state = BEFORE_ITEM;
+        continue;
+      }
+      if (state === AFTER_ITEM) {
+        if (b === COMMA) state = BEFORE_ITEM;
+        else if (b === CLOSE_ARR) {
+          depth = 0;
+          state = DONE;
+        } else fail(i, "Expecting ',' delimiter");
+        continue;
+      }
+      fail(i, 'Extra data after the array');
     }
-    if (this.#state === 'item') this.#pending.push(Buffer.from(chunk.subarray(this.#pending.length > 0 ? 0 : start)));
+    if (state === ITEM) this.#pending.push(Buffer.from(chunk.subarray(this.#pending.length > 0 ? 0 : start)));
+    const end = placeOf(n);
+    this.#line = end.line;
+    this.#col = end.col;
+    this.#state = state;
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#canonical = canonical;
+    this.#scalar = scalar;
+    this.#prev = prev;
   }
 
   end(): void {
-    if (this.#state === 'start') this.#fail('Expecting value: the file is empty');
-    if (this.#state !== 'done') this.#fail('the array is not closed: the file ends inside it');
+    if (this.#state === START) throw new ItemStreamError(this.#line, this.#col - 1, 'Expecting value: the file is empty');
+    if (this.#state !== DONE) throw new ItemStreamError(this.#line, this.#col - 1, 'the array is not closed: the file ends inside it');
   }
 }
 
-/** The items of the JSON array in an open file, chunk by chunk. */
-export async function* streamItems(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 20): AsyncGenerator<StreamedItem> {
+/** The items of the JSON array in an open file, one chunk's worth at a time. */
+export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem[]> {
   const scanner = new ItemScanner(maxDepth);
   const chunk = Buffer.allocUnsafe(chunkBytes);
   for (;;) {
     const { bytesRead } = await handle.read(chunk, 0, chunkBytes, null);
     if (bytesRead === 0) break;
     scanner.feed(chunk.subarray(0, bytesRead));
-    yield* scanner.out.splice(0);
+    if (scanner.out.length > 0) yield scanner.out.splice(0);
   }
   scanner.end();
+}
+
+/** The items of the JSON array in an open file, one at a time. */
+export async function* streamItems(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem> {
+  for await (const batch of streamItemBatches(handle, maxDepth, chunkBytes)) yield* batch;
 }

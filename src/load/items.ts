@@ -29,17 +29,65 @@ export interface CheckContext {
  * Written for a million items: one validation per item, one shallow copy where a url is added.
  */
 export function checkItems(raw: readonly unknown[], ctx: CheckContext, problems: LoadProblem[]): unknown[] {
-  const { list, detail, withUrl, lookup } = ctx;
-  const [pathBefore, pathAfter] = detail ? detail.path.split(`{${detail.pkParam}}`) : ['', ''];
-  const validate = ctx.ajv.validator(list.itemPointer);
+  const check = itemChecker(ctx, problems);
   const out: unknown[] = [];
-  const firstIndex = new Map<string, number>();
-  const problem = (index: number, tokens: (string | number)[], reason: string) => problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
   for (let index = 0; index < raw.length; index++) {
-    const value = raw[index];
+    const item = check(raw[index], index);
+    if (item !== undefined) out.push(item);
+  }
+  return out;
+}
+
+/**
+ * The check of one item after another (a fixture streamed item by item): the item as it will be
+ * served (urls stripped), or undefined with its problems reported. Remembers the pks seen, to
+ * report a repeated one.
+ */
+export interface ItemCheck {
+  (value: unknown, index: number, trusted?: boolean): Record<string, unknown> | undefined;
+  /** An item taken over unparsed (the same as before, under the same spec): only its pk is checked. */
+  reused(pk: string | undefined, index: number): boolean;
+}
+
+export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {
+  const { list, detail, withUrl, lookup } = ctx;
+  const [pathBefore = '', pathAfter = ''] = detail ? detail.path.split(`{${detail.pkParam}}`) : ['', ''];
+  let validate: ReturnType<ContractAjv['validator']> | undefined;
+  const firstIndex = new Map<string, number>();
+  let ascending = true;
+  let lastPk = Number.NEGATIVE_INFINITY;
+  const ascendingPks: number[] = [];
+  const firstIndexOf: number[] = [];
+  // The url the schema sees: its shape is the stub's, whatever the pk (one string for every item).
+  const validationUrl = `${VALIDATION_BASE}${pathBefore}1${pathAfter}?format=api`;
+  const problem = (index: number, tokens: (string | number)[], reason: string) => problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
+  const unique = (pk: string | undefined, index: number): boolean => {
+    if (pk === undefined) return true;
+    // While the pks are integers in ascending order (the common fixture), none can repeat and
+    // no map of them is kept; the first one out of order brings the map in.
+    const n = Number(pk);
+    if (ascending && Number.isSafeInteger(n) && String(n) === pk && n > lastPk) {
+      lastPk = n;
+      ascendingPks.push(n);
+      firstIndexOf.push(index);
+      return true;
+    }
+    if (ascending) {
+      ascending = false;
+      ascendingPks.forEach((p, i) => firstIndex.set(String(p), firstIndexOf[i] ?? i));
+    }
+    const earlier = firstIndex.get(pk);
+    if (earlier !== undefined) {
+      problem(index, [lookup ?? 'pk'], `repeats ${lookup ?? 'pk'} ${pk} of item ${earlier}`);
+      return false;
+    }
+    firstIndex.set(pk, index);
+    return true;
+  };
+  const check = (value: unknown, index: number, trusted = false): Record<string, unknown> | undefined => {
     if (!isObject(value)) {
       problem(index, [], 'an item is a JSON object');
-      continue;
+      return undefined;
     }
     let item = value;
     const pk = pkOf(item, lookup);
@@ -47,40 +95,36 @@ export function checkItems(raw: readonly unknown[], ctx: CheckContext, problems:
       if ('url' in item) {
         if (ctx.stored) {
           problem(index, ['url'], 'url is built per request from the deployment that serves it (§9.2); remove it from the fixture');
-          continue;
+          return undefined;
         }
         const { url: _url, ...rest } = item;
         item = rest;
       }
       if (pk === undefined || !PK_SEGMENT.test(pk)) {
         problem(index, [lookup ?? 'pk'], `${lookup ?? 'pk'} must be a number or a string matching [^/.]+ (it forms the last segment of url)`);
-        continue;
+        return undefined;
       }
     }
-    // The item as served, with the url the stub would build. A stored item is this load's own
-    // (parsed from its file): the url is added in place and deleted again (V8 undoes the last
-    // property added without copying), no copy of a million objects; others are copied.
-    const url = `${VALIDATION_BASE}${pathBefore ?? ''}${encodeURIComponent(pk ?? '')}${pathAfter ?? ''}?format=api`;
-    const checked = withUrl ? (ctx.stored ? item : { ...item }) : item;
-    if (withUrl) checked.url = url;
-    const valid = validate(checked);
-    if (withUrl) delete checked.url;
-    if (!valid) {
-      for (const e of validate.errors ?? []) {
-        const v = toViolation(e);
-        problem(index, v.pointer.split('/').slice(1), describeViolation(v));
+    // `trusted`: the same item under the same spec passed this check in the state before.
+    if (!trusted) {
+      validate ??= ctx.ajv.validator(list.itemPointer);
+      // The item as served, with the url the stub would build. A stored item is this load's own
+      // (parsed from its file): the url is added in place and deleted again (V8 undoes the last
+      // property added without copying), no copy of a million objects; others are copied.
+      const checked = withUrl ? (ctx.stored ? item : { ...item }) : item;
+      if (withUrl) checked.url = validationUrl;
+      const valid = validate(checked);
+      if (withUrl) delete checked.url;
+      if (!valid) {
+        for (const e of validate.errors ?? []) {
+          const v = toViolation(e);
+          problem(index, v.pointer.split('/').slice(1), describeViolation(v));
+        }
+        return undefined;
       }
-      continue;
     }
-    if (pk !== undefined) {
-      const earlier = firstIndex.get(pk);
-      if (earlier !== undefined) {
-        problem(index, [lookup ?? 'pk'], `repeats ${lookup ?? 'pk'} ${pk} of item ${earlier}`);
-        continue;
-      }
-      firstIndex.set(pk, index);
-    }
-    out.push(item);
-  }
-  return out;
+    if (!unique(pk, index)) return undefined;
+    return item;
+  };
+  return Object.assign(check, { reused: unique });
 }

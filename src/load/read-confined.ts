@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { formatBytes, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
@@ -49,13 +49,17 @@ const tooBig = (limits: LoadLimits, size?: number): ConfinedRead => ({
   reason: `cannot read the file: ${size === undefined ? '' : `${formatBytes(size)}, `}more than the limit of ${formatBytes(limits.maxFileBytes)}`,
 });
 
+export type ConfinedOpen =
+  | { ok: true; handle: FileHandle; size: number; real: string }
+  | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: string; reason: string };
+
 /**
- * Reads a text file that must be a regular file inside `folder`, symlinks resolved: a name or a
- * symlink leading out of the folder, a FIFO, a device, a directory, a file over the size limit or
- * not UTF-8 is refused with a reason, never read (a FIFO is never opened for a blocking read, so
- * it cannot hang start-up or `--watch`).
+ * Opens a file that must be a regular file inside `folder`, symlinks resolved: a name or a
+ * symlink leading out of the folder, a FIFO, a device, a directory or a file over the size limit
+ * is refused with a reason, never opened for reading (a FIFO is never opened for a blocking read,
+ * so it cannot hang start-up or `--watch`). The caller closes the handle.
  */
-export async function readConfinedText(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedRead> {
+export async function openConfined(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedOpen> {
   const abs = path.resolve(file);
   if (!isInside(abs, folder.lexical) && !isInside(abs, folder.real)) {
     return { ok: false, kind: 'outside', place: '', reason: `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read` };
@@ -74,34 +78,50 @@ export async function readConfinedText(file: string, folder: Folder, limits: Loa
   }
   try {
     const st = await stat(real);
-    if (!st.isFile()) return notRegular(st);
-    if (st.size > limits.maxFileBytes) return tooBig(limits, st.size);
+    if (!st.isFile()) return notRegular(st) as ConfinedOpen;
+    if (st.size > limits.maxFileBytes) return tooBig(limits, st.size) as ConfinedOpen;
     // O_NONBLOCK: should the name be swapped for a FIFO after the stat, opening it does not wait for a writer.
-    const fh = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-    try {
-      const fst = await fh.stat();
-      if (!fst.isFile()) return notRegular(fst);
-      let buf = Buffer.allocUnsafe(Math.min(fst.size, limits.maxFileBytes) + 1);
-      let n = 0;
-      for (;;) {
-        if (n === buf.length) {
-          if (n > limits.maxFileBytes) return tooBig(limits);
-          const bigger = Buffer.allocUnsafe(Math.min(limits.maxFileBytes + 1, buf.length * 2));
-          buf.copy(bigger, 0, 0, n);
-          buf = bigger;
-        }
-        const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
-        if (bytesRead === 0) break;
-        n += bytesRead;
-      }
-      if (n > limits.maxFileBytes) return tooBig(limits);
-      const decoded = decodeUtf8(buf.subarray(0, n));
-      if (!decoded.ok) return { ok: false, kind: 'unreadable', place: decoded.place, reason: decoded.reason };
-      return { ok: true, text: decoded.text, real };
-    } finally {
-      await fh.close();
+    const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const fst = await handle.stat();
+    if (!fst.isFile() || fst.size > limits.maxFileBytes) {
+      await handle.close();
+      return (fst.isFile() ? tooBig(limits, fst.size) : notRegular(fst)) as ConfinedOpen;
     }
+    return { ok: true, handle, size: fst.size, real };
   } catch (e) {
     return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+  }
+}
+
+/**
+ * Reads a text file that must be a regular file inside `folder` (see openConfined), over the size
+ * limit or not UTF-8 refused with a reason.
+ */
+export async function readConfinedText(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedRead> {
+  const opened = await openConfined(file, folder, limits);
+  if (!opened.ok) return opened;
+  const { handle: fh, size, real } = opened;
+  try {
+    let buf = Buffer.allocUnsafe(Math.min(size, limits.maxFileBytes) + 1);
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        if (n > limits.maxFileBytes) return tooBig(limits);
+        const bigger = Buffer.allocUnsafe(Math.min(limits.maxFileBytes + 1, buf.length * 2));
+        buf.copy(bigger, 0, 0, n);
+        buf = bigger;
+      }
+      const { bytesRead } = await fh.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    if (n > limits.maxFileBytes) return tooBig(limits);
+    const decoded = decodeUtf8(buf.subarray(0, n));
+    if (!decoded.ok) return { ok: false, kind: 'unreadable', place: decoded.place, reason: decoded.reason };
+    return { ok: true, text: decoded.text, real };
+  } catch (e) {
+    return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+  } finally {
+    await fh.close();
   }
 }

@@ -20,6 +20,8 @@ export interface LoadedSpec {
   readonly files: readonly string[];
   /** The spec bundled by swagger-parser: external files inlined, cycles kept as internal refs. */
   readonly doc: Readonly<Record<string, unknown>>;
+  /** The text of each file read, by path: a reload whose files all read the same keeps this spec. */
+  readonly texts: ReadonlyMap<string, string>;
 }
 
 interface FoundRef {
@@ -108,7 +110,7 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
  * (OpenAPI 3.1 schema) through a resolver that enforces the same. Throws a LoadError naming file,
  * place and reason for every problem found.
  */
-export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS): Promise<LoadedSpec> {
+export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec): Promise<LoadedSpec> {
   const root = path.resolve(rootFile);
   const folder = await folderOf(path.dirname(root), "the spec's folder");
   const problems: LoadProblem[] = [];
@@ -148,6 +150,8 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
     }
   }
   if (problems.length > 0) throw new LoadError(problems);
+  // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
+  if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) return previous;
 
   const options = confinedResolveOptions(folder, limits, texts);
   let doc: Record<string, unknown>;
@@ -158,7 +162,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   } catch (e) {
     throw new LoadError(swaggerProblems(rel(root), e));
   }
-  return { rootFile: root, files, doc };
+  return { rootFile: root, files, doc, texts };
 }
 
 function swaggerProblems(file: string, e: unknown): LoadProblem[] {

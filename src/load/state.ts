@@ -1,31 +1,36 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ContractAjv } from '../contract/ajv.js';
-import { LoadError, type LoadProblem } from '../core/errors.js';
-import { compileSnapshot, type Model } from '../core/model.js';
+import { formatProblem, LoadError, type LoadProblem } from '../core/errors.js';
+import { type CollectionInput, type CollectionModel, type CollectionShape, compileModel, type ItemsInput, type Model, shapeOf } from '../core/model.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
-import { type ListOperation, readOperations } from '../core/spec/operations.js';
+import { type ListOperation, type Operations, readOperations } from '../core/spec/operations.js';
 import { follow, isObject } from '../core/spec/pointer.js';
-import { buildsUrl, describesFields, lookupField } from '../core/store.js';
+import { describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
 import { generatedBodies } from './declared.js';
-import { readFixtureFile } from './fixtures.js';
-import { generateItems } from './generate.js';
-import { checkItems } from './items.js';
+import { streamFixtureFile } from './fixtures.js';
+import { generateItemsSync } from './generate.js';
+import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
+import type { LoadLimits } from './limits.js';
 import { rel } from './paths.js';
+import { lintSchemas } from './schema-lint.js';
 import { type LoadedSpec, loadSpec } from './spec.js';
 
 /** Everything one version of the spec and fixtures gives: built whole, then swapped in whole. */
 export interface StubState {
   readonly spec: LoadedSpec;
-  /** What the core answers from, serialisable (`workplace-stub snapshot`). */
-  readonly snapshot: Snapshot;
-  /** The snapshot compiled (operations, items serialized once). */
+  /** What the core answers from: operations read once, items prepared (generated ones on first use). */
   readonly model: Model;
   readonly ajv: ContractAjv;
   /** The spec files and fixture files this state was read from (what `--watch` follows). */
   readonly files: readonly string[];
-  /** What the stub serves but a designer should know (an unused fixture, a detail path without lookup field). */
+  /** What the stub serves but a designer should know (an unused fixture, a parameter it cannot apply). */
   readonly warnings: readonly LoadProblem[];
+  /**
+   * The state as a serialisable snapshot (`workplace-stub snapshot`), made when asked for: every
+   * collection's items, generated ones included.
+   */
+  readonly snapshot: Snapshot;
 }
 
 export interface StateOptions {
@@ -33,82 +38,96 @@ export interface StateOptions {
   readonly fixturesDir: string;
   readonly seed: number;
   readonly defaultGenerateCount: number;
+  readonly limits?: LoadLimits;
+  /**
+   * The state being served, when this one replaces it (`--watch`): items that did not change are
+   * taken over as they are (checked and serialized once, kept once in memory).
+   */
+  readonly previous?: StubState;
+  /** Told of a problem found after start-up: generated items that break their own schema. */
+  readonly onLateProblem?: (problem: LoadProblem) => void;
 }
 
 /**
- * Loads spec and fixtures, checks everything, and builds the snapshot. The items of a collection
+ * Loads spec and fixtures, checks everything, and builds the model. The items of a collection
  * come from the first of these that gives any (docs/response-selection.md):
  *   1. its fixture file `<fixturesDir>/<x-stub-fixture or resource>.json`;
  *   2. the spec's examples: the 200 answer's first named example (its `results`), else the item
  *      schema's `examples`;
  *   3. data generated from the item schema with the seed, when the schema describes fields
- *      (`x-stub-count` items, else the default count);
+ *      (`x-stub-count` items, else the default count), made on the collection's first request;
  *   4. nothing: the empty collection (§2.1 rule 1).
  * Throws a LoadError with every problem found.
  */
 export async function loadState(opts: StateOptions): Promise<StubState> {
-  const spec = await loadSpec(opts.specFile);
+  const spec = await loadSpec(opts.specFile, opts.limits, opts.previous?.spec);
   const specFile = rel(spec.rootFile);
   const doc = spec.doc;
   const { operations, problems } = readOperations(doc, specFile);
-  const ajv = new ContractAjv(doc);
-  // Compile every declared schema now: a schema Ajv rejects stops start-up, not the first request.
+  const previous = opts.previous;
+  const sameSpec = previous !== undefined && (previous.spec === spec || JSON.stringify(previous.spec.doc) === JSON.stringify(doc));
+  // The same spec again (a fixture edited): its validators, compiled already, serve again.
+  const ajv = sameSpec && previous ? previous.ajv : new ContractAjv(doc);
+  // What Ajv's strict compilation would refuse stops start-up; validators compile when first used.
   const pointers = [
-    ...operations.all.flatMap((op) => Object.values(op.responses).map((r) => r.schemaPointer)),
+    ...operations.all.flatMap((op) => [op.itemPointer, ...Object.values(op.responses).map((r) => r.schemaPointer)]),
     ...operations.writes.flatMap((w) => [w.bodyPointer, ...Object.values(w.responses).map((r) => r.schemaPointer)]),
-  ];
-  for (const pointer of new Set(pointers)) {
-    if (pointer === undefined) continue;
-    try {
-      ajv.validator(pointer);
-    } catch (e) {
-      problems.push({ file: specFile, pointer: pointer.slice(1), reason: `invalid JSON Schema: ${(e as Error).message}` });
-    }
-  }
+  ].filter((p): p is string => p !== undefined);
+  const lint = lintSchemas(doc, ajv, pointers, specFile);
+  problems.push(...lint.problems);
   if (problems.length > 0) throw new LoadError(problems);
 
-  const collections: Record<string, SnapshotCollection> = {};
+  const inputs: Record<string, CollectionInput> = {};
   const fixtureFiles: string[] = [];
   const fixtureProblems: LoadProblem[] = [];
-  const warnings: LoadProblem[] = [];
+  const warnings: LoadProblem[] = [...lint.warnings];
   for (const list of operations.lists) {
-    const detail = operations.detailOf.get(list.path);
-    const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
-    const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
     const file = path.resolve(opts.fixturesDir, `${list.fixtureName ?? list.resource}.json`);
     fixtureFiles.push(file);
-    const stored = await readFixtureFile(file, fixtureProblems);
-    const lookup = lookupField(doc, list, { pkParam }, stored?.[0]);
+    const ctxOf = (from: string, stored: boolean, sample?: unknown): CheckContext => {
+      const shape = shapeOf(doc, operations, list, sample);
+      return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, file: from, stored };
+    };
+      const stored = await readStored(file, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
+    const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+    const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
     if (itemRoute && lookup === undefined) {
       warnings.push({
         file: specFile,
-        pointer: `${list.itemPointer.slice(1)}`,
-        reason: `the items of ${itemRoute.path} carry no "${pkParam}", "pk" or "id" field to look them up by: every pk answers 404 until ${list.itemName} describes one`,
+        pointer: list.itemPointer.slice(1),
+        reason: `the items of ${itemRoute.path} carry no "${shapeOf(doc, operations, list).pkParam}", "pk" or "id" field to look them up by: every pk answers 404 until ${list.itemName} describes one`,
       });
     }
-    const withUrl = buildsUrl(doc, list, detail);
-    const check = (raw: readonly unknown[], from: string, isStored: boolean) => checkItems(raw, { ajv, list, detail, withUrl, lookup, file: from, stored: isStored }, fixtureProblems);
     const generatedFrom = `${specFile} (generated from ${list.itemPointer}, seed ${opts.seed})`;
-    const dynamic = describesFields(doc, list.itemPointer)
-      ? check(await generateItems(doc, list, lookup, { seed: opts.seed, count: list.generateCount ?? opts.defaultGenerateCount }), generatedFrom, false)
+    const count = list.generateCount ?? opts.defaultGenerateCount;
+    const dynamic: ItemsInput | undefined = describesFields(doc, list.itemPointer)
+      ? {
+          count,
+          lazy: () => {
+            const late: LoadProblem[] = [];
+            const items = checkItems(generateItemsSync(doc, list, lookup, { seed: opts.seed, count }), ctxOf(generatedFrom, false), late);
+            for (const p of late) opts.onLateProblem?.({ ...p, reason: `generated item left out: ${p.reason}` });
+            return items;
+          },
+        }
       : undefined;
     const examples: Record<string, unknown[]> = {};
-    for (const [name, value] of envelopeExamples(list)) examples[name] = check(value, `${specFile} example ${name}`, false);
+    for (const [name, value] of envelopeExamples(list)) examples[name] = checkItems(value, ctxOf(`${specFile} example ${name}`, false, value[0]), fixtureProblems);
     const firstExample = Object.entries(examples)[0];
     const fromItems = `${specFile} at ${list.itemPointer.slice(1)}/examples`;
     const ownExamples = itemExamples(doc, list);
-    let chosen: Pick<SnapshotCollection, 'source' | 'from' | 'items'>;
-    if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), items: check(stored, rel(file), true) };
+    let chosen: Pick<CollectionInput, 'source' | 'from' | 'items'>;
+    if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), items: { prepared: stored.set } };
     else if (firstExample !== undefined) chosen = { source: 'examples', from: `${specFile} example ${firstExample[0]}`, items: firstExample[1] };
-    else if (ownExamples !== undefined) chosen = { source: 'examples', from: fromItems, items: check(ownExamples, fromItems, false) };
+    else if (ownExamples !== undefined) chosen = { source: 'examples', from: fromItems, items: checkItems(ownExamples, ctxOf(fromItems, false, ownExamples[0]), fixtureProblems) };
     else if (dynamic !== undefined) chosen = { source: 'generated', from: generatedFrom, items: dynamic };
     else chosen = { source: 'empty', from: 'nothing (no fixture, example or described field)', items: [] };
-    collections[list.path] = { ...chosen, ...(dynamic ? { dynamic } : {}), examples };
+    inputs[list.path] = { ...chosen, ...(dynamic ? { dynamic } : {}), examples };
   }
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   warnings.push(...(await unusedFixtures(opts.fixturesDir, fixtureFiles)));
-  const snapshot: Snapshot = { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: generatedBodies(doc, operations, opts.seed) };
-  const model = compileSnapshot(snapshot);
+  const bodies = generatedBodies(doc, operations, opts.seed);
+  const model = compileModel(doc, operations, inputs, bodies);
   // A declared parameter the stub cannot apply: accepted and ignored, as DRF would; said once here.
   for (const c of model.collections.values()) {
     for (const u of c.filters.unsupported) {
@@ -116,7 +135,107 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
       warnings.push({ file: specFile, pointer: (param?.pointer ?? c.list.pointer).slice(1), reason: `query parameter "${u.param}" of ${c.list.operationId} is not applied: ${u.why}` });
     }
   }
-  return Object.freeze({ spec, snapshot, model, ajv, files: [...spec.files, ...fixtureFiles], warnings });
+  let snapshot: Snapshot | undefined;
+  return Object.freeze({
+    spec,
+    model,
+    ajv,
+    files: [...spec.files, ...fixtureFiles],
+    warnings,
+    get snapshot(): Snapshot {
+      snapshot ??= snapshotOf(doc, model, inputs, bodies);
+      return snapshot;
+    },
+  });
+}
+
+/**
+ * A stored fixture, streamed: each item checked and serialized as it is read; nothing but the
+ * serialized items kept. An item equal to the one at its place in the state before (same spec) is
+ * taken over as it is, without a new check or a new copy in memory.
+ */
+async function readStored(
+  file: string,
+  list: ListOperation,
+  operations: Operations,
+  doc: Readonly<Record<string, unknown>>,
+  opts: StateOptions,
+  ctxOf: (from: string, stored: boolean, sample?: unknown) => CheckContext,
+  problems: LoadProblem[],
+  before: CollectionModel | undefined,
+): Promise<{ set: ItemSet; sample: unknown } | undefined> {
+  const builder = new ItemSetBuilder();
+  let sample: unknown;
+  let check: ItemCheck | undefined;
+  let shape: CollectionShape | undefined;
+  const old = before?.source === 'fixture' ? before.items.items : undefined;
+  const start = (value: unknown) => {
+    sample = value;
+    shape = shapeOf(doc, operations, list, value);
+    check = itemChecker(ctxOf(rel(file), true, value), problems);
+  };
+  // An item whose text is exactly the JSON it was served as before (same spec, same place) is
+  // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
+  const reuse = {
+    test: (index: number, bytes: Buffer, canonical: boolean): boolean => {
+      const was = old?.[index];
+      return canonical && was !== undefined && before !== undefined && sameText(was.json, bytes);
+    },
+    onReused: (index: number): void => {
+      const was = (old as readonly PreparedItem[])[index] as PreparedItem;
+      if (check === undefined) {
+        const b = before as CollectionModel;
+        shape = { fields: b.fields, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
+        check = itemChecker({ ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup }, problems);
+      }
+      if (check.reused(was.pk, index)) builder.add(was);
+    },
+  };
+  const outcome = await streamFixtureFile(
+    file,
+    problems,
+    { dir: opts.fixturesDir, limits: opts.limits },
+    ({ value, index, text, canonical }) => {
+      if (check === undefined) start(value);
+      const s = shape as CollectionShape;
+      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup };
+      const was = old?.[index];
+      const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
+      const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
+      if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
+      builder.add(same ? was : prepared);
+    },
+    old !== undefined ? reuse : undefined,
+  );
+  if (outcome === 'missing' || outcome === 'failed') return undefined;
+  return { set: builder.finish(), sample };
+}
+
+/**
+ * An ASCII string is exactly these bytes, compared without decoding them (any other string is
+ * left to the full path, which checks the bytes are UTF-8).
+ */
+function sameText(text: string, bytes: Buffer): boolean {
+  if (text.length !== bytes.length) return false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 || c !== bytes[i]) return false;
+  }
+  return true;
+}
+
+/** The serialisable snapshot of a loaded state (every item set made, as plain JSON values). */
+function snapshotOf(doc: Readonly<Record<string, unknown>>, model: Model, inputs: Readonly<Record<string, CollectionInput>>, bodies: Readonly<Record<string, unknown>>): Snapshot {
+  const collections: Record<string, SnapshotCollection> = {};
+  for (const [p, input] of Object.entries(inputs)) {
+    const c = model.collections.get(p);
+    if (!c) continue;
+    const examples: Record<string, unknown[]> = {};
+    for (const name of c.examples.keys()) examples[name] = (c.examples.get(name)?.items ?? []).map(itemObject);
+    const dynamic = c.dynamic?.items.map(itemObject);
+    collections[p] = { source: input.source, from: input.from, items: c.items.items.map(itemObject), ...(dynamic ? { dynamic } : {}), examples };
+  }
+  return { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: bodies };
 }
 
 /** A `.json` file in the fixtures folder that no collection reads (a renamed path, a typo). */
@@ -148,7 +267,7 @@ function itemExamples(doc: unknown, list: ListOperation): unknown[] | undefined 
   return isObject(item) && Array.isArray(item.examples) && item.examples.length > 0 ? item.examples : undefined;
 }
 
-/** The state options of a configuration. */
-export function stateOptions(config: StateOptions): StateOptions {
-  return { specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.defaultGenerateCount };
+/** Prints a problem found after start-up (for onLateProblem). */
+export function latePrinter(log: (line: string) => void): (p: LoadProblem) => void {
+  return (p) => log(`warning: ${formatProblem(p)}`);
 }

@@ -31,7 +31,7 @@ function placeOfByte(buf: Uint8Array, offset: number): string {
 }
 
 /** The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF). */
-function firstInvalidUtf8(buf: Uint8Array): number {
+export function firstInvalidUtf8(buf: Uint8Array): number {
   let i = 0;
   while (i < buf.length) {
     const b = buf[i] as number;

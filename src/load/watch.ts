@@ -67,7 +67,8 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
   const reload = async () => {
     const before = current;
     try {
-      const next = await loadState(opts.state);
+      // The state served so far lends its unchanged items: a reload keeps them, not a second copy.
+      const next = await loadState({ ...opts.state, previous: current });
       if (closed) return;
       current = next;
       opts.onState(next);

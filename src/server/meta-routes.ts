@@ -143,7 +143,7 @@ export async function registerMetaRoutes(
     const state = holder.current;
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const rows = [...state.model.collections.values()]
-      .map((c) => `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${c.items.items.length} items, ${esc(c.source)})</small></li>`)
+      .map((c) => `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${c.count} items, ${esc(c.source)})</small></li>`)
       .join('\n');
     return reply
       .type('text/html; charset=utf-8')

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { formatWarnings, printLoadError } from '../load/report.js';
-import { loadState, type StubState } from '../load/state.js';
+import { latePrinter, loadState, type StubState } from '../load/state.js';
 import { watchState } from '../load/watch.js';
 import { buildApp, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
@@ -21,8 +21,11 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
   }
   let holder: StateHolder;
   const started = performance.now();
+  // Problems found after start-up (generated items made on a first request) go to the log.
+  let sayLate: (line: string) => unknown = (line) => process.stdout.write(`${line}\n`);
+  const options = { ...stateOptions(config), onLateProblem: latePrinter((line) => sayLate(line)) };
   try {
-    holder = { current: await loadState(stateOptions(config)) };
+    holder = { current: await loadState(options) };
   } catch (e) {
     printLoadError(e);
     return 1;
@@ -45,9 +48,10 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
       `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n${describe(holder.current)}\n`,
   );
   const say = (line: string) => (app.requestLog ? app.requestLog.message(line) : process.stdout.write(`${line}\n`));
+  sayLate = say;
   const watcher = config.watch
     ? watchState(holder.current, {
-        state: stateOptions(config),
+        state: options,
         typesFile: config.typesFile,
         onState: (next) => {
           holder.current = next;

@@ -6,11 +6,12 @@ import type { StubState } from '../load/state.js';
  */
 export function servedTable(state: StubState): string[] {
   const rows = [...state.model.collections.values()].map((c) => {
-    const methods = [...new Set([...c.route.methods.keys(), ...(c.itemRoute ? [...c.itemRoute.methods.keys()].map((m) => `${m} {}`) : [])])];
     const params = c.list.parameters.map((p) => p.name).filter((n) => n !== 'format' && n !== 'page');
-    return [c.list.path, `${c.source}${c.source === 'fixture' ? ` ${c.from}` : ''}`, String(c.items.items.length), methods.join(' '), params.join(' ') || '-'];
+    const item = c.itemRoute ? [...c.itemRoute.methods.keys()].join(' ') : '-';
+    const from = c.source === 'fixture' ? `fixture ${c.from}` : c.source === 'generated' ? 'generated (on first request)' : c.source;
+    return [c.list.path, from, String(c.count), [...c.route.methods.keys()].join(' '), item, params.join(' ') || '-'];
   });
-  const head = ['collection', 'items from', 'count', 'methods', 'parameters'];
+  const head = ['collection', 'items from', 'count', 'methods', 'item methods', 'parameters'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 2 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
   return [line(head), ...rows.map(line)];

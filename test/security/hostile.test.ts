@@ -377,7 +377,7 @@ const HOSTILE_FILES: [string, (w: Workspace) => Promise<unknown>, RegExp][] = [
   ['fixture: a byte order mark', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '\ufeff[]'), /desk\.json at line 1:1: starts with a byte order mark/],
   ['fixture: UTF-16 without a BOM', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from('[]', 'utf16le')), /desk\.json at line 1:2: contains a NUL byte/],
   ['fixture: invalid UTF-8', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])), /desk\.json at line 1:3: is not valid UTF-8 \(byte ED\)/],
-  ['fixture: an object, not an array', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '{"__proto__": {"polluted": true}}'), /desk\.json: a fixture is a JSON array of items/],
+  ['fixture: an object, not an array', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '{"__proto__": {"polluted": true}}'), /desk\.json at line 1:1: a fixture is a JSON array of items/],
 ];
 
 describe('a corpus of hostile spec and fixture files: a load error with file, place and reason, never a hang, a crash or a read outside', () => {

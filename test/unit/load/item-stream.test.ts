@@ -25,13 +25,28 @@ describe('the fixture item scanner', () => {
     );
   });
 
+  it('marks an item canonical only when its text is exactly what JSON.stringify writes (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 10 }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (items, size, pretty) => {
+        const text = JSON.stringify(items, null, pretty ? 1 : undefined);
+        const scanner = new ItemScanner(64);
+        const bytes = Buffer.from(text);
+        for (let i = 0; i < bytes.length; i += size) scanner.feed(bytes.subarray(i, i + size));
+        for (const item of scanner.out) if (item.canonical) expect(item.text).toBe(JSON.stringify(JSON.parse(item.text)));
+        // A compact, plain item is recognised as such.
+        if (!pretty) for (const item of scanner.out) if (!/[\\.eE+\u2028\u2029]|-0/.test(item.text)) expect(item.canonical).toBe(true);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+
   it.each([
     ['not an array', '{"a":1}', 1, 1, 'a fixture is a JSON array of items'],
     ['a trailing comma', '[1,\n 2,\n]', 3, 1, 'a comma before ]'],
     ['a missing comma', '[{"a":1}\n {"b":2}]', 2, 2, "Expecting ',' delimiter"],
     ['an unclosed array', '[{"a":1},', 1, 9, 'the array is not closed'],
     ['extra data', '[1] 2', 1, 5, 'Extra data after the array'],
-    ['too deep', `[${'['.repeat(70)}${']'.repeat(70)}]`, 1, 65, 'nested deeper than 64 levels'],
+    ['too deep', `[${'['.repeat(70)}${']'.repeat(70)}]`, 1, 65, 'nested deeper than 64 levels of arrays and objects'],
     ['a BOM', '\ufeff[1]', 1, 1, 'byte order mark'],
     ['empty', '', 1, 0, 'the file is empty'],
   ])('%s: a fault with its line and column', (_name, text, line, col, message) => {
