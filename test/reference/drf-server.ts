@@ -44,6 +44,19 @@ export interface ReferenceOptions {
   fault?: string;
   /** A request log on stderr (REF_VERBOSE=1), forwarded to this process's stderr. */
   verbose?: boolean;
+  /**
+   * The deployment (REF_PROFILE): `default`, the interface document (read-only); `designer`, the
+   * designer's edit of the spec (test/fixtures/designer/openapi.yaml: writes, filters, search,
+   * ordering, page_size; its fixtures by default; a test-only `POST /__ref/reset`).
+   */
+  profile?: 'default' | 'designer';
+  /** Designer profile: also route the default profile's other 17 collections (REF_DESIGNER_OTHERS=1). */
+  designerOthers?: boolean;
+  /**
+   * PYTHONPATH for the server: other Django / DRF / django-filter versions to run the same project with
+   * (e.g. Django 5.2 + DRF 3.16 unpacked into a folder, to check an allow-list against them).
+   */
+  pythonPath?: string;
 }
 
 export interface Reference {
@@ -92,6 +105,9 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   if (opts.detailRoutes?.length) env.REF_DETAIL_ROUTES = opts.detailRoutes.join(',');
   if (opts.fault) env.REF_FAULT = opts.fault;
   if (opts.verbose) env.REF_VERBOSE = '1';
+  if (opts.profile && opts.profile !== 'default') env.REF_PROFILE = opts.profile;
+  if (opts.designerOthers) env.REF_DESIGNER_OTHERS = '1';
+  if (opts.pythonPath) env.PYTHONPATH = opts.pythonPath;
   const child = spawn(PYTHON, [SERVE_PY, '--port', '0', '--exit-with-stdin'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';

@@ -5,8 +5,9 @@ wsgiref's server (threaded, HEAD answered without a body, quiet).
   /usr/bin/python3 test/reference/drf/serve.py --port 0
   -> listening on http://127.0.0.1:PORT
 
-Environment: see refsite/settings.py; also REF_FIXTURES (default: the repository's fixtures/) and
-REF_VERBOSE=1 (a request log on stderr).
+Environment: see refsite/settings.py; also REF_FIXTURES (default: the repository's fixtures/),
+REF_VERBOSE=1 (a request log on stderr) and REF_PROFILE: `default` (the interface document, read-only)
+or `designer` (the designer's edit of the spec, with writes: refsite/settings_designer.py, designer/).
 """
 
 import argparse
@@ -73,6 +74,17 @@ class QuietHandler(WSGIRequestHandler):
         if os.environ.get('REF_VERBOSE') == '1':
             super().log_message(format, *args)
 
+    def get_environ(self):
+        env = super().get_environ()
+        # wsgiref (and so Django's runserver) gives a request without Content-Type the CONTENT_TYPE
+        # `text/plain` (email.message's default); gunicorn and uWSGI, what a deployment runs, give none,
+        # and DRF then names "" in its 415.
+        # The designer profile, which parses bodies, serves as those servers do. (The default profile
+        # keeps wsgiref's behaviour; nothing there parses a body.)
+        if os.environ.get('REF_PROFILE') == 'designer' and self.headers.get('content-type') is None:
+            env.pop('CONTENT_TYPE', None)
+        return env
+
 
 def head_without_body(app):
     """A HEAD request answers the GET's status and headers (Content-Length included), with no body.
@@ -126,7 +138,10 @@ def main():
     args = parser.parse_args()
 
     sys.path.insert(0, str(HERE))
-    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'refsite.settings')
+    profile = os.environ.get('REF_PROFILE') or 'default'
+    if profile not in ('default', 'designer'):
+        raise SystemExit(f'REF_PROFILE: no profile {profile!r} (default, designer)')
+    os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'refsite.settings_designer' if profile == 'designer' else 'refsite.settings')
     fd, db = tempfile.mkstemp(prefix='workplace-ref-', suffix='.sqlite3')
     os.close(fd)
     os.environ['REF_DB'] = db
@@ -149,7 +164,12 @@ def main():
 
         django.setup()
         call_command('migrate', run_syncdb=True, verbosity=0, interactive=False)
-        load_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'fixtures')
+        if profile == 'designer':
+            from designer.fixtures import load_fixtures as load_designer_fixtures
+
+            load_designer_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'test' / 'fixtures' / 'designer' / 'fixtures')
+        else:
+            load_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'fixtures')
 
         from refsite.wsgi import application
 

@@ -1,0 +1,18 @@
+from django.conf import settings
+from rest_framework.routers import DefaultRouter
+
+from . import views
+
+# The three paths of the designer's spec, in its order. (REF_DESIGNER_OTHERS=1 adds the other 17
+# collections of the default profile, list-only and empty, as workplace/urls.py registers them.)
+router = DefaultRouter(trailing_slash=False)
+router.register('desk', views.DeskViewSet)
+router.register('employee', views.EmployeeViewSet)
+router.register('signature', views.SignatureViewSet)
+
+if settings.REF_DESIGNER_OTHERS:
+    from workplace.urls import router as workplace_router
+
+    for prefix, viewset, basename in workplace_router.registry:
+        if prefix not in ('desk', 'employee', 'signature'):
+            router.register(prefix, viewset, basename)
