@@ -52,7 +52,7 @@ export function pythonB64decode(s: string): string | undefined {
   if (quad !== 0 && quad + pads < 4) return undefined;
   const data = Uint8Array.from(bytes);
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(data);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
   } catch {
     return String.fromCharCode(...data);
   }

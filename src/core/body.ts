@@ -11,7 +11,8 @@ export type ParsedBody =
   | { readonly ok: true; readonly data: unknown; readonly form: boolean }
   | { readonly ok: false; readonly status: 400 | 415; readonly detail: string };
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a BOM stays, for Python's json to refuse it as DRF answers ("Unexpected UTF-8 BOM").
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Python's UnicodeDecodeError text for the first byte that is not UTF-8 (approximately CPython's). */
 function decodeError(bytes: Uint8Array): string {

@@ -30,7 +30,7 @@ export const DJANGO_PAGES = {
 } as const;
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /**

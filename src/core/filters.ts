@@ -1,4 +1,4 @@
-import { lastValue, type QueryMap } from './python-query.js';
+import { lastValue, pythonDecimal, pythonInt, type QueryMap } from './python-query.js';
 import { pyStr } from './serializer.js';
 import type { ListOperation } from './spec/operations.js';
 import { follow, isObject } from './spec/pointer.js';
@@ -18,6 +18,8 @@ export interface FieldFilter {
   readonly field: string;
   /** django-filter's filter for the model field: NumberFilter, BooleanFilter, ChoiceFilter, CharFilter. */
   readonly kind: 'number' | 'boolean' | 'choice' | 'string';
+  /** The model field is an integer: the filter's Decimal is read as int() (2.5 finds 2). */
+  readonly integer?: boolean;
   readonly choices?: readonly unknown[];
 }
 
@@ -93,7 +95,9 @@ export function listFilters(doc: unknown, list: ListOperation, itemFields: reado
     if (itemFields.includes(p.name)) {
       const itemSchema = itemSchemaOf(p.name);
       const kind = kindOf(Object.keys(itemSchema).length > 0 ? itemSchema : schema);
-      fields.push({ param: p.name, field: p.name, kind, ...(kind === 'choice' ? { choices: (itemSchema.enum ?? schema.enum) as unknown[] } : {}) });
+      const typed = Object.keys(itemSchema).length > 0 ? itemSchema : schema;
+      const integer = typed.type === 'integer' || (Array.isArray(typed.type) && typed.type.includes('integer'));
+      fields.push({ param: p.name, field: p.name, kind, ...(integer ? { integer } : {}), ...(kind === 'choice' ? { choices: (itemSchema.enum ?? schema.enum) as unknown[] } : {}) });
       continue;
     }
     unsupported.push({ param: p.name, why: `not a field of ${list.itemName}, nor search, ordering or page_size: DRF's filter backends would ignore it` });
@@ -101,11 +105,11 @@ export function listFilters(doc: unknown, list: ListOperation, itemFields: reado
   return { fields, search, ordering, pageSize, unsupported };
 }
 
-// Python's Decimal(str) syntax (django.forms.DecimalField, django-filter's NumberFilter), finite only.
-const DECIMAL = /^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/;
-
 type Item = Record<string, unknown>;
-export type Filtered = { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> };
+export type Filtered = { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> | string[] };
+
+// Python's str.strip(): its own white space.
+const PY_STRIP = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /** DjangoFilterBackend then SearchFilter: a predicate over items, or the filter form's errors. */
 export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
@@ -115,13 +119,19 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
     const raw = lastValue(query, f.param);
     if (raw === undefined || raw === '') continue;
     if (f.kind === 'number') {
-      const s = raw.trim();
-      if (!DECIMAL.test(s)) {
+      // forms.DecimalField, then django-filter's own bound (MaxValueValidator(1e50)).
+      const n = pythonDecimal(raw);
+      if (n === undefined) {
         errors[f.param] = ['Enter a number.'];
         continue;
       }
-      const n = Number(s.replaceAll('_', ''));
-      tests.push((item) => typeof item[f.field] === 'number' && item[f.field] === n);
+      if (n > 1e50) {
+        errors[f.param] = ['Ensure this value is less than or equal to 1e+50.'];
+        continue;
+      }
+      // An integer model field reads the Decimal with int(): 2.5 finds 2.
+      const want = f.integer ? Math.trunc(n) : n;
+      tests.push((item) => typeof item[f.field] === 'number' && item[f.field] === want);
     } else if (f.kind === 'boolean') {
       // django-filter's BooleanWidget: 1/0/true/false (any case); anything else filters nothing.
       const v = ({ '1': true, '0': false, true: true, false: false } as Record<string, boolean>)[raw.toLowerCase()];
@@ -134,11 +144,23 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
         continue;
       }
       tests.push((item) => item[f.field] === hit);
-    } else tests.push((item) => item[f.field] !== undefined && item[f.field] !== null && pyStr(item[f.field]) === raw);
+    } else {
+      // forms.CharField: stripped, empty after stripping filters nothing, a NUL is refused.
+      const value = raw.replace(PY_STRIP, '');
+      if (value === '') continue;
+      if (value.includes('\u0000')) {
+        errors[f.param] = ['Null characters are not allowed.'];
+        continue;
+      }
+      tests.push((item) => item[f.field] !== undefined && item[f.field] !== null && pyStr(item[f.field]) === value);
+    }
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   if (filters.search) {
-    const terms = searchTerms(lastValue(query, filters.search.param) ?? '');
+    const value = lastValue(query, filters.search.param) ?? '';
+    // DRF 3.15+ reads the terms through a CharField: a NUL is a validation error (a list).
+    if (value.includes('\u0000')) return { ok: false, errors: ['Null characters are not allowed.'] };
+    const terms = searchTerms(value);
     const fields = filters.search.fields;
     for (const term of terms) {
       const t = term.toLowerCase();
@@ -158,9 +180,10 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
 /** SearchFilter's terms (DRF 3.15+ search_smart_split): quoted phrases kept, commas split. */
 export function searchTerms(value: string): string[] {
   const out: string[] = [];
-  for (const m of value.replaceAll('\u0000', '').matchAll(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\S+/g)) {
+  for (const m of value.matchAll(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\S+/g)) {
     const term = m[0].replace(/^,+|,+$/g, '');
-    if ((term.startsWith('"') || term.startsWith("'")) && term.length > 1 && term[0] === term[term.length - 1]) {
+    // A quoted phrase is one term (a lone quote is an empty one, which matches everything).
+    if ((term.startsWith('"') || term.startsWith("'")) && term[0] === term[term.length - 1]) {
       out.push(term.slice(1, -1).replace(/\\(.)/g, '$1'));
     } else {
       for (const sub of term.split(',')) if (sub) out.push(sub.trim());
@@ -206,8 +229,9 @@ export function compareValues(a: unknown, b: unknown): number {
 export function pageSizeOf(filters: Filters, query: QueryMap, fallback: number): number {
   if (!filters.pageSize) return fallback;
   const raw = lastValue(query, filters.pageSize.param);
-  if (raw === undefined || !/^\s*[+]?\d+\s*$/.test(raw)) return fallback;
-  const n = Number(raw.trim());
-  if (n <= 0) return fallback;
-  return filters.pageSize.max !== undefined ? Math.min(n, filters.pageSize.max) : n;
+  // _positive_int(value, strict=True, cutoff=max_page_size): Python's int(), above 0; else the default.
+  const n = raw === undefined ? undefined : pythonInt(raw);
+  if (n === undefined || n <= 0n) return fallback;
+  const size = n > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(n);
+  return filters.pageSize.max !== undefined ? Math.min(size, filters.pageSize.max) : size;
 }

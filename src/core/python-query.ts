@@ -9,7 +9,8 @@
 export type QueryMap = Map<string, string[]>;
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
-const decoder = new TextDecoder('utf-8', { fatal: false });
+// ignoreBOM: a leading U+FEFF is a character of the value, not a mark to drop (Python keeps it).
+const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 /**
@@ -166,4 +167,27 @@ export function pythonInt(raw: string): bigint | undefined {
   s = s.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ');
   const m = ASCII_INT.exec(s);
   return m ? BigInt(`${m[1] ?? ''}${(m[2] ?? '').replaceAll('_', '')}`) : undefined;
+}
+
+/**
+ * `Decimal(s)` as Python reads a string (django.forms.DecimalField, django-filter's NumberFilter):
+ * white space around, any Unicode decimal digit, single underscores between digits; finite only
+ * (NaN and Infinity are read, then refused by the field). Undefined when it is no number.
+ */
+export function pythonDecimal(raw: string): number | undefined {
+  let s = '';
+  for (const ch of raw) {
+    const cp = ch.codePointAt(0) ?? 0;
+    if (cp < 0x80) s += ch;
+    else if (PY_SPACE.test(ch)) s += ' ';
+    else {
+      const d = asciiDigit(cp);
+      if (d === undefined) return undefined;
+      s += String(d);
+    }
+  }
+  s = s.trim();
+  if (!/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)) return undefined;
+  const n = Number(s.replaceAll('_', ''));
+  return Number.isFinite(n) ? n : undefined;
 }

@@ -83,7 +83,8 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
     kind,
     required: required && !readOnly && !('default' in p),
     allowNull,
-    allowBlank: !((num('minLength') ?? 0) >= 1),
+    // A Django CharField refuses '' unless blank=True: the schema says so with `minLength: 0`.
+    allowBlank: num('minLength') === 0,
     readOnly,
     ...(choices ? { choices: choices.filter((c) => c !== null) } : {}),
     ...(num('maxLength') !== undefined ? { maxLength: num('maxLength') } : {}),
@@ -162,6 +163,7 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
       return hit;
     }
     case 'string': {
+      if (rule.format === 'date') return parseDate(data);
       if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number')) throw new FieldError(['Not a valid string.']);
       return String(data).replace(PY_SPACE, '');
     }
@@ -174,6 +176,23 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
     default:
       return data;
   }
+}
+
+const DATE_INVALID = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+
+/**
+ * DRF's DateField with ISO 8601 input (django.utils.dateparse.parse_date): `date.fromisoformat`,
+ * else `\d{4}-\d{1,2}-\d{1,2}` (Python's \d: any decimal digit), a real calendar date; answered
+ * as `date.isoformat()`.
+ */
+function parseDate(data: unknown): string {
+  if (typeof data !== 'string') throw new FieldError([DATE_INVALID]);
+  const m = /^(\p{Nd}{4})-(\p{Nd}{1,2})-(\p{Nd}{1,2})$/u.exec(data) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(data);
+  if (!m) throw new FieldError([DATE_INVALID]);
+  const [y, mo, d] = [m[1], m[2], m[3]].map((x) => Number(pythonInt(x ?? '') ?? Number.NaN));
+  const date = new Date(Date.UTC(y as number, (mo as number) - 1, d as number));
+  if (!Number.isFinite(y) || (y as number) < 1 || date.getUTCFullYear() !== y || date.getUTCMonth() !== (mo as number) - 1 || date.getUTCDate() !== d) throw new FieldError([DATE_INVALID]);
+  return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -189,7 +208,7 @@ function validators(rule: FieldRule, value: unknown): string[] {
     if (rule.format === 'email' && !EMAIL.test(value)) out.push('Enter a valid email address.');
     if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push('Enter a valid URL.');
     if (rule.format === 'uuid' && !UUID.test(value)) out.push('Must be a valid UUID.');
-    if (rule.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) out.push('Date has wrong format. Use one of these formats instead: YYYY-MM-DD.');
+
     if (rule.format === 'date-time' && !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
       out.push('Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].');
     }
@@ -197,6 +216,8 @@ function validators(rule: FieldRule, value: unknown): string[] {
     if (rule.maxLength !== undefined && length > rule.maxLength) out.push(`Ensure this field has no more than ${rule.maxLength} characters.`);
     if (rule.minLength !== undefined && length < rule.minLength) out.push(`Ensure this field has at least ${rule.minLength} characters.`);
     if (value.includes('\u0000')) out.push('Null characters are not allowed.');
+    const surrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(value);
+    if (surrogate) out.push(`Surrogate characters are not allowed: U+${(surrogate[0].charCodeAt(0)).toString(16).toUpperCase()}.`);
   }
   if (typeof value === 'number') {
     if (rule.maximum !== undefined && value > rule.maximum) out.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
@@ -217,7 +238,8 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
     if (!rule.allowNull) throw new FieldError(['This field may not be null.']);
     return null;
   }
-  if (rule.kind === 'string' && (data === '' || String(data).replace(PY_SPACE, '') === '')) {
+  // CharField's own check (EmailField and URLField are CharFields; DateField and DateTimeField are not).
+  if (rule.kind === 'string' && rule.format !== 'date' && rule.format !== 'date-time' && (data === '' || String(data).replace(PY_SPACE, '') === '')) {
     if (!rule.allowBlank) throw new FieldError(['This field may not be blank.']);
     return '';
   }

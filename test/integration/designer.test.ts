@@ -65,7 +65,7 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
     const res = await call(base, 'POST', '/api/v1/desk', { building: 'qq', floor: 'x', number: 12 });
     expect(res.status).toBe(400);
     expect(res.json()).toEqual({
-      building: ['Enter a valid value.'],
+      building: ['Enter a valid value.', 'Ensure this field has no more than 1 characters.'],
       floor: ['A valid integer is required.'],
       active: ['This field is required.'],
       lead: ['This field is required.'],
@@ -87,6 +87,12 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
     const text = await call(base, 'POST', '/api/v1/desk', 'hello', 'text/plain');
     expect(text.status).toBe(415);
     expect(text.json()).toEqual({ detail: 'Unsupported media type "text/plain" in request.' });
+  });
+
+  it('a string field refuses an empty value, as a Django CharField without blank=True does', async () => {
+    const res = await call(base, 'POST', '/api/v1/desk', { ...DESK, number: '   ' });
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ number: ['This field may not be blank.'] });
   });
 
   it('a form-encoded body is read as DRF reads a form (an absent checkbox is false)', async () => {
