@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Reports are read as text: no colour, even where CI=true would turn picocolors' on.
+    env: { NO_COLOR: '1' },
   },
 });
