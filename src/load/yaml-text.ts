@@ -1,4 +1,4 @@
-import { type Alias, isAlias, isCollection, isPair, LineCounter, type Node, parseDocument, visit } from 'yaml';
+import { type Alias, isAlias, isCollection, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
 
@@ -24,7 +24,9 @@ export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
     const p = lineCounter.linePos(offset ?? 0);
     return linePlace(p.line, p.col);
   };
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are found below, in one pass (the yaml package's own check compares each key with
+  // every earlier one of its map: quadratic in a spec of thousands of paths).
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
   if (doc.errors.length > 0) {
     return {
       ok: false,
@@ -39,6 +41,8 @@ export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
       }),
     };
   }
+  const duplicates = duplicateKeys(doc.contents);
+  if (duplicates.length > 0) return { ok: false, problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })) };
   const deep = tooDeep(doc.contents, limits.maxDepth);
   if (deep !== undefined) return { ok: false, problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }] };
   const bomb = aliasOverflow(doc, limits.maxAliasCount);
@@ -53,6 +57,29 @@ export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
   } catch (e) {
     return { ok: false, problems: [{ place: '', reason: (e as Error).message }] };
   }
+}
+
+/** Every key repeated in its map (by its scalar value), in one pass over the document. */
+function duplicateKeys(root: Tree): Node[] {
+  const out: Node[] = [];
+  const stack: Tree[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isCollection(node)) {
+      const seen = new Set<unknown>();
+      for (const item of node.items) {
+        if (isPair(item)) {
+          const key = item.key;
+          if (isScalar(key)) {
+            if (seen.has(key.value)) out.push(key);
+            seen.add(key.value);
+          }
+          stack.push(item.value);
+        } else stack.push(item);
+      }
+    }
+  }
+  return out;
 }
 
 /** The first collection nested deeper than `max` (iterative: depth is what is being checked). */

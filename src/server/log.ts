@@ -73,11 +73,20 @@ export class RequestLog {
     }
     this.#pending.push(text);
     this.#pendingBytes += bytes;
-    if (!this.#scheduled) {
+    // Written in batches: at most every FLUSH_MS, sooner once a batch is large. One write per
+    // request (a thread-pool round trip each) would cost more than answering it.
+    if (this.#pendingBytes >= FLUSH_BYTES) {
+      clearTimeout(this.#timer);
+      this.#scheduled = false;
+      this.#flush();
+    } else if (!this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(() => this.#flush());
+      this.#timer = setTimeout(() => this.#flush(), FLUSH_MS);
+      this.#timer.unref();
     }
   }
+
+  #timer: NodeJS.Timeout | undefined;
 
   #reported = 0;
 
@@ -99,11 +108,18 @@ export class RequestLog {
 
   /** Resolves when every line queued so far has been handed to the descriptor (bounded by `ms`). */
   async drain(ms = 1000): Promise<void> {
-    if (this.#scheduled) this.#flush();
+    if (this.#scheduled) {
+      clearTimeout(this.#timer);
+      this.#flush();
+    }
     const until = Date.now() + ms;
     while ((this.#inFlight > 0 || this.#pending.length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   }
 }
+
+/** A batch of log lines waits at most this long, and is written at once when it reaches FLUSH_BYTES. */
+const FLUSH_MS = 50;
+const FLUSH_BYTES = 64 * 1024;
 
 let shared: WriteStream | undefined;
 
@@ -126,10 +142,19 @@ export function stdoutIsPipe(): boolean {
   }
 }
 
+let clockAt = 0;
+let clockText = '';
+
+/** `HH:MM:ss.mmm`, made once per millisecond (thousands of lines share it under load). */
 function clock(): string {
-  const d = new Date();
-  const p = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  const now = Date.now();
+  if (now !== clockAt) {
+    const d = new Date(now);
+    const p = (n: number, w = 2) => String(n).padStart(w, '0');
+    clockAt = now;
+    clockText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  }
+  return clockText;
 }
 
 /** Control characters of a url (a request can carry them) never reach a terminal as such. */

@@ -28,8 +28,14 @@ const SWAGGER_UI_FILES: ReadonlyMap<string, { type: string; body: Buffer }> = ne
 
 /** The stub's own pages, beside the service's paths. */
 export function isMetaPath(url: string | undefined): boolean {
-  const p = (url ?? '/').split('?', 1)[0] ?? '/';
-  return p === '/' || p === '/docs' || p === '/openapi.json' || p === '/openapi.yaml' || p.startsWith('/docs/');
+  // On every request: a look at the second character first, no string made.
+  if (url === undefined || url === '/') return true;
+  const c = url.charCodeAt(1);
+  if (c === 0x3f) return true; // '/?…'
+  if (c !== 0x64 && c !== 0x6f) return false; // not '/d…' nor '/o…'
+  const q = url.indexOf('?');
+  const p = q === -1 ? url : url.slice(0, q);
+  return p === '/docs' || p === '/openapi.json' || p === '/openapi.yaml' || p.startsWith('/docs/');
 }
 
 const DOCS_HTML = `<!doctype html>
