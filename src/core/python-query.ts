@@ -148,33 +148,12 @@ function asciiDigit(cp: number): number | undefined {
   return undefined;
 }
 
-/** `int(s)` as Python reads a string (for DRF's page numbers and Django's integer pks), or undefined. */
-export function pythonInt(raw: string): bigint | undefined {
-  let s = raw;
-  if (!/^[ -~]*$/.test(raw)) {
-    s = '';
-    for (const ch of raw) {
-      const cp = ch.codePointAt(0) ?? 0;
-      if (cp < 0x80) s += ch;
-      else if (PY_SPACE.test(ch)) s += ' ';
-      else {
-        const d = asciiDigit(cp);
-        if (d === undefined) return undefined;
-        s += String(d);
-      }
-    }
-  }
-  s = s.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ');
-  const m = ASCII_INT.exec(s);
-  return m ? BigInt(`${m[1] ?? ''}${(m[2] ?? '').replaceAll('_', '')}`) : undefined;
-}
-
 /**
- * `Decimal(s)` as Python reads a string (django.forms.DecimalField, django-filter's NumberFilter):
- * white space around, any Unicode decimal digit, single underscores between digits; finite only
- * (NaN and Infinity are read, then refused by the field). Undefined when it is no number.
+ * `_PyUnicode_TransformDecimalAndSpaceToASCII`: every Unicode decimal digit as its ASCII digit,
+ * every Unicode white space as a space, other ASCII as it is; undefined for any other character.
  */
-export function pythonDecimal(raw: string): number | undefined {
+function asciiNumberText(raw: string): string | undefined {
+  if (/^[ -~]*$/.test(raw)) return raw;
   let s = '';
   for (const ch of raw) {
     const cp = ch.codePointAt(0) ?? 0;
@@ -186,8 +165,25 @@ export function pythonDecimal(raw: string): number | undefined {
       s += String(d);
     }
   }
-  s = s.trim();
-  if (!/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)) return undefined;
+  return s;
+}
+
+/** `int(s)` as Python reads a string (for DRF's page numbers and Django's integer pks), or undefined. */
+export function pythonInt(raw: string): bigint | undefined {
+  const text = asciiNumberText(raw);
+  if (text === undefined) return undefined;
+  const m = ASCII_INT.exec(text.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' '));
+  return m ? BigInt(`${m[1] ?? ''}${(m[2] ?? '').replaceAll('_', '')}`) : undefined;
+}
+
+/**
+ * `Decimal(s)` as Python reads a string (django.forms.DecimalField, django-filter's NumberFilter):
+ * white space around, any Unicode decimal digit, single underscores between digits; finite only
+ * (NaN and Infinity are read, then refused by the field). Undefined when it is no number.
+ */
+export function pythonDecimal(raw: string): number | undefined {
+  const s = asciiNumberText(raw)?.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ').trim();
+  if (s === undefined || !/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)) return undefined;
   const n = Number(s.replaceAll('_', ''));
   return Number.isFinite(n) ? n : undefined;
 }

@@ -15,15 +15,15 @@
 // after one) both are reset: the stub with `POST /__stub/reset`, the reference with its test-only
 // `POST /__ref/reset`.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classify, compareAnswers, type Difference, observe, summariseAnswer } from './compare.js';
+import { classify, compareAnswers, type Difference, observe } from './compare.js';
 import { buildDesignerCorpus, type DesignerRequest, type Sequence } from './designer-corpus.js';
 import { DESIGNER_ALLOW_LIST, type DesignerAllowEntry } from './designer-allow-list.js';
 import { PYTHON, referenceGate, referenceVersions, startReference } from './drf-server.js';
-import type { DifferenceClass, DifferentialReport } from './harness.js';
+import { type DifferentialReport, summarise } from './harness.js';
 import { type Answer, mapLimit, send } from './send.js';
 import { ROOT, startCli } from '../cli-helpers.js';
 
@@ -213,61 +213,12 @@ export async function runDesignerDifferential(opts: DesignerOptions = {}): Promi
       }
     }
 
-    const report: DifferentialReport = {
-      reference: `Django ${referenceVersions().replace(' ', ' + DRF ')} (test/reference/drf, REF_PROFILE=designer)${opts.candidate ? ' [candidate in the stub\'s place]' : ''}`,
-      compared: results.length,
-      identical: 0,
-      allowListed: 0,
-      differing: 0,
-      allowListedBy: {},
-      byGroup: {},
-      classes: [],
-      durationMs: 0,
+    return summarise(results, {
+      reference: `Django ${referenceVersions().replace(' ', ' + DRF ')} (test/reference/drf, REF_PROFILE=designer)${opts.candidate ? " [candidate in the stub's place]" : ''}`,
+      started,
       startupMs,
-    };
-    const classes = new Map<string, DifferenceClass>();
-    for (const r of results) {
-      const g = (report.byGroup[r.req.group] ??= { compared: 0, differing: 0 });
-      g.compared++;
-      if (r.outcome === 'identical') report.identical++;
-      else if (r.outcome === 'allow-listed') {
-        report.allowListed++;
-        for (const id of r.adjustedBy) report.allowListedBy[id] = (report.allowListedBy[id] ?? 0) + 1;
-      } else {
-        report.differing++;
-        g.differing++;
-        let c = classes.get(r.cls.key);
-        if (!c) {
-          c = {
-            kind: r.cls.kind,
-            key: r.cls.key,
-            count: 0,
-            groups: {},
-            ids: [],
-            example: {
-              request: { id: r.req.id, method: r.req.method, path: r.req.path, headers: r.req.headers, ...(r.req.body !== undefined ? { body: r.req.body } : {}) },
-              reference: summariseAnswer(r.ref),
-              stub: summariseAnswer(r.stub),
-              ...(r.expected ? { expected: summariseAnswer(r.expected), adjustedBy: r.adjustedBy } : {}),
-              differences: r.diffs,
-            },
-          };
-          classes.set(r.cls.key, c);
-        }
-        c.count++;
-        c.groups[r.req.group] = (c.groups[r.req.group] ?? 0) + 1;
-        if (c.ids.length < 100) c.ids.push(r.req.id);
-      }
-    }
-    const order = { status: 0, header: 1, body: 2 };
-    report.classes = [...classes.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || a.key.localeCompare(b.key));
-    report.durationMs = Date.now() - started;
-    const file = opts.reportFile ?? join(ROOT, 'test-output', 'designer-differential.json');
-    if (file) {
-      mkdirSync(join(file, '..'), { recursive: true });
-      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    }
-    return report;
+      file: opts.reportFile ?? join(ROOT, 'test-output', 'designer-differential.json'),
+    });
   } finally {
     await Promise.all([candidate?.stop(), reference?.stop()]);
     if (tmp) rmSync(tmp, { recursive: true, force: true });

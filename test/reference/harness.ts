@@ -160,65 +160,86 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
       return { req, outcome: 'differing' as const, cls, ref, stub, expected, adjustedBy, diffs };
     });
 
-    const report: DifferentialReport = {
+    return summarise(results, {
       reference: `Django ${referenceVersions().replace(' ', ' + DRF ')} (test/reference/drf)`,
-      compared: results.length,
-      identical: 0,
-      allowListed: 0,
-      differing: 0,
-      allowListedBy: {},
-      byGroup: {},
-      classes: [],
-      durationMs: 0,
+      started,
       startupMs,
-    };
-    const classes = new Map<string, DifferenceClass>();
-    for (const r of results) {
-      const g = (report.byGroup[r.req.group] ??= { compared: 0, differing: 0 });
-      g.compared++;
-      if (r.outcome === 'identical') report.identical++;
-      else if (r.outcome === 'allow-listed') {
-        report.allowListed++;
-        for (const id of r.adjustedBy) report.allowListedBy[id] = (report.allowListedBy[id] ?? 0) + 1;
-      } else {
-        report.differing++;
-        g.differing++;
-        let c = classes.get(r.cls.key);
-        if (!c) {
-          c = {
-            kind: r.cls.kind,
-            key: r.cls.key,
-            count: 0,
-            groups: {},
-            ids: [],
-            example: {
-              request: { id: r.req.id, method: r.req.method, path: r.req.path, headers: r.req.headers, ...(r.req.body !== undefined ? { body: r.req.body } : {}) },
-              reference: summariseAnswer(r.ref),
-              stub: summariseAnswer(r.stub),
-              ...(r.expected ? { expected: summariseAnswer(r.expected), adjustedBy: r.adjustedBy } : {}),
-              differences: r.diffs,
-            },
-          };
-          classes.set(r.cls.key, c);
-        }
-        c.count++;
-        c.groups[r.req.group] = (c.groups[r.req.group] ?? 0) + 1;
-        if (c.ids.length < 100) c.ids.push(r.req.id);
-      }
-    }
-    const order = { status: 0, header: 1, body: 2 };
-    report.classes = [...classes.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || a.key.localeCompare(b.key));
-    report.durationMs = Date.now() - started;
-    const file = opts.reportFile ?? join(ROOT, 'test-output', 'differential.json');
-    if (file) {
-      mkdirSync(join(file, '..'), { recursive: true });
-      writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    }
-    return report;
+      file: opts.reportFile ?? join(ROOT, 'test-output', 'differential.json'),
+    });
   } finally {
     await refStarts; // (a failed start elsewhere must not leave a reference running)
     await Promise.all([...stubs.map(stopChild), ...refs.map((r) => r.stop())]);
   }
+}
+
+/** One compared request, as both harnesses give them to `summarise` (a differing one with its answers). */
+export interface Compared {
+  readonly req: { readonly id: string; readonly group: string; readonly method: string; readonly path: string; readonly headers: [string, string][]; readonly body?: string };
+  readonly outcome: 'identical' | 'allow-listed' | 'differing';
+  readonly adjustedBy?: readonly string[] | undefined;
+  readonly cls?: { readonly kind: 'status' | 'header' | 'body'; readonly key: string } | undefined;
+  readonly ref?: Parameters<typeof summariseAnswer>[0] | undefined;
+  readonly stub?: Parameters<typeof summariseAnswer>[0] | undefined;
+  readonly expected?: Parameters<typeof summariseAnswer>[0] | undefined;
+  readonly diffs?: Difference[] | undefined;
+}
+
+/** The figures of a differential run, its differences grouped in classes (one example each), written to `file`. */
+export function summarise(results: readonly Compared[], meta: { reference: string; started: number; startupMs: number; file: string | undefined }): DifferentialReport {
+  const report: DifferentialReport = {
+    reference: meta.reference,
+    compared: results.length,
+    identical: 0,
+    allowListed: 0,
+    differing: 0,
+    allowListedBy: {},
+    byGroup: {},
+    classes: [],
+    durationMs: 0,
+    startupMs: meta.startupMs,
+  };
+  const classes = new Map<string, DifferenceClass>();
+  for (const r of results) {
+    const g = (report.byGroup[r.req.group] ??= { compared: 0, differing: 0 });
+    g.compared++;
+    if (r.outcome === 'identical') report.identical++;
+    else if (r.outcome === 'allow-listed') {
+      report.allowListed++;
+      for (const id of r.adjustedBy ?? []) report.allowListedBy[id] = (report.allowListedBy[id] ?? 0) + 1;
+    } else if (r.cls && r.ref && r.stub) {
+      report.differing++;
+      g.differing++;
+      let c = classes.get(r.cls.key);
+      if (!c) {
+        c = {
+          kind: r.cls.kind,
+          key: r.cls.key,
+          count: 0,
+          groups: {},
+          ids: [],
+          example: {
+            request: { id: r.req.id, method: r.req.method, path: r.req.path, headers: r.req.headers, ...(r.req.body !== undefined ? { body: r.req.body } : {}) },
+            reference: summariseAnswer(r.ref),
+            stub: summariseAnswer(r.stub),
+            ...(r.expected ? { expected: summariseAnswer(r.expected), adjustedBy: [...(r.adjustedBy ?? [])] } : {}),
+            differences: r.diffs ?? [],
+          },
+        };
+        classes.set(r.cls.key, c);
+      }
+      c.count++;
+      c.groups[r.req.group] = (c.groups[r.req.group] ?? 0) + 1;
+      if (c.ids.length < 100) c.ids.push(r.req.id);
+    }
+  }
+  const order = { status: 0, header: 1, body: 2 };
+  report.classes = [...classes.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || a.key.localeCompare(b.key));
+  report.durationMs = Date.now() - meta.started;
+  if (meta.file) {
+    mkdirSync(join(meta.file, '..'), { recursive: true });
+    writeFileSync(meta.file, `${JSON.stringify(report, null, 2)}\n`);
+  }
+  return report;
 }
 
 function indent(s: string, by: string): string {
