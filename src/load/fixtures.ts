@@ -78,10 +78,10 @@ export async function streamFixtureFile(
   onItem: (item: FixtureItem) => void,
   /**
    * An item can be taken as it is, unparsed (it is the same as before): then `onReused` is called
-   * for it, in its turn, instead of onItem. Given the item's bytes (valid during the call only), so
-   * that nothing is decoded for it.
+   * for it, in its turn, instead of onItem. Given the streamed item (its bytes valid during the
+   * call only), so that nothing is decoded for it.
    */
-  reuse?: { readonly test: (index: number, bytes: Buffer, canonical: boolean) => boolean; readonly onReused: (index: number) => void },
+  reuse?: { readonly test: (item: StreamedItem) => boolean; readonly onReused: (index: number) => void },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
   const folder = await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder');
@@ -95,13 +95,13 @@ export async function streamFixtureFile(
   let turn = performance.now();
   try {
     for await (const batch of streamItemBatches(opened.handle, limits.maxDepth)) {
-      const reused = reuse ? batch.map((i) => reuse.test(i.index, i.bytes, i.canonical)) : undefined;
+      const reused = reuse ? batch.map((i) => reuse.test(i)) : undefined;
       const fresh = reused ? batch.filter((_, k) => !reused[k]) : batch;
       // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.
       const texts = fresh.map((i) => i.text);
-      let values: unknown[] | undefined;
+      let values: unknown[] | undefined = texts.length === 0 ? [] : undefined;
       try {
-        values = JSON.parse(`[${texts.join(',')}]`) as unknown[];
+        values ??= JSON.parse(`[${texts.join(',')}]`) as unknown[];
       } catch {
         values = undefined;
       }

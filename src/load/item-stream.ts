@@ -21,21 +21,40 @@ export interface StreamedItem {
   /** 1-based line and column where the item starts. */
   readonly line: number;
   readonly col: number;
+  /**
+   * The item's bytes are exactly this ASCII string (compared without decoding them or making a
+   * view: a reload of an unchanged million-item file allocates next to nothing per item).
+   */
+  isText(text: string): boolean;
 }
 
-/** A streamed item whose text is decoded only when asked for. */
+/** A streamed item: a range of the scanner's chunk, its text decoded only when asked for. */
 class Item implements StreamedItem {
   #text: string | undefined;
   constructor(
     readonly index: number,
-    readonly bytes: Buffer,
+    private readonly source: Buffer,
+    private readonly start: number,
+    private readonly end: number,
     readonly canonical: boolean,
     readonly line: number,
     readonly col: number,
   ) {}
+  get bytes(): Buffer {
+    return this.source.subarray(this.start, this.end);
+  }
   get text(): string {
     this.#text ??= decoded(this.bytes, this.line, this.col);
     return this.#text;
+  }
+  isText(text: string): boolean {
+    const { source, start } = this;
+    if (text.length !== this.end - start) return false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 || c !== source[start + i]) return false;
+    }
+    return true;
   }
 }
 
@@ -142,14 +161,13 @@ export class ItemScanner {
       throw new ItemStreamError(p.line, p.col, message);
     };
     const emit = (end: number) => {
-      let bytes = this.#pending.length > 0 ? Buffer.concat([...this.#pending, chunk.subarray(0, end)]) : chunk.subarray(start, end);
-      if (scalar) {
-        let e = bytes.length;
-        while (e > 0 && isSpace(bytes[e - 1] as number)) e--;
-        bytes = bytes.subarray(0, e);
-      }
+      const joined = this.#pending.length > 0;
+      const source = joined ? Buffer.concat([...this.#pending, chunk.subarray(0, end)]) : chunk;
+      const from = joined ? 0 : start;
+      let to = joined ? source.length : end;
+      if (scalar) while (to > from && isSpace(source[to - 1] as number)) to--;
       this.#pending = [];
-      this.out.push(new Item(this.#index++, bytes, canonical, this.#itemLine, this.#itemCol));
+      this.out.push(new Item(this.#index++, source, from, to, canonical, this.#itemLine, this.#itemCol));
     };
     if (state === START && chunk.length > 0) {
       const b0 = chunk[0] as number;

@@ -22,6 +22,8 @@ export interface LoadedSpec {
   readonly doc: Readonly<Record<string, unknown>>;
   /** The text of each file read, by path: a reload whose files all read the same keeps this spec. */
   readonly texts: ReadonlyMap<string, string>;
+  /** The parsed value of each file read, by path: a file whose text is unchanged is not parsed again. */
+  readonly values: ReadonlyMap<string, unknown>;
 }
 
 interface FoundRef {
@@ -67,9 +69,12 @@ async function readSpecFile(
   file: string,
   folder: Folder,
   limits: LoadLimits,
+  previous?: LoadedSpec,
 ): Promise<{ ok: true; text: string; value: unknown } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
   const read = await readConfinedText(file, folder, limits);
   if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
+  // The same text as the last load: the same value (a reload for a fixture's sake parses no YAML).
+  if (previous?.texts.get(file) === read.text && previous.values.has(file)) return { ok: true, text: read.text, value: previous.values.get(file) };
   const parsed = parseYamlText(read.text, limits);
   if (!parsed.ok) return { ok: false, kind: 'unreadable', problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })) };
   return { ok: true, text: read.text, value: parsed.value };
@@ -115,6 +120,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   const folder = await folderOf(path.dirname(root), "the spec's folder");
   const problems: LoadProblem[] = [];
   const texts = new Map<string, string>();
+  const values = new Map<string, unknown>();
   const files: string[] = [root];
   // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
   const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
@@ -126,7 +132,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
     // The root is the file named on the command line, wherever a symlink of that name leads; what
     // it references must be inside its folder.
     const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
-    const read = await readSpecFile(file, within, limits);
+    const read = await readSpecFile(file, within, limits, previous);
     if (!read.ok) {
       // A name leading out of the folder is told where the $ref stands; a missing file, with it.
       if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });
@@ -135,6 +141,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
       continue;
     }
     texts.set(file, read.text);
+    values.set(file, read.value);
     const refs: FoundRef[] = [];
     externalRefs(read.value, [], `${url}#`, refs, new Set());
     for (const { pointer, base, ref } of refs) {
@@ -162,7 +169,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   } catch (e) {
     throw new LoadError(swaggerProblems(rel(root), e));
   }
-  return { rootFile: root, files, doc, texts };
+  return { rootFile: root, files, doc, texts, values };
 }
 
 function swaggerProblems(file: string, e: unknown): LoadProblem[] {

@@ -9,6 +9,7 @@ import { follow, isObject } from '../core/spec/pointer.js';
 import { describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
+import type { StreamedItem } from './item-stream.js';
 import { generateItemsSync } from './generate.js';
 import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
 import type { LoadLimits } from './limits.js';
@@ -177,9 +178,9 @@ async function readStored(
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
   const reuse = {
-    test: (index: number, bytes: Buffer, canonical: boolean): boolean => {
-      const was = old?.[index];
-      return canonical && was !== undefined && before !== undefined && sameText(was.json, bytes);
+    test: (item: StreamedItem): boolean => {
+      const was = old?.[item.index];
+      return item.canonical && was !== undefined && before !== undefined && item.isText(was.json);
     },
     onReused: (index: number): void => {
       const was = (old as readonly PreparedItem[])[index] as PreparedItem;
@@ -209,19 +210,6 @@ async function readStored(
   );
   if (outcome === 'missing' || outcome === 'failed') return undefined;
   return { set: builder.finish(), sample };
-}
-
-/**
- * An ASCII string is exactly these bytes, compared without decoding them (any other string is
- * left to the full path, which checks the bytes are UTF-8).
- */
-function sameText(text: string, bytes: Buffer): boolean {
-  if (text.length !== bytes.length) return false;
-  for (let i = 0; i < bytes.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80 || c !== bytes[i]) return false;
-  }
-  return true;
 }
 
 /** The serialisable snapshot of a loaded state (every item set made, as plain JSON values). */

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../../src/load/spec.js';
 import { loadState, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
 import { SPEC } from '../../helpers.js';
@@ -56,5 +57,26 @@ describe('a reload takes over the items that did not change, and gives what a fr
     const before = await loadState(opts);
     await writeFile(file, JSON.stringify([...desks, desks[10]]));
     await expect(loadState({ ...opts, previous: before })).rejects.toThrow(/at \/300\/pk: repeats pk 11 of item 10/);
+  });
+});
+
+describe('a reload reads the spec again but parses only the files whose text changed', () => {
+  it('an unchanged $ref file keeps its parsed value; the edited root is parsed anew', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-spec-'));
+    const root = path.join(dir, 'api.yaml');
+    const part = path.join(dir, 'part.yaml');
+    const rootText = (title: string) =>
+      `openapi: 3.1.0\ninfo: {title: ${title}, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: 'part.yaml#/Thing'}}}\n`;
+    await writeFile(root, rootText('one'));
+    await writeFile(part, 'Thing: {type: object}\n');
+    const first = await loadSpec(root);
+    // Nothing changed: the spec loaded before, whole.
+    expect(await loadSpec(root, undefined, first)).toBe(first);
+    await writeFile(root, rootText('two'));
+    const second = await loadSpec(root, undefined, first);
+    expect(second).not.toBe(first);
+    expect(second.values.get(part)).toBe(first.values.get(part));
+    expect(second.values.get(root)).not.toBe(first.values.get(root));
+    expect((second.doc.info as { title: string }).title).toBe('two');
   });
 });
