@@ -12,6 +12,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
+import { bundle } from './bundle.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -163,7 +164,8 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   const options = confinedResolveOptions(folder, limits, texts);
   let doc: Record<string, unknown>;
   try {
-    doc = (await SwaggerParser.bundle(root, options as never)) as unknown as Record<string, unknown>;
+    // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
+    doc = await bundle(new SwaggerParser(), root, options);
     // validate() dereferences what it is given: hand it a copy, keep the bundled form.
     await SwaggerParser.validate(structuredClone(doc) as never, options as never);
   } catch (e) {

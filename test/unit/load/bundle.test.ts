@@ -1,0 +1,146 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { bundle } from '../../../src/load/bundle.js';
+import { SPEC } from '../../helpers.js';
+
+// src/load/bundle.ts is json-schema-ref-parser's bundle with a linear inventory: its output must
+// be the library's, byte for byte, whatever the spec's $refs look like.
+async function both(root: string): Promise<{ ours: unknown; theirs: unknown }> {
+  const settle = (p: Promise<unknown>) => p.then((v) => ({ value: v }), (e: Error) => ({ error: `${e.name}: ${e.message}` }));
+  const theirs = await settle(SwaggerParser.bundle(root));
+  const ours = await settle(bundle(new SwaggerParser(), root, {}));
+  return { ours, theirs };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (!isDeepStrictEqual(a, b)) return false;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return true; // a cycle (a circular $ref inlined): deep equality is the comparison
+  }
+}
+
+describe('the bundler: the library output, in linear time', () => {
+  it.each([
+    ['the bundled spec', SPEC],
+    ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
+    ['the designer spec', path.resolve('test/fixtures/designer/openapi.yaml')],
+  ])('%s', async (_name, file) => {
+    const { ours, theirs } = await both(file);
+    expect(same(ours, theirs)).toBe(true);
+    expect((ours as { value?: unknown }).value).toBeDefined();
+  });
+
+  it('1,000 random three-file specs: chains, sub-pointers, whole files, cycles, extended refs, $defs', async () => {
+    let seed = 12345;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const keys = ['a', 'bb', 'definitions', '$defs', 'schemas', 'x', 'items', 'p~q', 'r/s', 'long_name_here', 'é'];
+    const files = ['root.yaml', 'a.yaml', 'b.yaml'];
+    let differing = 0;
+    let failedAlike = 0;
+    for (let round = 0; round < 1000; round++) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'bundle-'));
+      // Trees first, then some leaves turned into $refs to places that exist.
+      const trees: Record<string, unknown>[] = [];
+      const places: [number, string[]][] = [];
+      const grow = (fileIndex: number, at: string[], depth: number): Record<string, unknown> => {
+        const node: Record<string, unknown> = {};
+        const n = 1 + rand(3);
+        for (let i = 0; i < n; i++) {
+          const k = keys[rand(keys.length)] as string;
+          if (k in node) continue;
+          places.push([fileIndex, [...at, k]]);
+          node[k] = depth < 3 && rand(3) > 0 ? grow(fileIndex, [...at, k], depth + 1) : rand(2) === 0 ? 'leaf' : [{ type: 'string' }];
+        }
+        return node;
+      };
+      for (let f = 0; f < files.length; f++) trees.push(grow(f, [], 0));
+      const nodeAt = (tree: unknown, at: string[]) => at.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), tree);
+      // A few popular targets (and places beneath them), referenced from many places at many depths.
+      // Refs start in the root half of the time (what the root does not reach is not bundled).
+      const inFile = (f: number) => places.filter((p) => p[0] === f);
+      const pick = (list: [number, string[]][]) => list[rand(list.length)] as [number, string[]];
+      const popular = Array.from({ length: 1 + rand(4) }, () => pick(rand(4) === 0 ? places : inFile(1 + rand(2))));
+      const refs = 4 + rand(16);
+      for (let r = 0; r < refs; r++) {
+        const [from, at] = rand(2) === 0 ? pick(inFile(0)) : pick(places);
+        const [to, target] = rand(4) > 0 ? (popular[rand(popular.length)] as [number, string[]]) : (places[rand(places.length)] as [number, string[]]);
+        const parent = nodeAt(trees[from], at.slice(0, -1));
+        if (!parent || typeof parent !== 'object' || Array.isArray(parent)) continue;
+        const pointer = target.map((t) => encodeURIComponent(t.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+        const whole = rand(6) === 0;
+        const fileRef = to === from ? '' : `./${files[to]}`;
+        const ref: Record<string, unknown> = { $ref: whole && to !== from ? fileRef : `${fileRef}#/${pointer}` };
+        if (rand(5) === 0) ref.description = 'extended';
+        (parent as Record<string, unknown>)[at[at.length - 1] as string] = ref;
+      }
+      const root = { openapi: '3.1.0', info: { title: 'r', version: '1' }, paths: {}, ...trees[0] };
+      await writeFile(path.join(dir, 'root.yaml'), stringify(root));
+      await writeFile(path.join(dir, 'a.yaml'), stringify(trees[1]));
+      await writeFile(path.join(dir, 'b.yaml'), stringify(trees[2]));
+      const { ours, theirs } = await both(path.join(dir, 'root.yaml'));
+      if (!same(ours, theirs)) differing++;
+      if ('error' in (theirs as object)) failedAlike++;
+    }
+    expect(differing).toBe(0);
+    // Most specs bundle; the cases the library refuses are refused alike.
+    expect(failedAlike).toBeLessThan(500);
+  });
+
+  it.each<[string, Record<string, string>]>([
+    [
+      // One $ref object reached by two paths of the same depth: the one under "definitions" is
+      // crawled first, and wins over another $ref to the same value.
+      'a $ref reached twice at the same depth, once under definitions',
+      {
+        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\naaaaaaaaaaa: {k: {$ref: './a.yaml#/Y'}}\ndefinitions: {k: {$ref: './a.yaml#/Y'}}\nr: {$ref: './a.yaml#/Y2'}\n",
+        'a.yaml': "Y: {inner: {$ref: './b.yaml#/Z'}}\nY2: {deeper: {more: {$ref: './b.yaml#/Z'}}}\n",
+        'b.yaml': 'Z: {type: object}\n',
+      },
+    ],
+    [
+      // An external $ref met again by a shorter path: its value is crawled again from there, and
+      // the $refs inside it take the shorter path too.
+      'an external $ref met again by a shorter path',
+      {
+        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {y: {z: {$ref: './a.yaml#/Y'}}}\nt: {$ref: './a.yaml#/Y'}\ns: {s2: {$ref: './a.yaml#/Y3'}}\n",
+        'a.yaml': "Y: {inner: {$ref: './b.yaml#/Z'}}\nY3: {a: {$ref: './b.yaml#/W'}}\n",
+        'b.yaml': "Z: {q: {$ref: '#/Q'}}\nW: {b: {$ref: '#/Q'}}\nQ: {type: string}\n",
+      },
+    ],
+  ])('%s', async (_name, texts) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bundle-corner-'));
+    for (const [name, text] of Object.entries(texts)) await writeFile(path.join(dir, name), text);
+    const { ours, theirs } = await both(path.join(dir, 'root.yaml'));
+    expect((theirs as { value?: unknown }).value).toBeDefined();
+    expect(ours).toEqual(theirs);
+  });
+
+  it('3,000 paths sharing components and an external file: the same document (the bench times it)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'bundle-big-'));
+    const paths: Record<string, unknown> = {};
+    const schemas: Record<string, unknown> = { Envelope: { type: 'object', properties: { count: { type: 'integer' } } } };
+    const external: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) {
+      external[`S${i}`] = { type: 'object', properties: { id: { type: 'integer' } } };
+      schemas[`S${i}`] = { $ref: `./schemas.yaml#/S${i}` };
+      schemas[`L${i}`] = { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { results: { items: { $ref: `#/components/schemas/S${i}` } } } }] };
+      paths[`/p${i}`] = { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/L${i}` } } } } } } };
+    }
+    await writeFile(path.join(dir, 'schemas.yaml'), stringify(external));
+    await writeFile(path.join(dir, 'root.yaml'), stringify({ openapi: '3.1.0', info: { title: 'big', version: '1' }, paths, components: { schemas } }));
+    const ours = await bundle(new SwaggerParser(), path.join(dir, 'root.yaml'), {});
+    const theirs = await SwaggerParser.bundle(path.join(dir, 'root.yaml'));
+    expect(same(ours, theirs)).toBe(true);
+    expect(Object.keys((ours as { paths: object }).paths)).toHaveLength(3000);
+  });
+});
