@@ -1,4 +1,4 @@
-import { createWriteStream, fstatSync, type WriteStream } from 'node:fs';
+import { fstatSync, write } from 'node:fs';
 import pc from 'picocolors';
 
 /** Colour only on a terminal and never with NO_COLOR (picocolors checks both). */
@@ -22,7 +22,7 @@ export interface LogSink {
 /**
  * The request log: one line per request, `GET /api/v1/desk 200 0.4ms` (or a JSON line), written
  * asynchronously in batches, never from the request's own turn of the event loop. Writing goes
- * through an fs.WriteStream on the descriptor (libuv's thread pool), never through
+ * through an FdSink on the descriptor (libuv's thread pool), never through
  * `process.stdout`, which Node writes synchronously to pipes and files: a stalled reader of the
  * log (a pipe nobody drains) would otherwise stop the server. Lines wait in a bounded buffer;
  * when it is full they are dropped and counted, and the count is logged once writing resumes.
@@ -71,6 +71,8 @@ export class RequestLog {
       this.#dropped++;
       return;
     }
+    // Lines were dropped since the last one kept: the count stands where they would have.
+    if (this.#dropped > this.#reported) this.#tellDropped();
     this.#pending.push(text);
     this.#pendingBytes += bytes;
     // Written in batches: at most every FLUSH_MS, sooner once a batch is large. One write per
@@ -86,16 +88,21 @@ export class RequestLog {
     }
   }
 
+  #tellDropped(): void {
+    const text = `${clock()} (${this.#dropped - this.#reported} log lines dropped: the log's reader did not keep up)`;
+    this.#reported = this.#dropped;
+    this.#pending.push(text);
+    this.#pendingBytes += text.length + 1;
+  }
+
   #timer: NodeJS.Timeout | undefined;
 
   #reported = 0;
 
   #flush(): void {
     this.#scheduled = false;
-    if (this.#dropped > this.#reported && this.#sink.writableLength === 0) {
-      this.#pending.unshift(`${clock()} (${this.#dropped - this.#reported} log lines dropped: the log's reader did not keep up)`);
-      this.#reported = this.#dropped;
-    }
+    // The reader caught up and no line came since the last dropped ones: the count is told now.
+    if (this.#dropped > this.#reported && this.#sink.writableLength === 0) this.#tellDropped();
     if (this.#pending.length === 0) return;
     const chunk = `${this.#pending.join('\n')}\n`;
     this.#pending = [];
@@ -121,14 +128,78 @@ export class RequestLog {
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
 
-let shared: WriteStream | undefined;
+/**
+ * Writes to a descriptor from libuv's thread pool, in order, one write at a time. A descriptor
+ * in non-blocking mode (stdout as a pipe or socket usually is: its other end set it so) answers
+ * EAGAIN while its reader stalls; the bytes then wait and are offered again every RETRY_MS, and
+ * a partial write goes on from where it stopped, so that a reader that resumes gets every line
+ * kept, in order. (fs.WriteStream treats EAGAIN as fatal: one stall would end the log for good.)
+ * A reader that is gone (EPIPE, a closed descriptor) ends the log: what waits is let go.
+ */
+export class FdSink implements LogSink {
+  readonly #fd: number;
+  #queue: { bytes: Buffer; cb: (err?: Error | null) => void }[] = [];
+  #length = 0;
+  #writing = false;
+  #failed: Error | undefined;
 
-/** fd 1 as an asynchronous stream (one per process). */
-function stdoutSink(): LogSink {
-  if (!shared) {
-    shared = createWriteStream('', { fd: 1, autoClose: false, highWaterMark: 64 * 1024 });
-    shared.on('error', () => undefined);
+  constructor(fd: number) {
+    this.#fd = fd;
   }
+
+  get writableLength(): number {
+    return this.#length;
+  }
+
+  write(chunk: string, cb: (err?: Error | null) => void): boolean {
+    if (this.#failed) {
+      cb(this.#failed);
+      return false;
+    }
+    const bytes = Buffer.from(chunk);
+    this.#queue.push({ bytes, cb });
+    this.#length += bytes.length;
+    this.#next();
+    return this.#length < FLUSH_BYTES;
+  }
+
+  #next(): void {
+    const head = this.#queue[0];
+    if (this.#writing || head === undefined) return;
+    this.#writing = true;
+    write(this.#fd, head.bytes, 0, head.bytes.length, null, (err, written) => {
+      this.#writing = false;
+      if (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') {
+          setTimeout(() => this.#next(), RETRY_MS).unref();
+          return;
+        }
+        this.#failed = err;
+        const queue = this.#queue;
+        this.#queue = [];
+        this.#length = 0;
+        for (const q of queue) q.cb(err);
+        return;
+      }
+      this.#length -= written;
+      if (written < head.bytes.length) head.bytes = head.bytes.subarray(written);
+      else {
+        this.#queue.shift();
+        head.cb();
+      }
+      this.#next();
+    });
+  }
+}
+
+/** While a non-blocking descriptor's reader stalls, a batch is offered again this often. */
+const RETRY_MS = 20;
+
+let shared: FdSink | undefined;
+
+/** fd 1, written from the thread pool (one per process). */
+function stdoutSink(): LogSink {
+  shared ??= new FdSink(1);
   return shared;
 }
 

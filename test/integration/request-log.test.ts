@@ -1,0 +1,109 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RequestLog } from '../../src/server/log.js';
+import { startCli } from '../cli-helpers.js';
+
+/**
+ * Issue #14 §2: the request log never blocks the event loop. A reader of stdout that stalls (a
+ * pipe nobody drains) costs log lines, bounded and counted, never answers; once it reads again,
+ * the count is told and lines flow again.
+ */
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+function get(url: string, ms = 5_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent, headers: { host: 'stub.local' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.setTimeout(ms, () => req.destroy(new Error(`no answer in ${ms} ms: ${url.slice(0, 80)}`)));
+    req.on('error', reject);
+  });
+}
+
+let stop: (() => void) | undefined;
+afterEach(() => {
+  stop?.();
+  stop = undefined;
+});
+
+describe('a stalled reader of the request log', () => {
+  it('costs log lines, counted, never answers; the log resumes with the count once read again', async () => {
+    const { child, url } = await startCli(['serve', '--port', '0']);
+    stop = () => child.kill('SIGKILL');
+    const stdout = child.stdout;
+    if (!stdout) throw new Error('no stdout');
+    // Nobody reads stdout from here on: the pipe (64 KiB) fills, then the stub's own buffer (1 MiB).
+    stdout.pause();
+    let seen = '';
+    // Lines of about 6 KiB: 400 requests log 2.4 MiB, twice what pipe and buffer hold together.
+    const padding = 'x'.repeat(6_000);
+    for (let round = 0; round < 8; round++) {
+      const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => get(`${url}/api/v1/desk?format=api&pad=${padding}&n=${round * 50 + i}`)));
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    }
+    // Still answering at once while the reader stalls.
+    expect(await get(`${url}/api/v1/desk/1?format=api`, 1_000)).toBe(200);
+
+    stdout.on('data', (d: Buffer) => {
+      seen += d.toString('utf8');
+    });
+    stdout.resume();
+    // Writing resumes: the count of dropped lines is told, and the next requests are logged again.
+    const deadline = Date.now() + 10_000;
+    let n = 0;
+    while (!/log lines dropped/.test(seen) || !seen.includes('after-the-stall')) {
+      if (Date.now() > deadline) throw new Error(`the log did not resume: ${seen.slice(-500)}`);
+      await get(`${url}/api/v1/desk?format=api&after-the-stall=${n++}`);
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    const dropped = Number(/\((\d+) log lines dropped/.exec(seen)?.[1]);
+    // Between what the pipe and the buffer held and what was sent: some dropped, not all.
+    expect(dropped).toBeGreaterThan(0);
+    expect(dropped).toBeLessThan(400);
+    const logged = seen.split('\n').filter((l) => / GET \/api\/v1\/desk\?format=api&pad=/.test(l)).length;
+    expect(logged + dropped).toBe(400);
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  }, 60_000);
+});
+
+describe('RequestLog', () => {
+  it('drops and counts lines beyond its bound while the sink holds its bytes, and tells their count where they were dropped once it drains', async () => {
+    const written: string[] = [];
+    let held = 0;
+    const pending: (() => void)[] = [];
+    const sink = {
+      get writableLength() {
+        return held;
+      },
+      write(chunk: string, cb: (err?: Error | null) => void) {
+        held += chunk.length;
+        pending.push(() => {
+          held -= chunk.length;
+          written.push(chunk);
+          cb();
+        });
+        return false;
+      },
+    };
+    const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1_000 });
+    for (let i = 0; i < 100; i++) log.request({ method: 'GET', url: `/api/v1/desk?i=${i}`, status: 200, ms: 0.1 });
+    // About 40 bytes a line: the bound holds some 25, the rest are dropped and counted.
+    expect(log.dropped).toBeGreaterThan(60);
+    expect(log.dropped).toBeLessThan(80);
+    void log.drain(50);
+    await new Promise((r) => setTimeout(r, 10));
+    for (const p of pending.splice(0)) p();
+    log.request({ method: 'GET', url: '/after', status: 404, ms: 0.2 });
+    void log.drain(50);
+    await new Promise((r) => setTimeout(r, 10));
+    for (const p of pending.splice(0)) p();
+    const text = written.join('');
+    const lines = text.trimEnd().split('\n');
+    expect(lines.filter((l) => l.includes(' GET /api/v1/desk?i=')).length).toBe(100 - log.dropped);
+    expect(text).toMatch(new RegExp(`\\(${log.dropped} log lines dropped: the log's reader did not keep up\\)\\n.* GET /after 404 0\\.2ms\\n$`));
+  });
+});
