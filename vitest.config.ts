@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One temporary folder per run, removed at its end (test/global-temp.ts).
+    globalSetup: ['test/global-temp.ts'],
     // Reports are read as text: no colour, even where CI=true would turn picocolors' on.
     env: { NO_COLOR: '1' },
   },

@@ -24,7 +24,8 @@ interface Run {
 }
 
 // Outside the repository: a project under it would resolve the repository's node_modules.
-const CACHE = path.join(tmpdir(), 'workplace-admin-stub-pack-cache');
+// Outside the run's own temporary folder (test/global-temp.ts): the toolchain outlives a run.
+const CACHE = path.join(process.env.WORKPLACE_STUB_OUTER_TMPDIR ?? tmpdir(), 'workplace-admin-stub-pack-cache');
 const TOOLCHAIN: Record<string, string> = {
   ts59: 'npm:typescript@~5.9.3',
   tsnext: 'npm:typescript@latest',

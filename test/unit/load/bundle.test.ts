@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { bundle } from '../../../src/load/bundle.js';
 import { SPEC } from '../../helpers.js';
@@ -24,6 +24,21 @@ function same(a: unknown, b: unknown): boolean {
   } catch {
     return true; // a cycle (a circular $ref inlined): deep equality is the comparison
   }
+}
+
+// Every spec written goes under one temporary folder, removed at the end.
+let base = '';
+let made = 0;
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'bundle-test-'));
+});
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+async function freshDir(): Promise<string> {
+  const dir = path.join(base, String(made++));
+  await mkdir(dir);
+  return dir;
 }
 
 describe('the bundler: the library output, in linear time', () => {
@@ -48,7 +63,7 @@ describe('the bundler: the library output, in linear time', () => {
     let differing = 0;
     let failedAlike = 0;
     for (let round = 0; round < 1000; round++) {
-      const dir = await mkdtemp(path.join(tmpdir(), 'bundle-'));
+      const dir = await freshDir();
       // Trees first, then some leaves turned into $refs to places that exist.
       const trees: Record<string, unknown>[] = [];
       const places: [number, string[]][] = [];
@@ -118,7 +133,7 @@ describe('the bundler: the library output, in linear time', () => {
       },
     ],
   ])('%s', async (_name, texts) => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'bundle-corner-'));
+    const dir = await freshDir();
     for (const [name, text] of Object.entries(texts)) await writeFile(path.join(dir, name), text);
     const { ours, theirs } = await both(path.join(dir, 'root.yaml'));
     expect((theirs as { value?: unknown }).value).toBeDefined();
@@ -126,7 +141,7 @@ describe('the bundler: the library output, in linear time', () => {
   });
 
   it('3,000 paths sharing components and an external file: the same document (the bench times it)', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'bundle-big-'));
+    const dir = await freshDir();
     const paths: Record<string, unknown> = {};
     const schemas: Record<string, unknown> = { Envelope: { type: 'object', properties: { count: { type: 'integer' } } } };
     const external: Record<string, unknown> = {};
