@@ -11,6 +11,7 @@ import PointerModule from '@apidevtools/json-schema-ref-parser/dist/lib/pointer.
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
 import * as url from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import type SwaggerParser from '@apidevtools/swagger-parser';
+import { createRequire } from 'node:module';
 
 // CommonJS modules whose class is their `default` export: Node hands over the module (the class
 // under `default`), a bundler applying interop the class itself.
@@ -37,13 +38,47 @@ interface InventoryEntry {
 interface Inventory {
   /** In the order the library's array would hold them (removed entries skipped at the end). */
   readonly entries: InventoryEntry[];
-  /** url.resolve's answers, by base (its fragment, which resolution never reads, left out) and ref. */
-  readonly resolved: Map<string, string>;
   /** The entry of each `$ref` by its parent object and key (null: the parent is the `$ref`). */
   readonly byParent: Map<object, Map<string | null, InventoryEntry>>;
+  /** Resolutions that met no `$ref` on their way, by resolved path (see `resolvePointer`). */
+  readonly pointers: Map<string, ResolvedPointer>;
 }
 
-type Resolver = Pick<$Refs, '_resolve' | '_root$Ref'>;
+/**
+ * The library resolves a `$ref` against the path of the place it stands (`file#/a/b/c`) with two
+ * WHATWG URL parses, tens of thousands of times for a large spec (in its resolution, dereference
+ * and this bundle step alike). The answer is a function of the two strings only, and never of the
+ * base's fragment (RFC 3986 §5.2.2 takes none of it): it is memoized on the base without its
+ * fragment and the reference, through the module's export that the library's own modules call
+ * (`url.resolve(...)` reads the export on each call). Bounded: cleared past 200,000 answers.
+ */
+function memoizeUrlResolve(): UrlModule {
+  const exports = createRequire(import.meta.url)('@apidevtools/json-schema-ref-parser/dist/lib/util/url.js') as UrlModule;
+  if (exports.__memoized) return exports;
+  const original = exports.resolve;
+  const answers = new Map<string, string>();
+  exports.resolve = (from: string, to: string): string => {
+    const hash = from.indexOf('#');
+    const key = `${hash === -1 ? from : from.slice(0, hash)}\u0000${to}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = original(from, to);
+      if (answers.size >= 200_000) answers.clear();
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  exports.__memoized = true;
+  exports.__unmemoized = original;
+  return exports;
+}
+type UrlModule = { resolve: (from: string, to: string) => string; __memoized?: true; __unmemoized?: (from: string, to: string) => string };
+/** The library's URL module, its resolve memoized (the original kept as `__unmemoized`, for tests). */
+export const refParserUrl: Readonly<UrlModule> = memoizeUrlResolve();
+const urlModule = refParserUrl;
+
+type Resolver = Pick<$Refs, '_resolve' | '_root$Ref'> & { readonly _$refs: Record<string, { resolve(path: string, options: never, friendlyPath: string, pathFromRoot: string): ResolvedPointer | null }> };
+type ResolvedPointer = NonNullable<ReturnType<$Refs['_resolve']>>;
 
 /**
  * Bundles the file at `path` as the parser's own `bundle(path, options)` does (a SwaggerParser
@@ -62,7 +97,7 @@ export async function bundle(parser: SwaggerParser, path: string, options: unkno
 
 function bundleResolved(parser: SwaggerParser, options: unknown): void {
   const refs = parser.$refs as unknown as Resolver;
-  const inventory: Inventory = { entries: [], byParent: new Map(), resolved: new Map() };
+  const inventory: Inventory = { entries: [], byParent: new Map(), pointers: new Map() };
   crawl(parser as unknown as Record<string, unknown>, 'schema', `${refs._root$Ref.path}#`, '#', 0, inventory, refs, options);
   remap(inventory.entries.filter((e) => !e.removed));
 }
@@ -108,15 +143,30 @@ function crawl(parent: Record<string, unknown>, key: string | null, path: string
   }
 }
 
+/**
+ * `$refs._resolve(path, pathFromRoot, options)`, the library's steps. A resolution that met no `$ref` on its way (no indirection, no cycle, its path
+ * unchanged) and ends on an object that is no `$ref` read nothing of `pathFromRoot` (which only
+ * the handling of a `$ref` met on the way reads) and nothing the crawl changes: it is kept and
+ * handed again, read-only, to the next `$ref` with the same path.
+ */
+function resolvePointer(inventory: Inventory, refs: Resolver, path: string, pathFromRoot: string, options: unknown): ResolvedPointer | null {
+  const known = inventory.pointers.get(path);
+  if (known !== undefined) return known;
+  const absPath = urlModule.resolve(refs._root$Ref.path as string, path);
+  const withoutHash = url.stripHash(absPath);
+  const $ref = refs._$refs[withoutHash];
+  if (!$ref) throw new Error(`Error resolving $ref pointer "${path}". \n"${withoutHash}" not found.`);
+  const pointer = $ref.resolve(absPath, options as never, path, pathFromRoot);
+  if (pointer !== null && pointer.indirections === 0 && !pointer.circular && pointer.path === absPath && pointer.value !== null && typeof pointer.value === 'object' && !Ref.isAllowed$Ref(pointer.value)) {
+    inventory.pointers.set(path, pointer);
+  }
+  return pointer;
+}
+
 function inventory$Ref(parent: Record<string, unknown>, key: string | null, path: string, pathFromRoot: string, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const $ref = (key === null ? parent : parent[key]) as InventoryEntry['$ref'];
-  const memo = `${url.stripHash(path)}\u0000${$ref.$ref}`;
-  let $refPath = inventory.resolved.get(memo);
-  if ($refPath === undefined) {
-    $refPath = url.resolve(path, $ref.$ref);
-    inventory.resolved.set(memo, $refPath);
-  }
-  const pointer = refs._resolve($refPath, pathFromRoot, options as never);
+  const $refPath = urlModule.resolve(path, $ref.$ref);
+  const pointer = resolvePointer(inventory, refs, $refPath, pathFromRoot, options);
   if (pointer === null) return;
   const depth = depthOf(pathFromRoot);
   const file = url.stripHash(pointer.path);

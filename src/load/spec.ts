@@ -25,6 +25,8 @@ export interface LoadedSpec {
   readonly texts: ReadonlyMap<string, string>;
   /** The parsed value of each file read, by path: a file whose text is unchanged is not parsed again. */
   readonly values: ReadonlyMap<string, unknown>;
+  /** The files whose value is exactly what the bundler's own parser makes of their text (js-yaml). */
+  readonly asBundlerReads: ReadonlySet<string>;
 }
 
 interface FoundRef {
@@ -71,23 +73,25 @@ async function readSpecFile(
   folder: Folder,
   limits: LoadLimits,
   previous?: LoadedSpec,
-): Promise<{ ok: true; text: string; value: unknown } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
+): Promise<{ ok: true; text: string; value: unknown; asBundlerReads: boolean } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
   const read = await readConfinedText(file, folder, limits);
   if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
   // The same text as the last load: the same value (a reload for a fixture's sake parses no YAML).
-  if (previous?.texts.get(file) === read.text && previous.values.has(file)) return { ok: true, text: read.text, value: previous.values.get(file) };
+  if (previous?.texts.get(file) === read.text && previous.values.has(file)) return { ok: true, text: read.text, value: previous.values.get(file), asBundlerReads: previous.asBundlerReads.has(file) };
   const parsed = parseYamlText(read.text, limits);
   if (!parsed.ok) return { ok: false, kind: 'unreadable', problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })) };
-  return { ok: true, text: read.text, value: parsed.value };
+  return { ok: true, text: read.text, value: parsed.value, asBundlerReads: parsed.asBundlerReads };
 }
 
 /**
  * The bundler's resolve options: no HTTP resolver at all, and one file resolver that answers
  * every URL and reads only what the confinement allows (from the texts already read and checked,
  * else through the same checks), so that a reference the pre-scan did not foresee still cannot
- * reach a host or a file outside the spec's folder.
+ * reach a host or a file outside the spec's folder. A file parsed already exactly as the bundler
+ * would parse it (`parsed`) is handed over as a fresh copy of its value (the bundler's parsers
+ * take a value as it is, and the bundler changes what it is given), not as text to parse again.
  */
-export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>) {
+export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>, parsed: ReadonlyMap<string, unknown> = new Map()) {
   return {
     resolve: {
       external: true,
@@ -95,9 +99,12 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
       file: {
         order: 1,
         canRead: () => true,
-        read: async (file: { url: string }): Promise<string> => {
+        read: async (file: { url: string }): Promise<unknown> => {
           const where = fileOfUrl(file.url);
           if (!where.ok) throw new ResolverError(new Error(`${file.url} ${where.reason}`), file.url);
+          const value = parsed.get(where.file);
+          // A JSON-schema YAML value is JSON: a round trip copies it (twice as fast as structuredClone).
+          if (value !== null && typeof value === 'object') return JSON.parse(JSON.stringify(value)) as unknown;
           const text = known.get(where.file);
           if (text !== undefined) return text;
           const read = await readSpecFile(where.file, folder, limits);
@@ -122,6 +129,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   const problems: LoadProblem[] = [];
   const texts = new Map<string, string>();
   const values = new Map<string, unknown>();
+  const asBundlerReads = new Set<string>();
   const files: string[] = [root];
   // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
   const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
@@ -143,6 +151,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
     }
     texts.set(file, read.text);
     values.set(file, read.value);
+    if (read.asBundlerReads) asBundlerReads.add(file);
     const refs: FoundRef[] = [];
     externalRefs(read.value, [], `${url}#`, refs, new Set());
     for (const { pointer, base, ref } of refs) {
@@ -161,7 +170,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
   if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) return previous;
 
-  const options = confinedResolveOptions(folder, limits, texts);
+  const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])));
   let doc: Record<string, unknown>;
   try {
     // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
@@ -171,7 +180,7 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   } catch (e) {
     throw new LoadError(swaggerProblems(rel(root), e));
   }
-  return { rootFile: root, files, doc, texts, values };
+  return { rootFile: root, files, doc, texts, values, asBundlerReads };
 }
 
 function swaggerProblems(file: string, e: unknown): LoadProblem[] {

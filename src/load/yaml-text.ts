@@ -9,7 +9,11 @@ export interface TextProblem {
   readonly reason: string;
 }
 
-export type YamlRead = { ok: true; value: unknown } | { ok: false; problems: TextProblem[] };
+/**
+ * `asBundlerReads`: the value is js-yaml's (JSON schema), exactly what the bundler's own YAML
+ * parser makes of the text, so that it may be handed to the bundler instead of the text.
+ */
+export type YamlRead = { ok: true; value: unknown; asBundlerReads: boolean } | { ok: false; problems: TextProblem[] };
 
 type Tree = Node | { key: unknown; value: unknown } | null | unknown;
 
@@ -27,7 +31,7 @@ type Tree = Node | { key: unknown; value: unknown } | null | unknown;
  */
 export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
   const quick = quickParse(text, limits.maxDepth);
-  return quick !== undefined ? { ok: true, value: quick.value } : carefulParse(text, limits);
+  return quick !== undefined ? { ok: true, value: quick.value, asBundlerReads: true } : carefulParse(text, limits);
 }
 
 function quickParse(text: string, maxDepth: number): { value: unknown } | undefined {
@@ -89,7 +93,7 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
     };
   }
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: limits.maxAliasCount }) };
+    return { ok: true, value: doc.toJS({ maxAliasCount: limits.maxAliasCount }), asBundlerReads: false };
   } catch (e) {
     return { ok: false, problems: [{ place: '', reason: (e as Error).message }] };
   }

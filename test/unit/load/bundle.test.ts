@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -6,15 +6,38 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { bundle } from '../../../src/load/bundle.js';
+import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
+import { folderOf } from '../../../src/load/read-confined.js';
+import { confinedResolveOptions } from '../../../src/load/spec.js';
+import { parseYamlText } from '../../../src/load/yaml-text.js';
 import { SPEC } from '../../helpers.js';
 
 // src/load/bundle.ts is json-schema-ref-parser's bundle with a linear inventory: its output must
 // be the library's, byte for byte, whatever the spec's $refs look like.
-async function both(root: string): Promise<{ ours: unknown; theirs: unknown }> {
+// As loadSpec calls it as well: through the confined resolver, each file's value handed over
+// when our reading of it is the bundler's own (src/load/spec.ts), not its text.
+async function both(root: string): Promise<{ ours: unknown; theirs: unknown; handed: unknown }> {
   const settle = (p: Promise<unknown>) => p.then((v) => ({ value: v }), (e: Error) => ({ error: `${e.name}: ${e.message}` }));
   const theirs = await settle(SwaggerParser.bundle(root));
   const ours = await settle(bundle(new SwaggerParser(), root, {}));
-  return { ours, theirs };
+  const handed = await settle(
+    (async () => {
+      const dir = path.dirname(root);
+      const texts = new Map<string, string>();
+      const values = new Map<string, unknown>();
+      for (const name of await readdir(dir, { recursive: true })) {
+        if (!/\.(ya?ml|json)$/.test(name)) continue;
+        const file = path.join(dir, name);
+        const text = await readFile(file, 'utf8');
+        texts.set(file, text);
+        const read = parseYamlText(text, DEFAULT_LOAD_LIMITS);
+        if (read.ok && read.asBundlerReads) values.set(file, read.value);
+      }
+      expect(values.size).toBeGreaterThan(0);
+      return bundle(new SwaggerParser(), root, confinedResolveOptions(await folderOf(dir, "the spec's folder"), DEFAULT_LOAD_LIMITS, texts, values));
+    })(),
+  );
+  return { ours, theirs, handed };
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -47,8 +70,9 @@ describe('the bundler: the library output, in linear time', () => {
     ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
     ['the designer spec', path.resolve('test/fixtures/designer/openapi.yaml')],
   ])('%s', async (_name, file) => {
-    const { ours, theirs } = await both(file);
+    const { ours, theirs, handed } = await both(file);
     expect(same(ours, theirs)).toBe(true);
+    expect(same(handed, theirs)).toBe(true);
     expect((ours as { value?: unknown }).value).toBeDefined();
   });
 
@@ -102,8 +126,9 @@ describe('the bundler: the library output, in linear time', () => {
       await writeFile(path.join(dir, 'root.yaml'), stringify(root));
       await writeFile(path.join(dir, 'a.yaml'), stringify(trees[1]));
       await writeFile(path.join(dir, 'b.yaml'), stringify(trees[2]));
-      const { ours, theirs } = await both(path.join(dir, 'root.yaml'));
+      const { ours, theirs, handed } = await both(path.join(dir, 'root.yaml'));
       if (!same(ours, theirs)) differing++;
+      if ('error' in (theirs as object) ? !('error' in (handed as object)) : !same(handed, theirs)) differing++;
       if ('error' in (theirs as object)) failedAlike++;
     }
     expect(differing).toBe(0);
@@ -135,9 +160,10 @@ describe('the bundler: the library output, in linear time', () => {
   ])('%s', async (_name, texts) => {
     const dir = await freshDir();
     for (const [name, text] of Object.entries(texts)) await writeFile(path.join(dir, name), text);
-    const { ours, theirs } = await both(path.join(dir, 'root.yaml'));
+    const { ours, theirs, handed } = await both(path.join(dir, 'root.yaml'));
     expect((theirs as { value?: unknown }).value).toBeDefined();
     expect(ours).toEqual(theirs);
+    expect(handed).toEqual(theirs);
   });
 
   it('3,000 paths sharing components and an external file: the same document (the bench times it)', async () => {
@@ -157,5 +183,41 @@ describe('the bundler: the library output, in linear time', () => {
     const theirs = await SwaggerParser.bundle(path.join(dir, 'root.yaml'));
     expect(same(ours, theirs)).toBe(true);
     expect(Object.keys((ours as { paths: object }).paths)).toHaveLength(3000);
+  });
+});
+
+describe("the library's URL resolution, memoized", () => {
+  it('answers as the original for every base (any fragment) and reference, first time and memoized', async () => {
+    const { refParserUrl } = await import('../../../src/load/bundle.js');
+    const original = refParserUrl.__unmemoized;
+    if (!original) throw new Error('not memoized');
+    const bases = ['/tmp/spec/openapi.yaml', '/tmp/a b/x.yaml', '/tmp/a%20b/x.yaml', 'schemas/x.yaml', 'https://h.example/p/q.yaml', 'file:///tmp/s.yaml', '/tmp/with#hash/x.yaml', '', '#'];
+    const fragments = ['', '#', '#/a/b', '#/paths/~1api~1v1~1desk/get', '#x#y', '#/é/%20'];
+    const refs = ['', '#', '#/components/schemas/A', '?q=1', 'a.yaml', './a.yaml#/B', '../up.yaml', ' spaced.yaml ', 'http://other.example/x.json#/y', '//host/p', '%2e%2e/x', 'é.yaml', 'a\\b.yaml', '/abs.yaml#', 'c:/win.yaml'];
+    let compared = 0;
+    for (let round = 0; round < 2; round++) {
+      for (const base of bases) {
+        for (const fragment of fragments) {
+          for (const ref of refs) {
+            let want: string | Error;
+            let got: string | Error;
+            try {
+              want = original(base + fragment, ref);
+            } catch (e) {
+              want = e as Error;
+            }
+            try {
+              got = refParserUrl.resolve(base + fragment, ref);
+            } catch (e) {
+              got = e as Error;
+            }
+            if (want instanceof Error) expect(got).toBeInstanceOf(Error);
+            else expect(got, `${base + fragment} + ${ref}`).toBe(want);
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBe(2 * bases.length * fragments.length * refs.length);
   });
 });

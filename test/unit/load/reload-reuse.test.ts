@@ -68,7 +68,9 @@ describe('a reload reads the spec again but parses only the files whose text cha
     const rootText = (title: string) =>
       `openapi: 3.1.0\ninfo: {title: ${title}, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: 'part.yaml#/Thing'}}}\n`;
     await writeFile(root, rootText('one'));
-    await writeFile(part, 'Thing: {type: object}\n');
+    // A $ref inside the part: the bundler rewrites it in what it is given, never in the kept value.
+    const partText = "Thing: {type: object, properties: {o: {$ref: '#/Other'}}}\nOther: {type: string}\n";
+    await writeFile(part, partText);
     const first = await loadSpec(root);
     // Nothing changed: the spec loaded before, whole.
     expect(await loadSpec(root, undefined, first)).toBe(first);
@@ -78,5 +80,7 @@ describe('a reload reads the spec again but parses only the files whose text cha
     expect(second.values.get(part)).toBe(first.values.get(part));
     expect(second.values.get(root)).not.toBe(first.values.get(root));
     expect((second.doc.info as { title: string }).title).toBe('two');
+    expect(second.values.get(part)).toEqual({ Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } }, Other: { type: 'string' } });
+    expect(second.doc).toEqual((await loadSpec(root)).doc);
   });
 });

@@ -14,7 +14,12 @@ describe('spec files: a repeated key is an error with its place', () => {
     if (!r.ok) expect(r.problems.map((p) => `${p.place}: ${p.reason}`).sort()).toEqual(places.map((p) => `${p}: Map keys must be unique`));
   });
 
+  it('a value is handed to the bundler only when it is what js-yaml reads (an aliased map is read by yaml)', () => {
+    const read = parseYamlText('a: &x {k: 1}\nb: *x\n', DEFAULT_LOAD_LIMITS);
+    expect(read).toEqual({ ok: true, asBundlerReads: false, value: { a: { k: 1 }, b: { k: 1 } } });
+  });
+
   it('the same key in different maps is fine', () => {
-    expect(parseYamlText('a: {x: 1}\nb: {x: 2}\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, value: { a: { x: 1 }, b: { x: 2 } } });
+    expect(parseYamlText('a: {x: 1}\nb: {x: 2}\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: { x: 1 }, b: { x: 2 } } });
   });
 });
