@@ -15,7 +15,7 @@ export interface RequestLine {
 }
 
 export interface LogSink {
-  write(chunk: string, cb: (err?: Error | null) => void): boolean;
+  write(chunk: Uint8Array, cb: (err?: Error | null) => void): boolean;
   readonly writableLength: number;
 }
 
@@ -32,8 +32,13 @@ export class RequestLog {
   readonly #format: LogFormat;
   readonly #color: boolean;
   readonly #maxBuffered: number;
-  #pending: string[] = [];
-  #pendingBytes = 0;
+  /**
+   * Lines wait as bytes, written into the batch as they come. Under load a thousand lines wait
+   * for each write: kept as strings they would outlive the young generation (the served process
+   * keeps it small) and double the collector's work; as bytes they cost it nothing.
+   */
+  #batch: Buffer = Buffer.allocUnsafe(BATCH_CAPACITY);
+  #used = 0;
   #scheduled = false;
   #dropped = 0;
   #inFlight = 0;
@@ -67,17 +72,16 @@ export class RequestLog {
 
   line(text: string): void {
     const bytes = text.length + 1;
-    if (this.#pendingBytes + this.#sink.writableLength + bytes > this.#maxBuffered) {
+    if (this.#used + this.#sink.writableLength + bytes > this.#maxBuffered) {
       this.#dropped++;
       return;
     }
     // Lines were dropped since the last one kept: the count stands where they would have.
     if (this.#dropped > this.#reported) this.#tellDropped();
-    this.#pending.push(text);
-    this.#pendingBytes += bytes;
+    this.#append(text);
     // Written in batches: at most every FLUSH_MS, sooner once a batch is large. One write per
     // request (a thread-pool round trip each) would cost more than answering it.
-    if (this.#pendingBytes >= FLUSH_BYTES) {
+    if (this.#used >= FLUSH_BYTES) {
       clearTimeout(this.#timer);
       this.#scheduled = false;
       this.#flush();
@@ -91,8 +95,22 @@ export class RequestLog {
   #tellDropped(): void {
     const text = `${clock()} (${this.#dropped - this.#reported} log lines dropped: the log's reader did not keep up)`;
     this.#reported = this.#dropped;
-    this.#pending.push(text);
-    this.#pendingBytes += text.length + 1;
+    this.#append(text);
+  }
+
+  /** The line's UTF-8 bytes and a newline, after the batch's (a larger batch for a huge line). */
+  #append(text: string): void {
+    // At most 3 bytes per UTF-16 unit: the exact count only when that bound does not fit.
+    let room = text.length * 3 + 1;
+    if (this.#used + room > this.#batch.length) {
+      room = Buffer.byteLength(text) + 1;
+      if (this.#used + room > this.#batch.length) {
+        this.#flush();
+        if (room > this.#batch.length) this.#batch = Buffer.allocUnsafe(room);
+      }
+    }
+    this.#used += this.#batch.write(text, this.#used);
+    this.#batch[this.#used++] = 10;
   }
 
   #timer: NodeJS.Timeout | undefined;
@@ -103,10 +121,11 @@ export class RequestLog {
     this.#scheduled = false;
     // The reader caught up and no line came since the last dropped ones: the count is told now.
     if (this.#dropped > this.#reported && this.#sink.writableLength === 0) this.#tellDropped();
-    if (this.#pending.length === 0) return;
-    const chunk = `${this.#pending.join('\n')}\n`;
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    if (this.#used === 0) return;
+    // The sink holds these bytes until written: the next lines go to a new batch.
+    const chunk = this.#batch.subarray(0, this.#used);
+    this.#batch = Buffer.allocUnsafe(BATCH_CAPACITY);
+    this.#used = 0;
     this.#inFlight++;
     this.#sink.write(chunk, () => {
       this.#inFlight--;
@@ -120,13 +139,15 @@ export class RequestLog {
       this.#flush();
     }
     const until = Date.now() + ms;
-    while ((this.#inFlight > 0 || this.#pending.length > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    while ((this.#inFlight > 0 || this.#used > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   }
 }
 
 /** A batch of log lines waits at most this long, and is written at once when it reaches FLUSH_BYTES. */
 const FLUSH_MS = 50;
 const FLUSH_BYTES = 64 * 1024;
+/** A batch's room: a flush at FLUSH_BYTES, and a line of up to 16 KiB (a long url) fits after it. */
+const BATCH_CAPACITY = FLUSH_BYTES + 16 * 1024;
 
 /**
  * Writes to a descriptor from libuv's thread pool, in order, one write at a time. A descriptor
@@ -151,12 +172,12 @@ export class FdSink implements LogSink {
     return this.#length;
   }
 
-  write(chunk: string, cb: (err?: Error | null) => void): boolean {
+  write(chunk: Uint8Array, cb: (err?: Error | null) => void): boolean {
     if (this.#failed) {
       cb(this.#failed);
       return false;
     }
-    const bytes = Buffer.from(chunk);
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.#queue.push({ bytes, cb });
     this.#length += bytes.length;
     this.#next();

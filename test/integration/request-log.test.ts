@@ -79,11 +79,11 @@ describe('RequestLog', () => {
       get writableLength() {
         return held;
       },
-      write(chunk: string, cb: (err?: Error | null) => void) {
+      write(chunk: Uint8Array, cb: (err?: Error | null) => void) {
         held += chunk.length;
         pending.push(() => {
           held -= chunk.length;
-          written.push(chunk);
+          written.push(Buffer.from(chunk).toString('utf8'));
           cb();
         });
         return false;
@@ -105,5 +105,26 @@ describe('RequestLog', () => {
     const lines = text.trimEnd().split('\n');
     expect(lines.filter((l) => l.includes(' GET /api/v1/desk?i=')).length).toBe(100 - log.dropped);
     expect(text).toMatch(new RegExp(`\\(${log.dropped} log lines dropped: the log's reader did not keep up\\)\\n.* GET /after 404 0\\.2ms\\n$`));
+  });
+
+  it('writes each line whole, in order: non-ASCII, a line longer than a batch, thousands of lines', async () => {
+    const chunks: Buffer[] = [];
+    const sink = {
+      writableLength: 0,
+      write(chunk: Uint8Array, cb: (err?: Error | null) => void) {
+        chunks.push(Buffer.from(chunk));
+        cb();
+        return true;
+      },
+    };
+    const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1 << 30 });
+    const long = `/api/v1/desk?q=${'é€𝄞x'.repeat(30_000)}`;
+    const urls = [...Array.from({ length: 5_000 }, (_, i) => `/api/v1/desk?name=é€𝄞&i=${i}`), long, '/api/v1/desk?last'];
+    for (const url of urls) log.request({ method: 'GET', url, status: 200, ms: 0.1 });
+    await log.drain(100);
+    expect(chunks.length).toBeGreaterThan(1);
+    const lines = Buffer.concat(chunks).toString('utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => l.replace(/^\S+ GET (\S+) 200 0\.1ms$/, '$1'))).toEqual(urls);
   });
 });
