@@ -9,7 +9,7 @@
 import { type $Refs, JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
 import PointerModule from '@apidevtools/json-schema-ref-parser/dist/lib/pointer.js';
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
-import * as url from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
+import type * as UrlFunctions from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import type SwaggerParser from '@apidevtools/swagger-parser';
 import { createRequire } from 'node:module';
 
@@ -72,12 +72,12 @@ function memoizeUrlResolve(): UrlModule {
   exports.__unmemoized = original;
   return exports;
 }
-type UrlModule = { resolve: (from: string, to: string) => string; __memoized?: true; __unmemoized?: (from: string, to: string) => string };
+type UrlModule = typeof UrlFunctions & { __memoized?: true; __unmemoized?: (from: string, to: string) => string };
 /** The library's URL module, its resolve memoized (the original kept as `__unmemoized`, for tests). */
 export const refParserUrl: Readonly<UrlModule> = memoizeUrlResolve();
-const urlModule = refParserUrl;
+const url = refParserUrl;
 
-type Resolver = Pick<$Refs, '_resolve' | '_root$Ref'> & { readonly _$refs: Record<string, { resolve(path: string, options: never, friendlyPath: string, pathFromRoot: string): ResolvedPointer | null }> };
+type Resolver = Pick<$Refs, '_root$Ref'> & { readonly _$refs: Record<string, { resolve(path: string, options: never, friendlyPath: string, pathFromRoot: string): ResolvedPointer | null }> };
 type ResolvedPointer = NonNullable<ReturnType<$Refs['_resolve']>>;
 
 /**
@@ -144,15 +144,16 @@ function crawl(parent: Record<string, unknown>, key: string | null, path: string
 }
 
 /**
- * `$refs._resolve(path, pathFromRoot, options)`, the library's steps. A resolution that met no `$ref` on its way (no indirection, no cycle, its path
- * unchanged) and ends on an object that is no `$ref` read nothing of `pathFromRoot` (which only
- * the handling of a `$ref` met on the way reads) and nothing the crawl changes: it is kept and
- * handed again, read-only, to the next `$ref` with the same path.
+ * `$refs._resolve(path, pathFromRoot, options)`, the library's steps. A resolution that met no
+ * `$ref` on its way (no indirection, no cycle, its path unchanged) and ends on an object that is
+ * no `$ref` read nothing of `pathFromRoot` (which only the handling of a `$ref` met on the way
+ * reads) and nothing the crawl changes: it is kept and handed again, read-only, to the next `$ref`
+ * with the same path.
  */
 function resolvePointer(inventory: Inventory, refs: Resolver, path: string, pathFromRoot: string, options: unknown): ResolvedPointer | null {
   const known = inventory.pointers.get(path);
   if (known !== undefined) return known;
-  const absPath = urlModule.resolve(refs._root$Ref.path as string, path);
+  const absPath = url.resolve(refs._root$Ref.path as string, path);
   const withoutHash = url.stripHash(absPath);
   const $ref = refs._$refs[withoutHash];
   if (!$ref) throw new Error(`Error resolving $ref pointer "${path}". \n"${withoutHash}" not found.`);
@@ -165,7 +166,7 @@ function resolvePointer(inventory: Inventory, refs: Resolver, path: string, path
 
 function inventory$Ref(parent: Record<string, unknown>, key: string | null, path: string, pathFromRoot: string, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const $ref = (key === null ? parent : parent[key]) as InventoryEntry['$ref'];
-  const $refPath = urlModule.resolve(path, $ref.$ref);
+  const $refPath = url.resolve(path, $ref.$ref);
   const pointer = resolvePointer(inventory, refs, $refPath, pathFromRoot, options);
   if (pointer === null) return;
   const depth = depthOf(pathFromRoot);

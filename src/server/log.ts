@@ -1,4 +1,4 @@
-import { fstatSync, write } from 'node:fs';
+import { write } from 'node:fs';
 import pc from 'picocolors';
 
 /** Colour only on a terminal and never with NO_COLOR (picocolors checks both). */
@@ -40,7 +40,10 @@ export class RequestLog {
   #batch: Buffer = Buffer.allocUnsafe(BATCH_CAPACITY);
   #used = 0;
   #scheduled = false;
+  #timer: NodeJS.Timeout | undefined;
   #dropped = 0;
+  /** Dropped lines whose count the log has told. */
+  #reported = 0;
   #inFlight = 0;
 
   constructor(opts: { sink?: LogSink; format: LogFormat; color?: boolean; maxBufferedBytes?: number }) {
@@ -81,11 +84,8 @@ export class RequestLog {
     this.#append(text);
     // Written in batches: at most every FLUSH_MS, sooner once a batch is large. One write per
     // request (a thread-pool round trip each) would cost more than answering it.
-    if (this.#used >= FLUSH_BYTES) {
-      clearTimeout(this.#timer);
-      this.#scheduled = false;
-      this.#flush();
-    } else if (!this.#scheduled) {
+    if (this.#used >= FLUSH_BYTES) this.#flush();
+    else if (!this.#scheduled) {
       this.#scheduled = true;
       this.#timer = setTimeout(() => this.#flush(), FLUSH_MS);
       this.#timer.unref();
@@ -113,11 +113,8 @@ export class RequestLog {
     this.#batch[this.#used++] = 10;
   }
 
-  #timer: NodeJS.Timeout | undefined;
-
-  #reported = 0;
-
   #flush(): void {
+    clearTimeout(this.#timer);
     this.#scheduled = false;
     // The reader caught up and no line came since the last dropped ones: the count is told now.
     if (this.#dropped > this.#reported && this.#sink.writableLength === 0) this.#tellDropped();
@@ -134,10 +131,7 @@ export class RequestLog {
 
   /** Resolves when every line queued so far has been handed to the descriptor (bounded by `ms`). */
   async drain(ms = 1000): Promise<void> {
-    if (this.#scheduled) {
-      clearTimeout(this.#timer);
-      this.#flush();
-    }
+    if (this.#scheduled) this.#flush();
     const until = Date.now() + ms;
     while ((this.#inFlight > 0 || this.#used > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
   }
@@ -222,16 +216,6 @@ let shared: FdSink | undefined;
 function stdoutSink(): LogSink {
   shared ??= new FdSink(1);
   return shared;
-}
-
-/** Is fd 1 something a stalled reader can block (a pipe or socket)? For tests and messages. */
-export function stdoutIsPipe(): boolean {
-  try {
-    const s = fstatSync(1);
-    return s.isFIFO() || s.isSocket();
-  } catch {
-    return false;
-  }
 }
 
 let clockAt = 0;
