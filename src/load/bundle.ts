@@ -12,6 +12,7 @@ import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
 import type * as UrlFunctions from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import type SwaggerParser from '@apidevtools/swagger-parser';
 import { createRequire } from 'node:module';
+import { escapeToken } from '../core/spec/pointer.js';
 
 // CommonJS modules whose class is their `default` export: Node hands over the module (the class
 // under `default`), a bundler applying interop the class itself.
@@ -102,12 +103,12 @@ function bundleResolved(parser: SwaggerParser, options: unknown): void {
   remap(inventory.entries.filter((e) => !e.removed));
 }
 
-// Pointer.join(base, token), with each token's encoding computed once.
+/** The library's Pointer.join(base, token), with each token's encoding computed once. */
 const encoded = new Map<string, string>();
-function join(base: string, token: string): string {
+export function join(base: string, token: string): string {
   let e = encoded.get(token);
   if (e === undefined) {
-    e = encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'));
+    e = encodeURIComponent(escapeToken(token));
     if (encoded.size < 100_000) encoded.set(token, e);
   }
   return `${base.includes('#') ? base : `${base}#`}/${e}`;

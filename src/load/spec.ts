@@ -12,7 +12,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
-import { bundle } from './bundle.js';
+import { bundle, join as joinPointer } from './bundle.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -37,8 +37,6 @@ interface FoundRef {
   readonly ref: string;
 }
 
-// json-schema-ref-parser's Pointer.join: RFC 6901 escaping, then encodeURIComponent.
-const joinPointer = (base: string, token: string) => `${base}/${encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'))}`;
 
 /**
  * Every external `$ref` of a parsed file, as json-schema-ref-parser's resolve-external finds them:
