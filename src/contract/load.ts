@@ -1,5 +1,5 @@
 import { LoadError } from '../core/errors.js';
-import { loadSpec, type LoadedSpec } from '../load/spec.js';
+import { bundleSpec, type LoadedSpec, whileValidating } from '../load/spec.js';
 import { type Operations, readOperations } from '../core/spec/operations.js';
 import { ContractAjv } from './ajv.js';
 
@@ -11,10 +11,12 @@ export interface Contract {
 }
 
 export async function loadContract(specFile: string): Promise<Contract> {
-  const spec = await loadSpec(specFile);
-  const { operations, problems } = readOperations(spec.doc, specFile);
-  if (problems.length > 0) throw new LoadError(problems);
-  const ajv = new ContractAjv(spec.doc);
-  for (const op of operations.all) for (const r of Object.values(op.responses)) if (r.schemaPointer) ajv.validator(r.schemaPointer);
-  return { spec, operations, ajv };
+  // Operations read and validators compiled while the spec is validated (a large one on a worker thread).
+  return whileValidating(await bundleSpec(specFile), (spec) => {
+    const { operations, problems } = readOperations(spec.doc, specFile);
+    if (problems.length > 0) throw new LoadError(problems);
+    const ajv = new ContractAjv(spec.doc);
+    for (const op of operations.all) for (const r of Object.values(op.responses)) if (r.schemaPointer) ajv.validator(r.schemaPointer);
+    return { spec, operations, ajv };
+  });
 }

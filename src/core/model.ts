@@ -85,7 +85,7 @@ export interface CollectionShape {
 /** A collection's shape, read from the spec (and from a first item, for the lookup field). */
 export function shapeOf(spec: unknown, operations: Operations, list: ListOperation, sample?: unknown): CollectionShape {
   const detail = operations.detailOf.get(list.path);
-  const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+  const itemRoute = operations.itemRouteOf.get(list.path);
   const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
   return { fields: itemFields(spec, list.itemPointer), withUrl: buildsUrl(spec, list, detail), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
 }
@@ -126,7 +126,7 @@ export function compileModel(spec: Readonly<Record<string, unknown>>, operations
       list,
       detail: operations.detailOf.get(list.path),
       route: routes.get(list.path) as PathRoute,
-      itemRoute: operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path),
+      itemRoute: operations.itemRouteOf.get(list.path),
       source: data?.source ?? 'empty',
       from: data?.from ?? 'nothing',
       count: data ? countOf(data.items) : 0,

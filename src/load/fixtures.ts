@@ -3,7 +3,7 @@ import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
-import { folderOf, openConfined, readConfinedText } from './read-confined.js';
+import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
 import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
 /** Where JSON.parse stopped: V8 says "position N" (and, from Node 22, also line and column). */
@@ -15,6 +15,8 @@ function jsonPosition(text: string, message: string): string {
 export interface FixtureReadOptions {
   /** The fixtures folder the file must stay inside (default: the file's own folder). */
   readonly dir?: string;
+  /** That folder, resolved already (one realpath for every fixture of a load). */
+  readonly folder?: Folder;
   readonly limits?: LoadLimits;
 }
 
@@ -84,7 +86,7 @@ export async function streamFixtureFile(
   reuse?: { readonly test: (item: StreamedItem) => boolean; readonly onReused: (index: number) => void },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
-  const folder = await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder');
+  const folder = opts.folder ?? (await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder'));
   const opened = await openConfined(file, folder, limits);
   if (!opened.ok) {
     if (opened.kind === 'missing') return 'missing';

@@ -13,6 +13,7 @@ import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
 import { bundle, join as joinPointer } from './bundle.js';
+import { failureOf, validateBundled, type ValidationFailure, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -114,14 +115,23 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
   };
 }
 
+/** A spec read and bundled, its validation under way (see `bundleSpec`). */
+export interface BundledSpec {
+  readonly spec: LoadedSpec;
+  /** Settles when validation has: rejects with the LoadError of an invalid spec. */
+  readonly validated: Promise<void>;
+}
+
 /**
  * Reads the root and every file it `$ref`s, each resolved exactly as the bundler will: only
  * regular files inside the root's folder (symlinks resolved), UTF-8, within the size, nesting and
- * alias limits, parsing cleanly; then bundles and validates the whole with swagger-parser
- * (OpenAPI 3.1 schema) through a resolver that enforces the same. Throws a LoadError naming file,
- * place and reason for every problem found.
+ * alias limits, parsing cleanly; then bundles the whole with swagger-parser through a resolver
+ * that enforces the same, and validates it (OpenAPI 3.1 schema), on a worker thread for a large
+ * spec (`place`), so that a caller can go on with the bundled document meanwhile. Throws a
+ * LoadError naming file, place and reason for every problem found before validation; a caller
+ * must await `validated` before it uses or reports anything it made of the document.
  */
-export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec): Promise<LoadedSpec> {
+export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec, place: ValidationPlace = 'auto'): Promise<BundledSpec> {
   const root = path.resolve(rootFile);
   const folder = await folderOf(path.dirname(root), "the spec's folder");
   const problems: LoadProblem[] = [];
@@ -166,23 +176,54 @@ export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LO
   }
   if (problems.length > 0) throw new LoadError(problems);
   // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
-  if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) return previous;
+  if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) {
+    return { spec: previous, validated: Promise.resolve() };
+  }
 
   const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])));
   let doc: Record<string, unknown>;
   try {
     // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
     doc = await bundle(new SwaggerParser(), root, options);
-    // validate() dereferences what it is given: hand it a copy, keep the bundled form.
-    await SwaggerParser.validate(structuredClone(doc) as never, options as never);
   } catch (e) {
-    throw new LoadError(swaggerProblems(rel(root), e));
+    throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
   }
-  return { rootFile: root, files, doc, texts, values, asBundlerReads };
+  let chars = 0;
+  for (const t of texts.values()) chars += t.length;
+  const validated = validateBundled(doc, chars, place).then((failure) => {
+    if (failure) throw new LoadError(swaggerProblems(rel(root), failure));
+  });
+  // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
+  validated.catch(() => undefined);
+  return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads }, validated };
 }
 
-function swaggerProblems(file: string, e: unknown): LoadProblem[] {
-  const details = (e as { details?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[] }).details;
+/**
+ * What `build` makes of a bundled spec while it is validated, given once validation has passed.
+ * An invalid spec's problems come first, whatever `build` made or threw meanwhile, as if nothing
+ * had been built from it.
+ */
+export async function whileValidating<T>({ spec, validated }: BundledSpec, build: (spec: LoadedSpec) => T | Promise<T>): Promise<T> {
+  let built: T;
+  try {
+    built = await build(spec);
+  } catch (e) {
+    await validated;
+    throw e;
+  }
+  await validated;
+  return built;
+}
+
+/** The spec read, bundled and validated (`bundleSpec`, its validation awaited). */
+export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec): Promise<LoadedSpec> {
+  const { spec, validated } = await bundleSpec(rootFile, limits, previous, 'inline');
+  await validated;
+  return spec;
+}
+
+function swaggerProblems(file: string, failure: ValidationFailure): LoadProblem[] {
+  const details = failure.details as { instancePath?: string; message?: string; params?: Record<string, unknown> }[] | undefined;
   if (Array.isArray(details) && details.length > 0) {
     return details.map((d) => ({
       file,
@@ -190,6 +231,5 @@ function swaggerProblems(file: string, e: unknown): LoadProblem[] {
       reason: `${d.message ?? 'is invalid'}${d.params ? ` ${JSON.stringify(d.params)}` : ''} (OpenAPI 3.1 schema)`,
     }));
   }
-  const message = e instanceof Error ? e.message : String(e);
-  return [{ file, pointer: '', reason: message.split('\n')[0] ?? message }];
+  return [{ file, pointer: '', reason: failure.message.split('\n')[0] ?? failure.message }];
 }

@@ -14,8 +14,9 @@ import { generateItemsSync } from './generate.js';
 import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
 import type { LoadLimits } from './limits.js';
 import { rel } from './paths.js';
+import { type Folder, folderOf } from './read-confined.js';
 import { lintSchemas } from './schema-lint.js';
-import { type LoadedSpec, loadSpec } from './spec.js';
+import { bundleSpec, type LoadedSpec, whileValidating } from './spec.js';
 
 /** Everything one version of the spec and fixtures gives: built whole, then swapped in whole. */
 export interface StubState {
@@ -61,7 +62,11 @@ export interface StateOptions {
  * Throws a LoadError with every problem found.
  */
 export async function loadState(opts: StateOptions): Promise<StubState> {
-  const spec = await loadSpec(opts.specFile, opts.limits, opts.previous?.spec);
+  // Built while the spec is validated (on a worker thread for a large spec).
+  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec), (spec) => buildState(spec, opts));
+}
+
+async function buildState(spec: LoadedSpec, opts: StateOptions): Promise<StubState> {
   const specFile = rel(spec.rootFile);
   const doc = spec.doc;
   const { operations, problems } = readOperations(doc, specFile);
@@ -82,6 +87,7 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
   const fixtureFiles: string[] = [];
   const fixtureProblems: LoadProblem[] = [];
   const warnings: LoadProblem[] = [...lint.warnings];
+  const fixtures = await fixturesFolder(opts.fixturesDir);
   for (const list of operations.lists) {
     const file = path.resolve(opts.fixturesDir, `${list.fixtureName ?? list.resource}.json`);
     fixtureFiles.push(file);
@@ -89,8 +95,8 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
       const shape = shapeOf(doc, operations, list, sample);
       return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, file: from, stored };
     };
-      const stored = await readStored(file, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
-    const itemRoute = operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+    const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
+    const itemRoute = operations.itemRouteOf.get(list.path);
     const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
     if (itemRoute && lookup === undefined) {
       warnings.push({
@@ -126,7 +132,7 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
     inputs[list.path] = { ...chosen, ...(dynamic ? { dynamic } : {}), examples };
   }
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
-  warnings.push(...(await unusedFixtures(opts.fixturesDir, fixtureFiles)));
+  warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));
   const bodies = generatedBodies(doc, operations, opts.seed);
   const model = compileModel(doc, operations, inputs, bodies);
   // A declared parameter the stub cannot apply: accepted and ignored, as DRF would; said once here.
@@ -155,8 +161,26 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
  * serialized items kept. An item equal to the one at its place in the state before (same spec) is
  * taken over as it is, without a new check or a new copy in memory.
  */
+/**
+ * The fixtures folder, resolved once, and the names in it: a collection whose fixture file is not
+ * among them has none, known without a system call (2,000 collections without fixtures cost
+ * nothing). A name that matches one in the folder only without regard to case (a case-insensitive
+ * file system) or that is not plain ASCII is looked for on disk as always.
+ */
+async function fixturesFolder(dir: string): Promise<{ folder: Folder; names: readonly string[]; absent: (file: string) => boolean }> {
+  const folder = await folderOf(dir, 'the fixtures folder');
+  const names = await readdir(dir).catch(() => undefined);
+  const lower = names ? new Set(names.map((n) => n.toLowerCase())) : undefined;
+  return {
+    folder,
+    names: names ?? [],
+    absent: (file) => lower !== undefined && /^[\x00-\x7f]*$/.test(path.basename(file)) && !lower.has(path.basename(file).toLowerCase()),
+  };
+}
+
 async function readStored(
   file: string,
+  folder: Folder,
   list: ListOperation,
   operations: Operations,
   doc: Readonly<Record<string, unknown>>,
@@ -195,7 +219,7 @@ async function readStored(
   const outcome = await streamFixtureFile(
     file,
     problems,
-    { dir: opts.fixturesDir, limits: opts.limits },
+    { dir: opts.fixturesDir, folder, limits: opts.limits },
     ({ value, index, text, canonical }) => {
       if (check === undefined) start(value);
       const s = shape as CollectionShape;
@@ -227,8 +251,7 @@ function snapshotOf(doc: Readonly<Record<string, unknown>>, model: Model, inputs
 }
 
 /** A `.json` file in the fixtures folder that no collection reads (a renamed path, a typo). */
-async function unusedFixtures(dir: string, used: readonly string[]): Promise<LoadProblem[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
+function unusedFixtures(dir: string, names: readonly string[], used: readonly string[]): LoadProblem[] {
   const usedSet = new Set(used);
   return names
     .filter((n) => n.endsWith('.json') && !usedSet.has(path.resolve(dir, n)))

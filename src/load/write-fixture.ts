@@ -34,7 +34,7 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
     () => false,
   );
   if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
-  const detail = contract.operations.routes.find((r) => r.kind === 'detail' && r.collectionPath === list.path);
+  const detail = contract.operations.itemRouteOf.get(list.path);
   const pkParam = detail ? (/\{([^}]+)\}$/.exec(detail.path)?.[1] ?? 'pk') : 'pk';
   const items = await generateItems(contract.spec.doc, list, lookupField(contract.spec.doc, list, { pkParam }), {
     seed: opts.seed,

@@ -102,6 +102,8 @@ export interface Operations {
   readonly writes: readonly WriteOperation[];
   /** Every routed path, in the spec's order. */
   readonly routes: readonly PathRoute[];
+  /** The item route of a collection path, if the spec has one. */
+  readonly itemRouteOf: ReadonlyMap<string, PathRoute>;
 }
 
 /** Walks the `results` member (through `$ref` and `allOf`) to the pointer of its `items` schema. */
@@ -338,5 +340,5 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     const d = detailOf.get(list.path);
     if (d) all.push(d);
   }
-  return { operations: { all, lists: [...lists.values()], detailOf, writes, routes }, problems };
+  return { operations: { all, lists: [...lists.values()], detailOf, writes, routes, itemRouteOf: details }, problems };
 }

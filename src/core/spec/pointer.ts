@@ -1,11 +1,13 @@
 /** JSON Pointer (RFC 6901) helpers over the bundled spec, which holds only internal `$ref`s. */
 
 export function escapeToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+  return token.includes('~') || token.includes('/') ? token.replaceAll('~', '~0').replaceAll('/', '~1') : token;
 }
 
 export function pointerOf(tokens: readonly (string | number)[]): string {
-  return tokens.map((t) => `/${escapeToken(String(t))}`).join('');
+  let out = '';
+  for (const t of tokens) out += `/${escapeToken(String(t))}`;
+  return out;
 }
 
 export function appendPointer(pointer: string, ...tokens: (string | number)[]): string {
@@ -27,13 +29,16 @@ function decodeToken(raw: string): string {
 
 /** The value at `pointer` (with or without a leading `#`), or undefined. */
 export function getAt(doc: unknown, pointer: string): unknown {
-  const p = pointer.startsWith('#') ? pointer.slice(1) : pointer;
-  if (p === '') return doc;
+  let at = pointer.startsWith('#') ? 1 : 0;
+  if (at === pointer.length) return doc;
   let node: unknown = doc;
-  for (const raw of p.slice(1).split('/')) {
-    const token = decodeToken(raw);
+  // Token by token (each after a `/`), without splitting the pointer into an array first.
+  while (at < pointer.length) {
+    const end = pointer.indexOf('/', at + 1);
+    const token = decodeToken(pointer.slice(at + 1, end === -1 ? pointer.length : end));
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
+    at = end === -1 ? pointer.length : end;
   }
   return node;
 }
@@ -47,11 +52,12 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  * (`#/...`) and node. Stops at a cycle or a dangling ref (node undefined).
  */
 export function follow(doc: unknown, pointer: string): { pointer: string; node: unknown } {
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   let current = pointer.startsWith('#') ? pointer : `#${pointer}`;
   for (;;) {
     const node = getAt(doc, current);
     if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return { pointer: current, node };
+    seen ??= new Set();
     if (seen.has(current)) return { pointer: current, node: undefined };
     seen.add(current);
     current = node.$ref;

@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import SwaggerParser from '@apidevtools/swagger-parser';
+
+/**
+ * Where the bundled spec is validated (swagger-parser: a full dereference, then the OpenAPI 3.1
+ * schema over the result): on this thread, or on a worker thread while this one goes on reading
+ * operations, compiling the model and streaming fixtures. `auto` takes a worker for a spec of at
+ * least OFF_THREAD_MIN_CHARS characters, where validation takes hundreds of milliseconds (a
+ * second for 2,000 collections); below it a worker's start costs more than it saves.
+ */
+export type ValidationPlace = 'inline' | 'worker' | 'auto';
+
+export const OFF_THREAD_MIN_CHARS = 256 * 1024;
+
+/**
+ * The options both places validate with: the bundled document holds only internal `$ref`s, so
+ * validation resolves nothing outside it (no resolver, no file read, on either thread).
+ */
+const OPTIONS = { resolve: { external: false } } as const;
+
+/** What a failed validation carries: its message and Ajv's details (plain data, across threads). */
+export interface ValidationFailure {
+  readonly message: string;
+  readonly details?: unknown;
+}
+
+/** The worker: swagger-parser required from where this package resolves it; one document, one answer. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const SwaggerParser = require(workerData.parser);
+parentPort.once('message', async (doc) => {
+  try {
+    await SwaggerParser.validate(doc, workerData.options);
+    parentPort.postMessage({ ok: true });
+  } catch (e) {
+    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e), details: e && e.details });
+  }
+});
+`;
+
+/** An error thrown by swagger-parser, as a failure. */
+export function failureOf(e: unknown): ValidationFailure {
+  return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
+}
+
+async function validateHere(doc: unknown): Promise<ValidationFailure | undefined> {
+  try {
+    // validate() dereferences what it is given: it gets a copy, the bundled form is kept.
+    await SwaggerParser.validate(structuredClone(doc) as never, OPTIONS as never);
+    return undefined;
+  } catch (e) {
+    return failureOf(e);
+  }
+}
+
+/**
+ * Validation on a worker thread. The document is copied to it (tens of milliseconds for 2,000
+ * collections, against a second of validation). A worker that cannot start, fails outside
+ * validation (out of memory) or exits without an answer is not an answer: the document is then
+ * validated here, so the outcome never depends on where it ran.
+ */
+function validateOffThread(doc: unknown): Promise<ValidationFailure | undefined> {
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { parser: createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'), options: OPTIONS } });
+  } catch {
+    return validateHere(doc);
+  }
+  return new Promise((resolve) => {
+    let settled = false;
+    /** The first outcome wins: the worker's answer, else validation here (started only then). */
+    const settle = (answer: () => Promise<ValidationFailure | undefined> | ValidationFailure | undefined) => {
+      if (settled) return;
+      settled = true;
+      void worker.terminate().catch(() => undefined);
+      resolve(answer());
+    };
+    const here = () => validateHere(doc);
+    worker.once('message', (m: { ok: true } | ({ ok: false } & ValidationFailure)) => settle(() => (m.ok ? undefined : { message: m.message, details: m.details })));
+    worker.once('error', () => settle(here));
+    worker.once('exit', () => settle(here));
+    try {
+      worker.postMessage(doc);
+    } catch {
+      settle(here);
+    }
+  });
+}
+
+/** Validates a bundled spec where `place` says; answers its failure, or undefined when valid. */
+export function validateBundled(doc: unknown, chars: number, place: ValidationPlace): Promise<ValidationFailure | undefined> {
+  const offThread = place === 'worker' || (place === 'auto' && chars >= OFF_THREAD_MIN_CHARS);
+  return offThread ? validateOffThread(doc) : validateHere(doc);
+}
