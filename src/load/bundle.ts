@@ -128,19 +128,35 @@ function crawlOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-function crawl(parent: Record<string, unknown>, key: string | null, path: string, pathFromRoot: string, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
+/**
+ * A path of the crawl (`join(parent, key)`), made a string only when a `$ref` needs it: the crawl
+ * visits every key of the document, and most have no `$ref` under them.
+ */
+class LazyPath {
+  #text: string | undefined;
+  constructor(
+    readonly parent: Path,
+    readonly key: string,
+  ) {}
+  toString(): string {
+    this.#text ??= join(String(this.parent), this.key);
+    return this.#text;
+  }
+}
+type Path = string | LazyPath;
+
+function crawl(parent: Record<string, unknown>, key: string | null, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const obj = key === null ? parent : parent[key];
   if (!obj || typeof obj !== 'object' || ArrayBuffer.isView(obj)) return;
   if (Ref.isAllowed$Ref(obj)) {
-    inventory$Ref(parent, key, path, pathFromRoot, indirections, inventory, refs, options);
+    inventory$Ref(parent, key, String(path), String(pathFromRoot), indirections, inventory, refs, options);
     return;
   }
   const record = obj as Record<string, unknown>;
   for (const k of Object.keys(record).sort(crawlOrder)) {
-    const keyPath = join(path, k);
-    const keyPathFromRoot = join(pathFromRoot, k);
-    if (Ref.isAllowed$Ref(record[k])) inventory$Ref(record, k, path, keyPathFromRoot, indirections, inventory, refs, options);
-    else crawl(record, k, keyPath, keyPathFromRoot, indirections, inventory, refs, options);
+    const keyPathFromRoot = new LazyPath(pathFromRoot, k);
+    if (Ref.isAllowed$Ref(record[k])) inventory$Ref(record, k, String(path), String(keyPathFromRoot), indirections, inventory, refs, options);
+    else crawl(record, k, new LazyPath(path, k), keyPathFromRoot, indirections, inventory, refs, options);
   }
 }
 

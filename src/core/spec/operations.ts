@@ -1,5 +1,5 @@
 import type { LoadProblem } from '../errors.js';
-import { appendPointer, follow, isObject } from './pointer.js';
+import { appendPointer, follow, followFrom, getAt, isObject } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -113,8 +113,8 @@ function findResultsItems(doc: unknown, schemaPointer: string, depth = 0): strin
   if (!isObject(node)) return undefined;
   let found: string | undefined;
   if (isObject(node.properties) && node.properties.results !== undefined) {
-    const results = follow(doc, appendPointer(pointer, 'properties', 'results'));
-    if (isObject(results.node) && results.node.items !== undefined) found = follow(doc, appendPointer(results.pointer, 'items')).pointer;
+    const results = followFrom(doc, { pointer, node }, 'properties', 'results');
+    if (isObject(results.node) && results.node.items !== undefined) found = followFrom(doc, results, 'items').pointer;
   }
   if (Array.isArray(node.allOf)) {
     node.allOf.forEach((_, i) => {
@@ -129,18 +129,18 @@ function schemaName(pointer: string): string {
   return m ? (m[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : 'object';
 }
 
-function declaredResponses(doc: unknown, opPointer: string): Record<string, DeclaredResponse> {
+function declaredResponses(doc: unknown, op: { readonly pointer: string; readonly node: unknown }): Record<string, DeclaredResponse> {
   const out: Record<string, DeclaredResponse> = {};
-  const responses = follow(doc, appendPointer(opPointer, 'responses'));
+  const responses = followFrom(doc, op, 'responses');
   if (!isObject(responses.node)) return out;
   for (const status of Object.keys(responses.node)) {
-    const resp = follow(doc, appendPointer(responses.pointer, status));
-    const media = follow(doc, appendPointer(resp.pointer, 'content', 'application/json'));
+    const resp = followFrom(doc, responses, status);
+    const media = followFrom(doc, resp, 'content', 'application/json');
     const schemaPointer = isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
     const examples: Record<string, unknown> = {};
     if (isObject(media.node) && isObject(media.node.examples)) {
       for (const name of Object.keys(media.node.examples)) {
-        const ex = follow(doc, appendPointer(media.pointer, 'examples', name)).node;
+        const ex = followFrom(doc, media, 'examples', name).node;
         if (isObject(ex) && 'value' in ex) examples[name] = ex.value;
       }
     } else if (isObject(media.node) && 'example' in media.node) {
@@ -177,13 +177,13 @@ function getList(doc: unknown, pointer: string): unknown[] {
 }
 
 function requestBody(doc: unknown, opPointer: string): { bodyPointer: string | undefined; bodyTypes: string[] } {
-  const body = follow(doc, appendPointer(opPointer, 'requestBody'));
+  const body = followFrom(doc, { pointer: opPointer, node: getAt(doc, opPointer) }, 'requestBody');
   if (!isObject(body.node) || !isObject(body.node.content)) return { bodyPointer: undefined, bodyTypes: [] };
   const types = Object.keys(body.node.content);
   const preferred = types.find((t) => /^application\/json\b/i.test(t)) ?? types[0];
   if (preferred === undefined) return { bodyPointer: undefined, bodyTypes: [] };
-  const media = follow(doc, appendPointer(body.pointer, 'content', preferred));
-  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? follow(doc, appendPointer(media.pointer, 'schema')).pointer : undefined;
+  const media = followFrom(doc, body, 'content', preferred);
+  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? followFrom(doc, media, 'schema').pointer : undefined;
   return { bodyPointer, bodyTypes: types };
 }
 
@@ -215,7 +215,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       resource,
       pointer: opPointer,
       summary: typeof op.summary === 'string' ? op.summary : '',
-      responses: declaredResponses(doc, opPointer),
+      responses: declaredResponses(doc, { pointer: opPointer, node: getAt(doc, opPointer) }),
       formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
       queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
       parameters: query,

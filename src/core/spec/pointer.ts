@@ -63,3 +63,20 @@ export function follow(doc: unknown, pointer: string): { pointer: string; node: 
     current = node.$ref;
   }
 }
+
+/**
+ * What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, where `from` is an answer of
+ * `follow` (its node the value at its pointer): walked from that node rather than from the root.
+ */
+export function followFrom(doc: unknown, from: { readonly pointer: string; readonly node: unknown }, ...tokens: (string | number)[]): { pointer: string; node: unknown } {
+  const pointer = appendPointer(from.pointer, ...tokens);
+  // A cycle's end (node undefined) and a token that getAt would percent-decode: from the root.
+  if (from.node === undefined || tokens.some((t) => typeof t === 'string' && t.includes('%'))) return follow(doc, pointer);
+  let node: unknown = from.node;
+  for (const t of tokens) {
+    const key = String(t);
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return { pointer, node: undefined };
+    node = (node as Record<string, unknown>)[key];
+  }
+  return isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') ? follow(doc, pointer) : { pointer, node };
+}
