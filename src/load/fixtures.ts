@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
+import { batchTexts, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
 import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
 import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
@@ -100,10 +100,10 @@ export async function streamFixtureFile(
       const reused = reuse ? batch.map((i) => reuse.test(i)) : undefined;
       const fresh = reused ? batch.filter((_, k) => !reused[k]) : batch;
       // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.
-      const texts = fresh.map((i) => i.text);
+      const { texts, array } = batchTexts(fresh);
       let values: unknown[] | undefined = texts.length === 0 ? [] : undefined;
       try {
-        values ??= JSON.parse(`[${texts.join(',')}]`) as unknown[];
+        values ??= JSON.parse(array) as unknown[];
       } catch {
         values = undefined;
       }

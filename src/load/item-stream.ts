@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
 import { firstInvalidUtf8 } from './text-checks.js';
 
@@ -46,6 +46,26 @@ class Item implements StreamedItem {
   get text(): string {
     this.#text ??= decoded(this.bytes, this.line, this.col);
     return this.#text;
+  }
+  /** The next item after `before`, in the same chunk (only separators between them). */
+  follows(before: Item): boolean {
+    return this.index === before.index + 1 && this.source === before.source;
+  }
+  /**
+   * The texts of a run of items of one chunk (each following the one before), when the run is
+   * ASCII: one check for the run, each text read as Latin-1 (the same characters, no UTF-8 decode),
+   * a string of its own (a slice of the run's text would keep the run's separators alive with it).
+   * Answers the run's text from the first item's start to the last one's end, or undefined (not
+   * ASCII: decoded one by one).
+   */
+  static decodeRun(run: readonly Item[]): string | undefined {
+    const first = run[0];
+    const last = run[run.length - 1];
+    if (first === undefined || last === undefined) return undefined;
+    const { source } = first;
+    if (!isAscii(source.subarray(first.start, last.end))) return undefined;
+    for (const item of run) item.#text ??= source.toString('latin1', item.start, item.end);
+    return source.toString('latin1', first.start, last.end);
   }
   isText(text: string): boolean {
     const { source, start } = this;
@@ -288,15 +308,30 @@ export class ItemScanner {
   }
 }
 
-/** The items of the JSON array in an open file, one chunk's worth at a time. */
+/**
+ * The items of the JSON array in an open file, one chunk's worth at a time. The next chunk is read
+ * ahead, into a second buffer, while the caller handles this one's items: the caller never waits
+ * for the disk between chunks (a chunk's items are views into its buffer, which is read into
+ * again only after the caller has asked for the batch after next).
+ */
 export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem[]> {
   const scanner = new ItemScanner(maxDepth);
-  const chunk = Buffer.allocUnsafe(chunkBytes);
-  for (;;) {
-    const { bytesRead } = await handle.read(chunk, 0, chunkBytes, null);
-    if (bytesRead === 0) break;
-    scanner.feed(chunk.subarray(0, bytesRead));
-    if (scanner.out.length > 0) yield scanner.out.splice(0);
+  const buffers: readonly Buffer[] = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
+  let turn = 0;
+  let ahead = handle.read(buffers[0] as Buffer, 0, chunkBytes, null);
+  try {
+    for (;;) {
+      const { bytesRead } = await ahead;
+      if (bytesRead === 0) break;
+      const chunk = buffers[turn] as Buffer;
+      turn ^= 1;
+      ahead = handle.read(buffers[turn] as Buffer, 0, chunkBytes, null);
+      scanner.feed(chunk.subarray(0, bytesRead));
+      if (scanner.out.length > 0) yield scanner.out.splice(0);
+    }
+  } finally {
+    // A caller that stops early (a fault in an item) leaves no read behind, failed or not.
+    await ahead.catch(() => undefined);
   }
   scanner.end();
 }
@@ -304,4 +339,23 @@ export async function* streamItemBatches(handle: FileHandle, maxDepth: number, c
 /** The items of the JSON array in an open file, one at a time. */
 export async function* streamItems(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem> {
   for await (const batch of streamItemBatches(handle, maxDepth, chunkBytes)) yield* batch;
+}
+
+/**
+ * The texts of a batch's items, and the JSON text of the array they make (for one JSON.parse):
+ * each run of items that stand one after another in one chunk and are ASCII is decoded at once and
+ * taken as it stands (separators included), the other items one by one, joined with commas.
+ */
+export function batchTexts(batch: readonly StreamedItem[]): { texts: string[]; array: string } {
+  const parts: string[] = [];
+  for (let k = 0; k < batch.length; ) {
+    const first = batch[k] as StreamedItem;
+    let j = k + 1;
+    if (first instanceof Item) while (j < batch.length && batch[j] instanceof Item && (batch[j] as Item).follows(batch[j - 1] as Item)) j++;
+    const run = j - k > 1 ? Item.decodeRun(batch.slice(k, j) as Item[]) : undefined;
+    if (run !== undefined) parts.push(run);
+    else for (let i = k; i < j; i++) parts.push((batch[i] as StreamedItem).text);
+    k = j;
+  }
+  return { texts: batch.map((i) => i.text), array: `[${parts.join(',')}]` };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ItemScanner, ItemStreamError, streamItems } from '../../../src/load/item-stream.js';
+import { batchTexts, ItemScanner, ItemStreamError, streamItemBatches, streamItems } from '../../../src/load/item-stream.js';
 
 /** All items of `text` fed in chunks of `size` bytes. */
 function scan(text: string, size: number, maxDepth = 64): string[] {
@@ -73,5 +73,59 @@ describe('the fixture item scanner', () => {
       [0, 2, 3, { pk: 1, é: 'a,]}' }],
       [1, 3, 3, { pk: 2 }],
     ]);
+  });
+
+  it('gives each batch its items\' texts and the array they make, as decoding each item would (property)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'batch-'));
+    const file = path.join(dir, 'x.json');
+    // ASCII runs (read at once), non-ASCII items (decoded one by one), items across chunks.
+    const item = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ pk: fc.nat(), name: fc.string({ unit: 'grapheme', maxLength: 6 }) }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(item, { maxLength: 30 }), fc.integer({ min: 2, max: 200 }), fc.boolean(), async (items, size, pretty) => {
+        await writeFile(file, JSON.stringify(items, null, pretty ? 2 : undefined));
+        const handle = await open(file);
+        const seen: unknown[] = [];
+        try {
+          for await (const batch of streamItemBatches(handle, 64, size)) {
+            const decoded = batch.map((i) => i.bytes.toString('utf8'));
+            // Every other item left out (taken over unparsed on a reload): the array holds the rest only.
+            const some = batch.filter((_, k) => k % 2 === 0);
+            expect(JSON.parse(batchTexts(some).array)).toEqual(decoded.filter((_, k) => k % 2 === 0).map((t) => JSON.parse(t) as unknown));
+            const { texts, array } = batchTexts(batch);
+            expect(texts).toEqual(decoded);
+            expect(batch.map((i) => i.text)).toEqual(decoded);
+            expect(JSON.parse(array)).toEqual(decoded.map((t) => JSON.parse(t) as unknown));
+            seen.push(...(JSON.parse(array) as unknown[]));
+          }
+        } finally {
+          await handle.close();
+        }
+        expect(seen).toEqual(JSON.parse(JSON.stringify(items)));
+      }),
+      { numRuns: 200, seed: 6 },
+    );
+  });
+
+  it('reads the next chunk ahead, and a caller that stops early leaves no read behind', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ahead-'));
+    const file = path.join(dir, 'x.json');
+    await writeFile(file, JSON.stringify(Array.from({ length: 2000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
+    const handle = await open(file);
+    const reads: number[] = [];
+    const read = handle.read.bind(handle);
+    // Counts reads started and the batches handed out when each starts.
+    let batches = 0;
+    (handle as { read: unknown }).read = (...args: Parameters<typeof handle.read>) => {
+      reads.push(batches);
+      return read(...args);
+    };
+    for await (const batch of streamItemBatches(handle, 64, 1024)) {
+      expect(batch.length).toBeGreaterThan(0);
+      batches++;
+      if (batches === 3) break;
+    }
+    await handle.close();
+    // The first read, then each chunk's successor started before its items are handed out.
+    expect(reads).toEqual([0, 0, 1, 2]);
   });
 });
