@@ -17,6 +17,8 @@ export interface FixtureReadOptions {
   readonly dir?: string;
   /** That folder, resolved already (one realpath for every fixture of a load). */
   readonly folder?: Folder;
+  /** Stops the reading between two chunks (it throws the signal's reason). */
+  readonly signal?: AbortSignal;
   readonly limits?: LoadLimits;
 }
 
@@ -97,6 +99,7 @@ export async function streamFixtureFile(
   let turn = performance.now();
   try {
     for await (const batch of streamItemBatches(opened.handle, limits.maxDepth)) {
+      opts.signal?.throwIfAborted();
       const reused = reuse ? batch.map((i) => reuse.test(i)) : undefined;
       const fresh = reused ? batch.filter((_, k) => !reused[k]) : batch;
       // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.

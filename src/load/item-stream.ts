@@ -311,21 +311,28 @@ export class ItemScanner {
 /**
  * The items of the JSON array in an open file, one chunk's worth at a time. The next chunk is read
  * ahead, into a second buffer, while the caller handles this one's items: the caller never waits
- * for the disk between chunks (a chunk's items are views into its buffer, which is read into
- * again only after the caller has asked for the batch after next).
+ * for the disk between chunks. A batch's items are views into its chunk's buffer, valid until the
+ * caller asks for the next batch (then the read after it goes into that buffer).
  */
 export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem[]> {
   const scanner = new ItemScanner(maxDepth);
   const buffers: readonly Buffer[] = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let turn = 0;
-  let ahead = handle.read(buffers[0] as Buffer, 0, chunkBytes, null);
+  // A read that fails while the caller is busy elsewhere is thrown when its chunk is asked for, not
+  // reported as an unhandled rejection meanwhile.
+  const readAhead = (into: Buffer) => {
+    const read = handle.read(into, 0, chunkBytes, null);
+    read.catch(() => undefined);
+    return read;
+  };
+  let ahead = readAhead(buffers[0] as Buffer);
   try {
     for (;;) {
       const { bytesRead } = await ahead;
       if (bytesRead === 0) break;
       const chunk = buffers[turn] as Buffer;
       turn ^= 1;
-      ahead = handle.read(buffers[turn] as Buffer, 0, chunkBytes, null);
+      ahead = readAhead(buffers[turn] as Buffer);
       scanner.feed(chunk.subarray(0, bytesRead));
       if (scanner.out.length > 0) yield scanner.out.splice(0);
     }

@@ -13,7 +13,7 @@ import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
 import { bundle, join as joinPointer } from './bundle.js';
-import { failureOf, validateBundled, type ValidationFailure, type ValidationPlace } from './validate.js';
+import { failureOf, validateBundled, type Validated, type ValidationFailure, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -118,8 +118,8 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
 /** A spec read and bundled, its validation under way (see `bundleSpec`). */
 export interface BundledSpec {
   readonly spec: LoadedSpec;
-  /** Settles when validation has: rejects with the LoadError of an invalid spec. */
-  readonly validated: Promise<void>;
+  /** Settles when validation has, with the thread that validated; rejects with the LoadError of an invalid spec. */
+  readonly validated: Promise<Validated['thread']>;
 }
 
 /**
@@ -177,7 +177,7 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
   if (problems.length > 0) throw new LoadError(problems);
   // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
   if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) {
-    return { spec: previous, validated: Promise.resolve() };
+    return { spec: previous, validated: Promise.resolve('main') };
   }
 
   const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])));
@@ -190,8 +190,9 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
   }
   let chars = 0;
   for (const t of texts.values()) chars += t.length;
-  const validated = validateBundled(doc, chars, place).then((failure) => {
+  const validated = validateBundled(doc, chars, place).then(({ failure, thread }) => {
     if (failure) throw new LoadError(swaggerProblems(rel(root), failure));
+    return thread;
   });
   // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
   validated.catch(() => undefined);
@@ -201,12 +202,17 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
 /**
  * What `build` makes of a bundled spec while it is validated, given once validation has passed.
  * An invalid spec's problems come first, whatever `build` made or threw meanwhile, as if nothing
- * had been built from it.
+ * had been built from it; and at once: `build`'s signal is aborted and nothing waits for it.
  */
-export async function whileValidating<T>({ spec, validated }: BundledSpec, build: (spec: LoadedSpec) => T | Promise<T>): Promise<T> {
+export async function whileValidating<T>({ spec, validated }: BundledSpec, build: (spec: LoadedSpec, signal: AbortSignal) => T | Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  validated.catch(() => stop.abort());
+  const building = (async () => build(spec, stop.signal))();
+  // Left behind when validation fails first: its outcome is nobody's.
+  building.catch(() => undefined);
   let built: T;
   try {
-    built = await build(spec);
+    built = await Promise.race([building, validated.then(() => building)]);
   } catch (e) {
     await validated;
     throw e;

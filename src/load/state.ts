@@ -63,10 +63,11 @@ export interface StateOptions {
  */
 export async function loadState(opts: StateOptions): Promise<StubState> {
   // Built while the spec is validated (on a worker thread for a large spec).
-  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec), (spec) => buildState(spec, opts));
+  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec), (spec, signal) => buildState(spec, opts, signal));
 }
 
-async function buildState(spec: LoadedSpec, opts: StateOptions): Promise<StubState> {
+/** The state of a bundled spec; `signal` stops it (the spec turned out invalid: nothing built counts). */
+async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSignal): Promise<StubState> {
   const specFile = rel(spec.rootFile);
   const doc = spec.doc;
   const { operations, problems } = readOperations(doc, specFile);
@@ -89,13 +90,14 @@ async function buildState(spec: LoadedSpec, opts: StateOptions): Promise<StubSta
   const warnings: LoadProblem[] = [...lint.warnings];
   const fixtures = await fixturesFolder(opts.fixturesDir);
   for (const list of operations.lists) {
+    signal.throwIfAborted();
     const file = path.resolve(opts.fixturesDir, `${list.fixtureName ?? list.resource}.json`);
     fixtureFiles.push(file);
     const ctxOf = (from: string, stored: boolean, sample?: unknown): CheckContext => {
       const shape = shapeOf(doc, operations, list, sample);
       return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, file: from, stored };
     };
-    const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
+    const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, signal, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
     const itemRoute = operations.itemRouteOf.get(list.path);
     const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
     if (itemRoute && lookup === undefined) {
@@ -164,23 +166,28 @@ async function buildState(spec: LoadedSpec, opts: StateOptions): Promise<StubSta
 /**
  * The fixtures folder, resolved once, and the names in it: a collection whose fixture file is not
  * among them has none, known without a system call (2,000 collections without fixtures cost
- * nothing). A name that matches one in the folder only without regard to case (a case-insensitive
- * file system) or that is not plain ASCII is looked for on disk as always.
+ * nothing). Only for plain names (letters, digits, `.`, `_`, `-`, at most 200) in a folder whose
+ * names are all ASCII, compared without regard to case (a case-insensitive file system opens
+ * `Desk.json` as `desk.json`); any other name is looked for on disk as always, so that one the
+ * system refuses (too long) is still told why. A file created after the listing is read by
+ * `--watch`'s next load.
  */
 async function fixturesFolder(dir: string): Promise<{ folder: Folder; names: readonly string[]; absent: (file: string) => boolean }> {
   const folder = await folderOf(dir, 'the fixtures folder');
   const names = await readdir(dir).catch(() => undefined);
-  const lower = names ? new Set(names.map((n) => n.toLowerCase())) : undefined;
+  const plain = (name: string) => /^[A-Za-z0-9._-]{1,200}$/.test(name);
+  const lower = names?.every((n) => /^[\x00-\x7f]*$/.test(n)) ? new Set(names.map((n) => n.toLowerCase())) : undefined;
   return {
     folder,
     names: names ?? [],
-    absent: (file) => lower !== undefined && /^[\x00-\x7f]*$/.test(path.basename(file)) && !lower.has(path.basename(file).toLowerCase()),
+    absent: (file) => lower !== undefined && plain(path.basename(file)) && !lower.has(path.basename(file).toLowerCase()),
   };
 }
 
 async function readStored(
   file: string,
   folder: Folder,
+  signal: AbortSignal,
   list: ListOperation,
   operations: Operations,
   doc: Readonly<Record<string, unknown>>,
@@ -219,7 +226,7 @@ async function readStored(
   const outcome = await streamFixtureFile(
     file,
     problems,
-    { dir: opts.fixturesDir, folder, limits: opts.limits },
+    { dir: opts.fixturesDir, folder, limits: opts.limits, signal },
     ({ value, index, text, canonical }) => {
       if (check === undefined) start(value);
       const s = shape as CollectionShape;

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadError } from '../../src/core/errors.js';
 import { loadState } from '../../src/load/state.js';
 import { buildApp, type StateHolder } from '../../src/server/app.js';
 import { stateOptions } from '../../src/server/config.js';
@@ -270,6 +271,16 @@ describe('what the designer is told', () => {
     const c = state.model.collections.get('/api/v1/workdesk');
     expect(c?.source).toBe('fixture');
     expect(c?.items.items).toHaveLength(12);
+  });
+
+  it('a fixture name the system cannot open is still told why (not taken for a missing fixture)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'designer-'));
+    await cp(DESIGNER, dir, { recursive: true });
+    const file = path.join(dir, 'openapi.yaml');
+    const name = 'd'.repeat(300);
+    await writeFile(file, (await readFile(file, 'utf8')).replace('operationId: listDesks', `operationId: listDesks\n      x-stub-fixture: ${name}`));
+    const e = await loadState({ specFile: file, fixturesDir: path.join(dir, 'fixtures'), seed: 1, defaultGenerateCount: 2 }).catch((err: unknown) => err);
+    expect((e as LoadError).problems?.map((p) => `${p.file}: ${p.reason}`).join('\n')).toMatch(new RegExp(`${name}\\.json: cannot read the file \\(ENAMETOOLONG\\)`));
   });
 
   it('the bundled spec still declares GET only', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { streamFixtureFile } from '../../../src/load/fixtures.js';
 import { batchTexts, ItemScanner, ItemStreamError, streamItemBatches, streamItems } from '../../../src/load/item-stream.js';
 
 /** All items of `text` fed in chunks of `size` bytes. */
@@ -113,19 +114,65 @@ describe('the fixture item scanner', () => {
     const handle = await open(file);
     const reads: number[] = [];
     const read = handle.read.bind(handle);
-    // Counts reads started and the batches handed out when each starts.
+    // Counts reads started and the batches handed out when each starts, and reads not yet done.
     let batches = 0;
+    let pending = 0;
     (handle as { read: unknown }).read = (...args: Parameters<typeof handle.read>) => {
       reads.push(batches);
-      return read(...args);
+      pending++;
+      return read(...args).finally(() => pending--);
     };
     for await (const batch of streamItemBatches(handle, 64, 1024)) {
       expect(batch.length).toBeGreaterThan(0);
       batches++;
       if (batches === 3) break;
     }
+    // Leaving the loop ended the generator, which waited for the read it had started.
+    expect(pending).toBe(0);
     await handle.close();
     // The first read, then each chunk's successor started before its items are handed out.
     expect(reads).toEqual([0, 0, 1, 2]);
+  });
+
+  it('a read ahead that fails while the caller is busy is thrown when its chunk is asked for, never unhandled', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ahead-'));
+    const file = path.join(dir, 'x.json');
+    await writeFile(file, JSON.stringify(Array.from({ length: 2000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
+    const handle = await open(file);
+    const read = handle.read.bind(handle);
+    let calls = 0;
+    (handle as { read: unknown }).read = (...args: Parameters<typeof handle.read>) => (++calls === 2 ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : read(...args));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    let caught: unknown;
+    try {
+      for await (const _batch of streamItemBatches(handle, 64, 1024)) {
+        // Busy elsewhere (a timer, other I/O) while the second read fails.
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    } catch (e) {
+      caught = e;
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await handle.close();
+    }
+    expect((caught as Error).message).toMatch(/EIO/);
+    expect(unhandled).toEqual([]);
+  });
+
+  it('a fixture stream stops between chunks when its signal is aborted (the spec turned out invalid)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'abort-'));
+    const file = path.join(dir, 'desk.json');
+    await writeFile(file, JSON.stringify(Array.from({ length: 5000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
+    const stop = new AbortController();
+    let items = 0;
+    const read = streamFixtureFile(file, [], { dir, signal: stop.signal }, () => {
+      if (++items === 10) stop.abort(new Error('invalid spec'));
+    });
+    await expect(read).rejects.toThrow('invalid spec');
+    // The chunk under way is finished, nothing after it is read.
+    expect(items).toBeGreaterThanOrEqual(10);
+    expect(items).toBeLessThan(5000);
   });
 });

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LoadError } from '../../../src/core/errors.js';
-import { bundleSpec, loadSpec } from '../../../src/load/spec.js';
+import { bundleSpec, type LoadedSpec, loadSpec, whileValidating } from '../../../src/load/spec.js';
 import { loadState } from '../../../src/load/state.js';
-import { OFF_THREAD_MIN_CHARS, validateBundled } from '../../../src/load/validate.js';
+import { OFF_THREAD_MIN_CHARS, validateBundled, validateOffThread } from '../../../src/load/validate.js';
 import { FIXTURES, SPEC } from '../../helpers.js';
 
 type Doc = { info: Record<string, unknown>; paths: Record<string, { get: { responses: Record<string, Record<string, unknown>> } }>; components: { schemas: Record<string, unknown> } };
@@ -39,11 +39,19 @@ async function problemsOf(p: Promise<unknown>): Promise<string[]> {
 
 describe('validation answers the same on a worker thread as on this one', () => {
   const docOf = async (root: string) => (await bundleSpec(root, undefined, undefined, 'inline')).spec.doc;
+  /** Validated in both places; the worker's answer must be the worker's own. */
+  const both = async (doc: unknown) => {
+    const here = await validateBundled(doc, 0, 'inline');
+    const there = await validateBundled(doc, 0, 'worker');
+    expect(here.thread).toBe('main');
+    expect(there.thread).toBe('worker');
+    return { here: here.failure, there: there.failure };
+  };
 
   it('a valid spec passes in both places', async () => {
-    const doc = await docOf(SPEC);
-    expect(await validateBundled(doc, 0, 'inline')).toBeUndefined();
-    expect(await validateBundled(doc, 0, 'worker')).toBeUndefined();
+    const { here, there } = await both(await docOf(SPEC));
+    expect(here).toBeUndefined();
+    expect(there).toBeUndefined();
   });
 
   it.each<[string, (doc: Doc) => void, RegExp]>([
@@ -54,23 +62,73 @@ describe('validation answers the same on a worker thread as on this one', () => 
       /responses\/404 must NOT have unevaluated properties/,
     ],
   ])('%s: the same failure, message and details, in both places', async (_name, edit, expected) => {
-    const { doc } = (await bundleSpec(await specWith(edit), undefined, undefined, 'inline')).spec;
-    const here = await validateBundled(doc, 0, 'inline');
-    const there = await validateBundled(doc, 0, 'worker');
+    const { here, there } = await both(await docOf(await specWith(edit)));
     expect(`${here?.message} ${JSON.stringify(here?.details)}`).toMatch(expected);
     expect(there).toEqual(here);
+  });
+
+  it('a chain of 3,000 $refs overflows the stack in both places (the worker\'s stack is this thread\'s size)', async () => {
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 3000; i++) schemas[`S${i}`] = i + 1 < 3000 ? { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } } : { type: 'object' };
+    const { here, there } = await both({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas } });
+    expect(here?.message).toMatch(/Maximum call stack size exceeded/);
+    expect(there).toEqual(here);
+  });
+
+  it.each([
+    ['dies at start', "throw new Error('no worker today')"],
+    ['exits without an answer', 'process.exit(3)'],
+    ['never reads its message but ends', "require('node:worker_threads').parentPort.close()"],
+  ])('a worker that %s gives way to validation here, with the same outcome', async (_name, source) => {
+    const valid = await docOf(SPEC);
+    expect(await validateOffThread(valid, source)).toEqual({ failure: undefined, thread: 'main' });
+    const invalid = await docOf(await specWith((doc) => void delete deskList(doc).description));
+    const fallback = await validateOffThread(invalid, source);
+    expect(fallback.thread).toBe('main');
+    expect(fallback.failure).toEqual((await validateBundled(invalid, 0, 'inline')).failure);
   });
 
   it('the bundled form is kept: validation dereferences a copy, in both places', async () => {
     const doc = await docOf(SPEC);
     const before = JSON.stringify(doc);
-    await validateBundled(doc, 0, 'inline');
-    await validateBundled(doc, 0, 'worker');
+    await both(doc);
     expect(JSON.stringify(doc)).toBe(before);
   });
 });
 
+describe('whileValidating', () => {
+  const spec = {} as LoadedSpec;
+  const invalid = () => new LoadError([{ file: 'openapi.yaml', pointer: '/info', reason: 'invalid' }]);
+
+  it('tells an invalid spec at once: the build is stopped, not waited for', async () => {
+    let sawAbort = false;
+    const validated = new Promise<'worker'>((_, reject) => setTimeout(() => reject(invalid()), 20));
+    // A build that never ends (a fixture still streaming): it is told to stop, and not waited for.
+    const build = (_s: LoadedSpec, signal: AbortSignal) =>
+      new Promise<string>(() =>
+        signal.addEventListener('abort', () => {
+          sawAbort = true;
+        }),
+      );
+    await expect(whileValidating({ spec, validated }, build)).rejects.toThrow(LoadError);
+    expect(sawAbort).toBe(true);
+  });
+
+  it('a build that fails first is told only once validation passed, and not at all if it failed', async () => {
+    const late = <T,>(f: () => T) => new Promise<T>((resolve, reject) => setTimeout(() => { try { resolve(f()); } catch (e) { reject(e); } }, 20));
+    const fails = () => Promise.reject(new Error('the build'));
+    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, fails)).rejects.toThrow('the build');
+    await expect(whileValidating({ spec, validated: late((): 'main' => { throw invalid(); }) }, fails)).rejects.toThrow(LoadError);
+    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, () => 'built')).resolves.toBe('built');
+  });
+});
+
 describe('a large spec is validated while the state is built, and its problems still come first', () => {
+  it('a large spec is validated on a worker thread, a small one on this thread', async () => {
+    expect(await (await bundleSpec(await specWith(large))).validated).toBe('worker');
+    expect(await (await bundleSpec(SPEC)).validated).toBe('main');
+  });
+
   it('a valid large spec loads as a small one does', async () => {
     const root = await specWith(large);
     const state = await loadState({ specFile: root, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 });
