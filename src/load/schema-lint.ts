@@ -1,6 +1,6 @@
 import type { ContractAjv } from '../contract/ajv.js';
 import type { LoadProblem } from '../core/errors.js';
-import { getAt, isObject } from '../core/spec/pointer.js';
+import { escapeToken, getAt, isObject } from '../core/spec/pointer.js';
 
 // Keywords whose value is a schema, a list of schemas, or a map of them (JSON Schema 2020-12).
 const SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
@@ -52,18 +52,18 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
         continue;
       }
       if (!known.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
-        problems.push({ file, pointer: `${pointer}/${escape(key)}`, reason: `unknown keyword "${key}" (JSON Schema 2020-12 and OpenAPI 3.1 have none of that name: a misspelled keyword checks nothing)` });
+        problems.push({ file, pointer: `${pointer}/${escapeToken(key)}`, reason: `unknown keyword "${key}" (JSON Schema 2020-12 and OpenAPI 3.1 have none of that name: a misspelled keyword checks nothing)` });
       }
       if (key === 'pattern' && typeof value === 'string') checkPattern(value, `${pointer}/pattern`);
       if (key === 'format' && typeof value === 'string' && !formats.has(value)) {
         warnings.push({ file, pointer: `${pointer}/format`, reason: `format "${value}" is not one the contract's Ajv knows: it is not checked` });
       }
-      if (SCHEMA.includes(key) && isObject(value)) stack.push(`${pointer}/${escape(key)}`);
-      if (SCHEMA_LIST.includes(key) && Array.isArray(value)) value.forEach((_, i) => stack.push(`${pointer}/${escape(key)}/${i}`));
+      if (SCHEMA.includes(key) && isObject(value)) stack.push(`${pointer}/${escapeToken(key)}`);
+      if (SCHEMA_LIST.includes(key) && Array.isArray(value)) value.forEach((_, i) => stack.push(`${pointer}/${escapeToken(key)}/${i}`));
       if (SCHEMA_MAP.includes(key) && isObject(value)) {
         for (const name of Object.keys(value)) {
-          if (key === 'patternProperties') checkPattern(name, `${pointer}/patternProperties/${escape(name)}`);
-          stack.push(`${pointer}/${escape(key)}/${escape(name)}`);
+          if (key === 'patternProperties') checkPattern(name, `${pointer}/patternProperties/${escapeToken(name)}`);
+          stack.push(`${pointer}/${escapeToken(key)}/${escapeToken(name)}`);
         }
       }
     }
@@ -76,8 +76,4 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
     }
   }
   return { problems, warnings };
-}
-
-function escape(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }

@@ -159,11 +159,6 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
 }
 
 /**
- * A stored fixture, streamed: each item checked and serialized as it is read; nothing but the
- * serialized items kept. An item equal to the one at its place in the state before (same spec) is
- * taken over as it is, without a new check or a new copy in memory.
- */
-/**
  * The fixtures folder, resolved once, and the names in it: a collection whose fixture file is not
  * among them has none, known without a system call (2,000 collections without fixtures cost
  * nothing). Only for plain names (letters, digits, `.`, `_`, `-`, at most 200) in a folder whose
@@ -184,6 +179,11 @@ async function fixturesFolder(dir: string): Promise<{ folder: Folder; names: rea
   };
 }
 
+/**
+ * A stored fixture, streamed: each item checked and serialized as it is read; nothing but the
+ * serialized items kept. An item equal to the one at its place in the state before (same spec) is
+ * taken over as it is, without a new check or a new copy in memory.
+ */
 async function readStored(
   file: string,
   folder: Folder,

@@ -1,7 +1,8 @@
 import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
-import { describesFields, lookupField } from '../core/store.js';
+import { shapeOf } from '../core/model.js';
+import { describesFields } from '../core/store.js';
 import { generateItems } from './generate.js';
 
 export interface WriteFixtureOptions {
@@ -34,9 +35,7 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
     () => false,
   );
   if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
-  const detail = contract.operations.itemRouteOf.get(list.path);
-  const pkParam = detail ? (/\{([^}]+)\}$/.exec(detail.path)?.[1] ?? 'pk') : 'pk';
-  const items = await generateItems(contract.spec.doc, list, lookupField(contract.spec.doc, list, { pkParam }), {
+  const items = await generateItems(contract.spec.doc, list, shapeOf(contract.spec.doc, contract.operations, list).lookup, {
     seed: opts.seed,
     count: opts.count ?? list.generateCount ?? opts.defaultCount,
   });
