@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // Generous: CI runs the suite on a shared 2-core machine, where spawning node with tsx under
+    // the whole suite has taken 10 s; a hang still fails, a minute later.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // One temporary folder per run, removed at its end (test/global-temp.ts).

@@ -39,7 +39,7 @@ export async function startCli(args: string[], env: Record<string, string> = {})
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`no URL printed: ${out}`));
-    }, 20_000);
+    }, 45_000);
     child.stdout?.on('data', (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);

@@ -210,7 +210,7 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     expect(await held).toBeInstanceOf(Error);
     expect(s.output()).toMatch(/shutdown grace of 10000 ms over/);
     agent.destroy();
-  }, 30_000);
+  }, 60_000);
 
   it('a second SIGTERM exits at once and says so', async () => {
     const s = await cli();
