@@ -196,8 +196,10 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     agent.destroy();
   });
 
-  it('SIGINT while an answer is held past the grace (10 s by default): exits 0 when the grace is over, never later', async () => {
-    const s = await cli();
+  // The default grace (10 s) is what the SIGTERM test above reads in the log; waiting it out here
+  // would add 10 s to every run.
+  it('SIGINT while an answer is held past the grace: exits 0 when the grace is over, never later', async () => {
+    const s = await cli(['--shutdown-grace', '2500']);
     const agent = new Agent({ keepAlive: true });
     const held = ask(s.url, '/api/v1/desk', agent, { prefer: 'delay=40000' }).catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 300));
@@ -205,10 +207,10 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     s.child.kill('SIGINT');
     const { code, at } = await s.exited;
     expect(code).toBe(0);
-    expect(at - t0).toBeGreaterThanOrEqual(9500);
-    expect(at - t0).toBeLessThan(13_000);
+    expect(at - t0).toBeGreaterThanOrEqual(2000);
+    expect(at - t0).toBeLessThan(6000);
     expect(await held).toBeInstanceOf(Error);
-    expect(s.output()).toMatch(/shutdown grace of 10000 ms over/);
+    expect(s.output()).toMatch(/shutdown grace of 2500 ms over/);
     agent.destroy();
   }, 60_000);
 
