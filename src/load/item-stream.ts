@@ -195,8 +195,11 @@ export class ItemScanner {
       if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
     }
     const n = chunk.length;
+    // The loops read the bytes through a local the closures above do not capture: V8 keeps it in a
+    // register instead of loading it from the closures' context at every byte (~10% of the scan).
+    const bytes = chunk;
     for (let i = 0; i < n; i++) {
-      const b = chunk[i] as number;
+      const b = bytes[i] as number;
       if (b === 0) fail(i, NUL);
       if (state === ITEM) {
         if (inString) {
@@ -207,7 +210,7 @@ export class ItemScanner {
           // To the string's end: a tight loop on locals (strings are short: native searches cost more).
           let j = i;
           for (; j < n; j++) {
-            const c = chunk[j] as number;
+            const c = bytes[j] as number;
             if (c === QUOTE || c === BACKSLASH || c === 0) break;
             // U+2028 and U+2029 (E2 80 A8/A9) are written escaped: a text holding one is not canonical.
             if (c === 0xe2) canonical = false;
