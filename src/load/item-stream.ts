@@ -195,8 +195,8 @@ export class ItemScanner {
       if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
     }
     const n = chunk.length;
-    // The loops read the bytes through a local the closures above do not capture: V8 keeps it in a
-    // register instead of loading it from the closures' context at every byte (~10% of the scan).
+    // The loops read the bytes through a local the closures above do not capture (a captured
+    // binding lives in their context, read from there at each use): measured, ~10% of the scan.
     const bytes = chunk;
     for (let i = 0; i < n; i++) {
       const b = bytes[i] as number;
