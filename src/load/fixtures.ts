@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { batchTexts, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
+import { batchTexts, type FlatScan, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
 import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
 import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
@@ -75,17 +75,23 @@ export interface FixtureItem {
  * and the event loop gets a turn every few milliseconds, so that answers keep flowing while a
  * reload reads it.
  */
-export async function streamFixtureFile(
+export async function streamFixtureFile<T>(
   file: string,
   problems: LoadProblem[],
   opts: FixtureReadOptions,
   onItem: (item: FixtureItem) => void,
   /**
-   * An item can be taken as it is, unparsed (it is the same as before): then `onReused` is called
-   * for it, in its turn, instead of onItem. Given the streamed item (its bytes valid during the
-   * call only), so that nothing is decoded for it.
+   * An item can be taken unparsed (it is the same as before, or read from its bytes): `test`
+   * answers what it is taken as, and `onTaken` is called with that, in the item's turn, instead of
+   * onItem; undefined, and the item is parsed. Given the streamed item (its bytes valid during the
+   * call only), so that nothing is decoded for an item taken.
    */
-  reuse?: { readonly test: (item: StreamedItem) => boolean; readonly onReused: (index: number) => void },
+  take?: {
+    readonly test: (item: StreamedItem) => T | undefined;
+    readonly onTaken: (index: number, taken: T) => void;
+    /** Reads flat items from their bytes (load/flat-items.ts): asked before each chunk. */
+    readonly flat?: () => FlatScan<unknown> | undefined;
+  },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
   const folder = opts.folder ?? (await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder'));
@@ -98,10 +104,10 @@ export async function streamFixtureFile(
   const before = problems.length;
   let turn = performance.now();
   try {
-    for await (const batch of streamItemBatches(opened.handle, limits.maxDepth)) {
+    for await (const batch of streamItemBatches(opened.handle, limits.maxDepth, undefined, take?.flat)) {
       opts.signal?.throwIfAborted();
-      const reused = reuse ? batch.map((i) => reuse.test(i)) : undefined;
-      const fresh = reused ? batch.filter((_, k) => !reused[k]) : batch;
+      const taken = take ? batch.map((i) => take.test(i)) : undefined;
+      const fresh = taken ? batch.filter((_, k) => taken[k] === undefined) : batch;
       // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.
       const { texts, array } = batchTexts(fresh);
       let values: unknown[] | undefined = texts.length === 0 ? [] : undefined;
@@ -110,12 +116,13 @@ export async function streamFixtureFile(
       } catch {
         values = undefined;
       }
-      // In the file's order: reused and parsed items interleave as they stand.
+      // In the file's order: items taken and parsed interleave as they stand.
       let f = 0;
       for (let k = 0; k < batch.length; k++) {
         const item = batch[k] as StreamedItem;
-        if (reused?.[k]) {
-          reuse?.onReused(item.index);
+        const took = taken?.[k];
+        if (took !== undefined) {
+          take?.onTaken(item.index, took);
           continue;
         }
         const text = texts[f] as string;

@@ -26,6 +26,23 @@ export interface StreamedItem {
    * view: a reload of an unchanged million-item file allocates next to nothing per item).
    */
   isText(text: string): boolean;
+  /** The item as a FlatScan prepares it, when one scanned it (load/flat-items.ts), else undefined. */
+  flat<T>(): T | undefined;
+}
+
+/**
+ * Reads an object item straight from its bytes where it can (load/flat-items.ts): the scanner asks
+ * it first at each object item, and skips what it takes to the item's end.
+ */
+export interface FlatScan<T> {
+  /** The end (exclusive) of the item at `start` (no byte read from `limit` on), or -1: not taken. */
+  scan(bytes: Buffer, start: number, limit: number): number;
+  /** Where the item just scanned holds its pk's value, and the kind of that value. */
+  readonly pkFrom: number;
+  readonly pkTo: number;
+  readonly pkKind: number;
+  /** The item taken, made from its bytes (ASCII, as the scan found them) and its pk's place. */
+  prepare(bytes: Buffer, start: number, end: number, pkFrom: number, pkTo: number, pkKind: number): T | undefined;
 }
 
 /** A streamed item: a range of the scanner's chunk, its text decoded only when asked for. */
@@ -39,6 +56,10 @@ class Item implements StreamedItem {
     readonly canonical: boolean,
     readonly line: number,
     readonly col: number,
+    private readonly flatBy?: FlatScan<unknown>,
+    private readonly pkFrom = -1,
+    private readonly pkTo = -1,
+    private readonly pkKind = 0,
   ) {}
   get bytes(): Buffer {
     return this.source.subarray(this.start, this.end);
@@ -66,6 +87,9 @@ class Item implements StreamedItem {
     if (!isAscii(source.subarray(first.start, last.end))) return undefined;
     for (const item of run) item.#text ??= source.toString('latin1', item.start, item.end);
     return source.toString('latin1', first.start, last.end);
+  }
+  flat<T>(): T | undefined {
+    return this.flatBy?.prepare(this.source, this.start, this.end, this.pkFrom, this.pkTo, this.pkKind) as T | undefined;
   }
   isText(text: string): boolean {
     const { source, start } = this;
@@ -153,7 +177,11 @@ export class ItemScanner {
   #scalar = false;
   #prev = 0;
 
-  constructor(readonly maxDepth: number) {}
+  constructor(
+    readonly maxDepth: number,
+    /** Asked at each object item, when there is one (it can come once items have been read). */
+    private readonly flatScan: () => FlatScan<unknown> | undefined = () => undefined,
+  ) {}
 
   feed(chunk: Buffer): void {
     // The hot loop runs on locals; the fields hold them between chunks.
@@ -195,6 +223,7 @@ export class ItemScanner {
       if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
     }
     const n = chunk.length;
+    const flat = this.flatScan();
     // The loops read the bytes through a local the closures above do not capture (a captured
     // binding lives in their context, read from there at each use): measured, ~10% of the scan.
     const bytes = chunk;
@@ -262,6 +291,17 @@ export class ItemScanner {
           continue;
         }
         if (b === CLOSE_ARR || b === COMMA) fail(i, this.#index === 0 ? 'Expecting value' : 'a comma before ] or another comma: JSON allows neither');
+        if (b === OPEN_OBJ && flat !== undefined) {
+          // A flat item taken whole: no byte of it goes through the loop below.
+          const end = flat.scan(bytes, i, n);
+          if (end !== -1) {
+            const p = placeOf(i);
+            this.out.push(new Item(this.#index++, chunk, i, end, true, p.line, p.col, flat, flat.pkFrom, flat.pkTo, flat.pkKind));
+            state = AFTER_ITEM;
+            i = end - 1;
+            continue;
+          }
+        }
         state = ITEM;
         start = i;
         const p = placeOf(i);
@@ -317,8 +357,8 @@ export class ItemScanner {
  * for the disk between chunks. A batch's items are views into its chunk's buffer, valid until the
  * caller asks for the next batch (then the read after it goes into that buffer).
  */
-export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem[]> {
-  const scanner = new ItemScanner(maxDepth);
+export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16, flatScan?: () => FlatScan<unknown> | undefined): AsyncGenerator<StreamedItem[]> {
+  const scanner = new ItemScanner(maxDepth, flatScan);
   const buffers: readonly Buffer[] = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let turn = 0;
   // A read that fails while the caller is busy elsewhere is thrown when its chunk is asked for, not

@@ -49,17 +49,21 @@ export interface ItemCheck {
   reused(pk: string | undefined, index: number): boolean;
 }
 
-export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {
-  const { list, detail, withUrl, lookup } = ctx;
+/** The url the schema sees for every item: its shape is the stub's, whatever the pk. */
+export function validationUrlOf({ detail }: Pick<CheckContext, 'detail'>): string {
   const [pathBefore = '', pathAfter = ''] = detail ? detail.path.split(`{${detail.pkParam}}`) : ['', ''];
+  return `${VALIDATION_BASE}${pathBefore}1${pathAfter}?format=api`;
+}
+
+export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {
+  const { list, withUrl, lookup } = ctx;
   let validate: ReturnType<ContractAjv['validator']> | undefined;
   const firstIndex = new Map<string, number>();
   let ascending = true;
   let lastPk = Number.NEGATIVE_INFINITY;
   const ascendingPks: number[] = [];
   const firstIndexOf: number[] = [];
-  // The url the schema sees: its shape is the stub's, whatever the pk (one string for every item).
-  const validationUrl = `${VALIDATION_BASE}${pathBefore}1${pathAfter}?format=api`;
+  const validationUrl = validationUrlOf(ctx);
   const problem = (index: number, tokens: (string | number)[], reason: string) => problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
   const unique = (pk: string | undefined, index: number): boolean => {
     if (pk === undefined) return true;

@@ -9,6 +9,7 @@ import { follow, isObject } from '../core/spec/pointer.js';
 import { describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
+import { type FlatItems, flatItemMatcher } from './flat-items.js';
 import type { StreamedItem } from './item-stream.js';
 import { generateItemsSync } from './generate.js';
 import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
@@ -200,28 +201,38 @@ async function readStored(
   let sample: unknown;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
+  // Flat items are read from their bytes once the first item has set the collection's shape.
+  let match: FlatItems | undefined;
   const old = before?.source === 'fixture' ? before.items.items : undefined;
   const start = (value: unknown) => {
     sample = value;
     shape = shapeOf(doc, operations, list, value);
-    check = itemChecker(ctxOf(rel(file), true, value), problems);
+    const ctx = ctxOf(rel(file), true, value);
+    check = itemChecker(ctx, problems);
+    match = flatItemMatcher(doc, ctx, shape.fields);
   };
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
-  const reuse = {
-    test: (item: StreamedItem): boolean => {
+  const take = {
+    test: (item: StreamedItem): PreparedItem | undefined => {
       const was = old?.[item.index];
-      return item.canonical && was !== undefined && before !== undefined && item.isText(was.json);
+      if (item.canonical && was !== undefined && before !== undefined && item.isText(was.json)) return was;
+      return item.flat<PreparedItem>();
     },
-    onReused: (index: number): void => {
-      const was = (old as readonly PreparedItem[])[index] as PreparedItem;
+    onTaken: (index: number, taken: PreparedItem): void => {
+      const was = old?.[index];
       if (check === undefined) {
         const b = before as CollectionModel;
         shape = { fields: b.fields, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
-        check = itemChecker({ ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup }, problems);
+        const ctx = { ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup };
+        check = itemChecker(ctx, problems);
+        match = flatItemMatcher(doc, ctx, shape.fields);
       }
-      if (check.reused(was.pk, index)) builder.add(was);
+      // Read from its bytes the same as before: the item kept from before (one copy in memory).
+      const same = was !== undefined && was !== taken && was.json === taken.json && was.pk === taken.pk && was.urlAt === taken.urlAt;
+      if (check.reused(taken.pk, index)) builder.add(same ? was : taken);
     },
+    flat: () => match,
   };
   const outcome = await streamFixtureFile(
     file,
@@ -237,7 +248,7 @@ async function readStored(
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       builder.add(same ? was : prepared);
     },
-    old !== undefined ? reuse : undefined,
+    take,
   );
   if (outcome === 'missing' || outcome === 'failed') return undefined;
   return { set: builder.finish(), sample };

@@ -1,0 +1,282 @@
+import type { ValidateFunction } from 'ajv';
+import { getAt, isObject } from '../core/spec/pointer.js';
+import { PK_SEGMENT, type PreparedItem } from '../core/store.js';
+import type { FlatScan } from './item-stream.js';
+import { type CheckContext, validationUrlOf } from './items.js';
+
+/**
+ * Flat items read straight from their bytes. A fixture of a million desks is a million small
+ * objects whose members are all strings, integers, booleans or null: parsing each into an object,
+ * validating the object and dropping it is most of a start-up's time and garbage. For an item
+ * schema that constrains nothing but its members one by one (type, properties, required), an item
+ * is matched here in one pass over its bytes: each member's value is checked by Ajv's own validator
+ * of that member's schema (answers kept for short values: a million desks hold a few dozen distinct
+ * buildings and booleans), and the item becomes the same PreparedItem the parsed path would make.
+ *
+ * The matcher only ever accepts: anything it does not take for certain (white space, an escape, a
+ * fraction, a non-ASCII byte, a nested value, a member out of order or not described, a member
+ * missing, a value its schema refuses, malformed JSON) answers undefined, and the item goes the
+ * parsed way, which reports whatever is wrong with it, as before. An item it accepts is one the
+ * parsed way accepts, with the same pk and the same text.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_OBJ = 0x7b;
+const CLOSE_OBJ = 0x7d;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** Keywords of an object schema that assert nothing of an item whose every member is described. */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'examples',
+  'example',
+  'default',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$comment',
+  'externalDocs',
+  'xml',
+  'discriminator',
+  '$defs',
+  // Applies to members `properties` does not name: the matcher takes no such item.
+  'additionalProperties',
+]);
+const isAnnotation = (k: string) => ANNOTATIONS.has(k) || k.startsWith('x-');
+/** Keywords that change what a `$ref` into a subschema means: no matcher where they stand. */
+const SCOPING = /"\$(id|anchor|dynamicAnchor|dynamicRef|recursiveRef|recursiveAnchor)"/;
+/** Property names that stand in a JSON pointer and a URI fragment as they are. */
+const PLAIN_NAME = /^[A-Za-z0-9_-]+$/;
+
+/** The item schema as an object schema, through `$ref`s that have only annotations beside them. */
+function objectSchema(doc: unknown, pointer: string): { pointer: string; node: Record<string, unknown> } | undefined {
+  let at = pointer.startsWith('#') ? pointer : `#${pointer}`;
+  for (let hops = 0; hops < 16; hops++) {
+    const node = getAt(doc, at);
+    if (!isObject(node)) return undefined;
+    if (typeof node.$ref !== 'string') return { pointer: at, node };
+    if (!node.$ref.startsWith('#/') || Object.keys(node).some((k) => k !== '$ref' && !isAnnotation(k))) return undefined;
+    at = node.$ref;
+  }
+  return undefined;
+}
+
+// Kinds of value.
+const STRING = 1;
+const INTEGER = 2;
+const TRUE = 3;
+const FALSE = 4;
+const NULL = 5;
+const KINDS = 8;
+// What is known of a kind of value for a member without asking its validator.
+const ASK = 0;
+const VALID = 1;
+const INVALID = 2;
+const MAX_REMEMBERED = 1 << 16;
+
+/**
+ * Which kinds of value a member's schema takes whatever the value: a schema of a type and
+ * annotations only takes every string (type string), every integer (integer or number).
+ */
+function takesEvery(schema: unknown): { string: boolean; integer: boolean } {
+  if (schema === true) return { string: true, integer: true };
+  if (!isObject(schema) || Object.keys(schema).some((k) => k !== 'type' && !isAnnotation(k))) return { string: false, integer: false };
+  const types = schema.type === undefined ? ['string', 'integer'] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  return { string: types.includes('string'), integer: types.includes('integer') || types.includes('number') };
+}
+
+/**
+ * The matcher for a collection's stored items, or undefined when its item schema asks more of an
+ * item than its members one by one (then every item is parsed). `fields` are the item's fields in
+ * the order served (the schema's `properties`).
+ */
+export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonly string[]): FlatItems | undefined {
+  const found = objectSchema(doc, ctx.list.itemPointer);
+  if (!found) return undefined;
+  const { node } = found;
+  for (const k of Object.keys(node)) if (k !== 'type' && k !== 'properties' && k !== 'required' && !isAnnotation(k)) return undefined;
+  const type = node.type;
+  if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object'))) return undefined;
+  if (!isObject(node.properties) || SCOPING.test(JSON.stringify(node.properties))) return undefined;
+  const names = Object.keys(node.properties);
+  if (names.length === 0 || names.length !== fields.length || names.some((n, i) => n !== fields[i] || !PLAIN_NAME.test(n))) return undefined;
+  const urlIndex = ctx.withUrl ? names.indexOf('url') : -1;
+  // The parsed way serializes again an item whose url goes after other members.
+  if (ctx.withUrl && urlIndex !== 0) return undefined;
+  const required = node.required ?? [];
+  if (!Array.isArray(required) || required.some((r) => typeof r !== 'string' || !names.includes(r))) return undefined;
+  const validators = names.map((n) => ctx.ajv.validator(`${found.pointer}/properties/${n}`));
+  // Every item is validated with the same url: one check for all.
+  if (ctx.withUrl && !(validators[urlIndex] as ValidateFunction)(validationUrlOf(ctx))) return undefined;
+  const schemas = names.map((n) => (node.properties as Record<string, unknown>)[n]);
+  return new FlatItems(names, schemas, validators, required as string[], urlIndex, ctx.lookup === undefined ? -1 : names.indexOf(ctx.lookup));
+}
+
+/** A flat item schema's matcher (see above): scan finds and checks an item, prepare makes it. */
+export class FlatItems implements FlatScan<PreparedItem> {
+  /** Where the last item scanned holds its pk's value, and the kind of that value (0: none). */
+  pkFrom = -1;
+  pkTo = -1;
+  pkKind = 0;
+  /** `"name":` as bytes, per member. */
+  readonly #keys: readonly Buffer[];
+  readonly #isRequired: readonly boolean[];
+  readonly #requiredCount: number;
+  /** Answers for short values (up to 6 bytes: packed in a number), per member. */
+  readonly #remembered: readonly Map<number, boolean>[];
+  /** Per member and kind of value: VALID or INVALID whatever the value, else ASK its validator. */
+  readonly #known: Uint8Array;
+
+  constructor(
+    names: readonly string[],
+    schemas: readonly unknown[],
+    private readonly validators: readonly ValidateFunction[],
+    required: readonly string[],
+    /** The url member (built per request): never taken (a stored url is a fault the parsed way reports). */
+    private readonly urlIndex: number,
+    private readonly lookupIndex: number,
+  ) {
+    this.#keys = names.map((n) => Buffer.from(`"${n}":`, 'latin1'));
+    this.#isRequired = names.map((n, i) => i !== urlIndex && required.includes(n));
+    this.#requiredCount = this.#isRequired.filter(Boolean).length;
+    this.#remembered = names.map(() => new Map<number, boolean>());
+    this.#known = new Uint8Array(names.length * KINDS);
+    names.forEach((_, k) => {
+      const every = takesEvery(schemas[k]);
+      const validate = validators[k] as ValidateFunction;
+      const known = this.#known;
+      if (every.string) known[k * KINDS + STRING] = VALID;
+      if (every.integer) known[k * KINDS + INTEGER] = VALID;
+      known[k * KINDS + TRUE] = validate(true) ? VALID : INVALID;
+      known[k * KINDS + FALSE] = validate(false) ? VALID : INVALID;
+      known[k * KINDS + NULL] = validate(null) ? VALID : INVALID;
+    });
+  }
+
+  /**
+   * The end (exclusive) of the flat object item at `start` of `b` (read no further than `limit`),
+   * every member described, in order, and valid; or -1. Notes where its pk stands.
+   */
+  scan(b: Buffer, start: number, limit: number): number {
+    if (b[start] !== OPEN_OBJ) return -1;
+    const keys = this.#keys;
+    const isRequired = this.#isRequired;
+    const urlIndex = this.urlIndex;
+    const knownOf = this.#known;
+    let i = start + 1;
+    let next = 0;
+    let requiredSeen = 0;
+    this.pkKind = 0;
+    // No byte is read from `limit` on (a read past a typed array's end costs the optimized code).
+    for (;;) {
+      // The member: the next described one in order whose `"name":` stands here (a value follows).
+      let k = next;
+      for (; k < keys.length; k++) {
+        if (k === urlIndex) continue;
+        const key = keys[k] as Buffer;
+        if (i + key.length >= limit) return -1;
+        let m = 0;
+        while (m < key.length && b[i + m] === key[m]) m++;
+        if (m === key.length) break;
+      }
+      if (k === keys.length) return -1;
+      i += (keys[k] as Buffer).length;
+      next = k + 1;
+      if (isRequired[k]) requiredSeen++;
+      const from = i;
+      const c = b[i] as number;
+      let kind: number;
+      if (c === QUOTE) {
+        i++;
+        for (;;) {
+          if (i >= limit) return -1;
+          const x = b[i] as number;
+          if (x === QUOTE) break;
+          if (x < 0x20 || x >= 0x80 || x === BACKSLASH) return -1;
+          i++;
+        }
+        i++;
+        kind = STRING;
+      } else if (c === MINUS || (c >= ZERO && c <= NINE)) {
+        if (c === MINUS) i++;
+        // -0 is written 0, fractions and exponents otherwise: the parsed way serializes those again.
+        if (i >= limit) return -1;
+        const d = b[i] as number;
+        if (d === ZERO && c !== MINUS) i++;
+        else if (d > ZERO && d <= NINE) {
+          i++;
+          while (i < limit && (b[i] as number) >= ZERO && (b[i] as number) <= NINE) i++;
+        } else return -1;
+        kind = INTEGER;
+      } else if (i + 4 > limit) return -1;
+      else if (c === 0x74 && b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65) {
+        i += 4;
+        kind = TRUE;
+      } else if (c === 0x66 && i + 5 <= limit && b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65) {
+        i += 5;
+        kind = FALSE;
+      } else if (c === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c) {
+        i += 4;
+        kind = NULL;
+      } else return -1;
+      if (i >= limit) return -1;
+      const known = knownOf[k * KINDS + kind];
+      if (known === INVALID || (known === ASK && !this.#valueOk(k, b, from, i, kind))) return -1;
+      if (k === this.lookupIndex) {
+        this.pkFrom = from;
+        this.pkTo = i;
+        this.pkKind = kind;
+      }
+      const after = b[i];
+      if (after === COMMA) {
+        i++;
+        continue;
+      }
+      if (after !== CLOSE_OBJ || requiredSeen !== this.#requiredCount) return -1;
+      return i + 1;
+    }
+  }
+
+  #valueOk(k: number, b: Buffer, from: number, to: number, kind: number): boolean {
+    const short = to - from <= 6;
+    let packed = 0;
+    const memo = this.#remembered[k] as Map<number, boolean>;
+    if (short) {
+      for (let i = from; i < to; i++) packed = packed * 256 + (b[i] as number);
+      const known = memo.get(packed);
+      if (known !== undefined) return known;
+    }
+    let value: unknown;
+    if (kind === STRING) value = b.toString('latin1', from + 1, to - 1);
+    else if (kind === INTEGER && to - from <= 15) {
+      // Up to 15 digits a double holds exactly: summed as read, no string made.
+      let n = 0;
+      for (let i = b[from] === MINUS ? from + 1 : from; i < to; i++) n = n * 10 + ((b[i] as number) - ZERO);
+      value = b[from] === MINUS ? -n : n;
+    } else value = Number(b.toString('latin1', from, to));
+    const ok = (this.validators[k] as ValidateFunction)(value);
+    if (short && memo.size < MAX_REMEMBERED) memo.set(packed, ok);
+    return ok;
+  }
+
+  /**
+   * The item scanned at `start`..`end` as the parsed way prepares it: its text, and its pk as pkOf
+   * makes it (a string's text, an integer's digits: exact up to 15 of them); undefined when the
+   * parsed way would refuse it (a url to build from a pk that cannot stand in a path).
+   */
+  prepare(b: Buffer, start: number, end: number, pkFrom: number, pkTo: number, pkKind: number): PreparedItem | undefined {
+    if (pkKind === INTEGER && pkTo - pkFrom > 15) return undefined;
+    const json = b.toString('latin1', start, end);
+    // The pk's text cut from the item's (a short string: copied, no call to decode).
+    const pk = pkKind === STRING ? json.slice(pkFrom + 1 - start, pkTo - 1 - start) : pkKind === INTEGER ? json.slice(pkFrom - start, pkTo - start) : undefined;
+    const withUrl = this.urlIndex >= 0;
+    // An integer's digits (and sign) always stand in a path.
+    if (withUrl && (pk === undefined || (pkKind === STRING && !PK_SEGMENT.test(pk)))) return undefined;
+    return { pk, json, urlAt: withUrl ? 1 : -1 };
+  }
+}
