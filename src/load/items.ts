@@ -55,6 +55,18 @@ export function validationUrlOf({ detail }: Pick<CheckContext, 'detail'>): strin
   return `${VALIDATION_BASE}${pathBefore}1${pathAfter}?format=api`;
 }
 
+/** Is `s` an integer as String(n) writes one (no sign but `-`, no leading zero, not `-0`)? No string made. */
+function isIntegerText(s: string): boolean {
+  const n = s.length;
+  let i = s.charCodeAt(0) === 0x2d ? 1 : 0;
+  if (i === n || n > 17 || (s.charCodeAt(i) === 0x30 && (n > i + 1 || i === 1))) return false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {
   const { list, withUrl, lookup } = ctx;
   let validate: ReturnType<ContractAjv['validator']> | undefined;
@@ -69,8 +81,8 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
     if (pk === undefined) return true;
     // While the pks are integers in ascending order (the common fixture), none can repeat and
     // no map of them is kept; the first one out of order brings the map in.
-    const n = Number(pk);
-    if (ascending && Number.isSafeInteger(n) && String(n) === pk && n > lastPk) {
+    const n = ascending && isIntegerText(pk) ? Number(pk) : Number.NaN;
+    if (Number.isSafeInteger(n) && n > lastPk) {
       lastPk = n;
       ascendingPks.push(n);
       firstIndexOf.push(index);

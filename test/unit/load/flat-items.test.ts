@@ -288,6 +288,30 @@ describe('flat items read from their bytes', () => {
   });
 });
 
+describe('pks are unique as texts, whichever way they are told apart', () => {
+  // Ascending integers (the common fixture) are told apart without a map; any other pk with one.
+  it('refuses exactly the repeated texts, and names the first item that had each (property)', () => {
+    const s = setup(bundled);
+    const pool = ['0', '1', '2', '3', '10', '11', '01', '-0', '-1', '-2', '1.0', '1e1', '+1', ' 1', 'a', '9007199254740991', '9007199254740992', '9007199254740993', '99999999999999999'];
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...pool), fc.integer({ min: -5, max: 40 }).map(String)), { maxLength: 30 }), (pks) => {
+        const problems: { pointer: string; reason: string }[] = [];
+        const check = itemChecker(s.ctx, problems as never);
+        const first = new Map<string, number>();
+        const expected: string[] = [];
+        pks.forEach((pk, index) => {
+          const earlier = first.get(pk);
+          expect(check.reused(pk, index)).toBe(earlier === undefined);
+          if (earlier === undefined) first.set(pk, index);
+          else expected.push(`/${index}/pk: repeats pk ${pk} of item ${earlier}`);
+        });
+        expect(problems.map((p) => `${p.pointer}: ${p.reason}`)).toEqual(expected);
+      }),
+      { numRuns: 2000, seed: 15 },
+    );
+  });
+});
+
 describe('a fixture read the flat way gives what the parsed way gives', () => {
   afterEach(() => vi.restoreAllMocks());
   // Large enough for many chunks (the first is always parsed: the flat way needs a first item).
