@@ -78,6 +78,11 @@ const ASK = 0;
 const VALID = 1;
 const INVALID = 2;
 const MAX_REMEMBERED = 1 << 16;
+/** `true`, `alse` (of false) and `null` as little-endian 32-bit words. */
+const word = (s: string) => Buffer.from(s, 'latin1').readInt32LE(0);
+const TRUE_WORD = word('true');
+const ALSE_WORD = word('alse');
+const NULL_WORD = word('null');
 
 /**
  * Which kinds of value a member's schema takes whatever the value: a schema of a type and
@@ -125,6 +130,10 @@ export class FlatItems implements FlatScan<PreparedItem> {
   pkKind = 0;
   /** `"name":` as bytes, per member. */
   readonly #keys: readonly Buffer[];
+  /** The same, as little-endian 32-bit words (whole ones only). */
+  readonly #keyWords: readonly Int32Array[];
+  #viewOf: Buffer | undefined;
+  #view: DataView | undefined;
   readonly #isRequired: readonly boolean[];
   readonly #requiredCount: number;
   /** Answers for short values (up to 6 bytes: packed in a number), per member. */
@@ -142,6 +151,7 @@ export class FlatItems implements FlatScan<PreparedItem> {
     private readonly lookupIndex: number,
   ) {
     this.#keys = names.map((n) => Buffer.from(`"${n}":`, 'latin1'));
+    this.#keyWords = this.#keys.map((k) => Int32Array.from({ length: k.length >> 2 }, (_, w) => k.readInt32LE(w * 4)));
     this.#isRequired = names.map((n, i) => i !== urlIndex && required.includes(n));
     this.#requiredCount = this.#isRequired.filter(Boolean).length;
     this.#remembered = names.map(() => new Map<number, boolean>());
@@ -168,6 +178,12 @@ export class FlatItems implements FlatScan<PreparedItem> {
     const isRequired = this.#isRequired;
     const urlIndex = this.urlIndex;
     const knownOf = this.#known;
+    const keyWords = this.#keyWords;
+    if (this.#viewOf !== b) {
+      this.#viewOf = b;
+      this.#view = new DataView(b.buffer, b.byteOffset, b.length);
+    }
+    const view = this.#view as DataView;
     let i = start + 1;
     let next = 0;
     let requiredSeen = 0;
@@ -179,8 +195,16 @@ export class FlatItems implements FlatScan<PreparedItem> {
       for (; k < keys.length; k++) {
         if (k === urlIndex) continue;
         const key = keys[k] as Buffer;
+        const words = keyWords[k] as Int32Array;
         if (i + key.length >= limit) return -1;
+        // Four bytes at a time, then the rest.
         let m = 0;
+        let w = 0;
+        while (w < words.length && view.getInt32(i + m, true) === words[w]) {
+          w++;
+          m += 4;
+        }
+        if (w < words.length) continue;
         while (m < key.length && b[i + m] === key[m]) m++;
         if (m === key.length) break;
       }
@@ -214,13 +238,13 @@ export class FlatItems implements FlatScan<PreparedItem> {
         } else return -1;
         kind = INTEGER;
       } else if (i + 4 > limit) return -1;
-      else if (c === 0x74 && b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65) {
+      else if (c === 0x74 && view.getInt32(i, true) === TRUE_WORD) {
         i += 4;
         kind = TRUE;
-      } else if (c === 0x66 && i + 5 <= limit && b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65) {
+      } else if (c === 0x66 && i + 5 <= limit && view.getInt32(i + 1, true) === ALSE_WORD) {
         i += 5;
         kind = FALSE;
-      } else if (c === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c) {
+      } else if (c === 0x6e && view.getInt32(i, true) === NULL_WORD) {
         i += 4;
         kind = NULL;
       } else return -1;
