@@ -55,6 +55,18 @@ class AscendingIntIndex implements PkIndex {
   }
 }
 
+/** Is `s` an integer as String(n) writes one (no sign but `-`, no leading zero, not `-0`)? No string made. */
+export function isIntegerText(s: string): boolean {
+  const n = s.length;
+  let i = s.charCodeAt(0) === 0x2d ? 1 : 0;
+  if (i === n || n > 17 || (s.charCodeAt(i) === 0x30 && (n > i + 1 || i === 1))) return false;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 /** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
 export function indexByPk(items: readonly PreparedItem[]): PkIndex {
   const builder = new ItemSetBuilder();
@@ -77,8 +89,8 @@ export class ItemSetBuilder {
     this.items.push(item);
     if (this.#ascending) {
       const pk = item.pk;
-      const n = pk === undefined ? Number.NaN : Number(pk);
-      if (Number.isSafeInteger(n) && String(n) === pk && (i === 0 || n > (this.#pks[i - 1] as number))) {
+      const n = pk !== undefined && isIntegerText(pk) ? Number(pk) : Number.NaN;
+      if (Number.isSafeInteger(n) && (i === 0 || n > (this.#pks[i - 1] as number))) {
         if (i === this.#pks.length) {
           const bigger = new Float64Array(this.#pks.length * 2);
           bigger.set(this.#pks);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { batchTexts, type FlatScan, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
+import { batchTexts, type FlatTake, isStreamed, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
 import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
 import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
@@ -75,7 +75,7 @@ export interface FixtureItem {
  * and the event loop gets a turn every few milliseconds, so that answers keep flowing while a
  * reload reads it.
  */
-export async function streamFixtureFile<T>(
+export async function streamFixtureFile<T extends object>(
   file: string,
   problems: LoadProblem[],
   opts: FixtureReadOptions,
@@ -89,8 +89,8 @@ export async function streamFixtureFile<T>(
   take?: {
     readonly test: (item: StreamedItem) => T | undefined;
     readonly onTaken: (index: number, taken: T) => void;
-    /** Reads flat items from their bytes (load/flat-items.ts): asked before each chunk. */
-    readonly flat?: () => FlatScan<unknown> | undefined;
+    /** Takes flat items from their bytes as they are scanned (load/flat-items.ts): asked before each chunk. */
+    readonly flat?: () => FlatTake<T> | undefined;
   },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
@@ -103,11 +103,14 @@ export async function streamFixtureFile<T>(
   }
   const before = problems.length;
   let turn = performance.now();
+  /** The array's index of the batch's next entry. */
+  let next = 0;
   try {
-    for await (const batch of streamItemBatches(opened.handle, limits.maxDepth, undefined, take?.flat)) {
+    for await (const batch of streamItemBatches<T>(opened.handle, limits.maxDepth, undefined, take?.flat)) {
       opts.signal?.throwIfAborted();
-      const taken = take ? batch.map((i) => take.test(i)) : undefined;
-      const fresh = taken ? batch.filter((_, k) => taken[k] === undefined) : batch;
+      // Taken as scanned (flat), or read the usual way and then perhaps taken as it is (`test`).
+      const taken = batch.map((e) => (isStreamed(e) ? take?.test(e) : e));
+      const fresh = batch.filter((_, k) => taken[k] === undefined) as StreamedItem[];
       // Decoded outside the parse: a byte that is not UTF-8 is its own fault, with its own place.
       const { texts, array } = batchTexts(fresh);
       let values: unknown[] | undefined = texts.length === 0 ? [] : undefined;
@@ -118,13 +121,13 @@ export async function streamFixtureFile<T>(
       }
       // In the file's order: items taken and parsed interleave as they stand.
       let f = 0;
-      for (let k = 0; k < batch.length; k++) {
-        const item = batch[k] as StreamedItem;
-        const took = taken?.[k];
+      for (let k = 0; k < batch.length; k++, next++) {
+        const took = taken[k];
         if (took !== undefined) {
-          take?.onTaken(item.index, took);
+          take?.onTaken(next, took);
           continue;
         }
+        const item = batch[k] as StreamedItem;
         const text = texts[f] as string;
         let value: unknown;
         if (values) value = values[f];

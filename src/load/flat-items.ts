@@ -1,7 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { getAt, isObject } from '../core/spec/pointer.js';
 import { PK_SEGMENT, type PreparedItem } from '../core/store.js';
-import type { FlatScan } from './item-stream.js';
 import { type CheckContext, validationUrlOf } from './items.js';
 
 /**
@@ -123,7 +122,7 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
 }
 
 /** A flat item schema's matcher (see above): scan finds and checks an item, prepare makes it. */
-export class FlatItems implements FlatScan<PreparedItem> {
+export class FlatItems {
   /** Where the last item scanned holds its pk's value, and the kind of that value (0: none). */
   pkFrom = -1;
   pkTo = -1;
@@ -289,11 +288,12 @@ export class FlatItems implements FlatScan<PreparedItem> {
   }
 
   /**
-   * The item scanned at `start`..`end` as the parsed way prepares it: its text, and its pk as pkOf
-   * makes it (a string's text, an integer's digits: exact up to 15 of them); undefined when the
-   * parsed way would refuse it (a url to build from a pk that cannot stand in a path).
+   * The item last scanned, at `start`..`end`, as the parsed way prepares it: its text, and its pk
+   * as pkOf makes it (a string's text, an integer's digits: exact up to 15 of them); undefined when
+   * the parsed way would refuse it (a url to build from a pk that cannot stand in a path).
    */
-  prepare(b: Buffer, start: number, end: number, pkFrom: number, pkTo: number, pkKind: number): PreparedItem | undefined {
+  prepare(b: Buffer, start: number, end: number): PreparedItem | undefined {
+    const { pkFrom, pkTo, pkKind } = this;
     if (pkKind === INTEGER && pkTo - pkFrom > 15) return undefined;
     const json = b.toString('latin1', start, end);
     // The pk's text cut from the item's (a short string: copied, no call to decode).

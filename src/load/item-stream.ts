@@ -26,23 +26,28 @@ export interface StreamedItem {
    * view: a reload of an unchanged million-item file allocates next to nothing per item).
    */
   isText(text: string): boolean;
-  /** The item as a FlatScan prepares it, when one scanned it (load/flat-items.ts), else undefined. */
-  flat<T>(): T | undefined;
 }
 
 /**
- * Reads an object item straight from its bytes where it can (load/flat-items.ts): the scanner asks
- * it first at each object item, and skips what it takes to the item's end.
+ * Takes an object item straight from its bytes where it can (load/flat-items.ts): the scanner asks
+ * it first at each object item. What it takes stands in the scanner's output in the item's place
+ * (no StreamedItem made for it), and no byte of it goes through the scanner's loop.
  */
-export interface FlatScan<T> {
+export interface FlatTake<T extends object> {
   /** The end (exclusive) of the item at `start` (no byte read from `limit` on), or -1: not taken. */
   scan(bytes: Buffer, start: number, limit: number): number;
-  /** Where the item just scanned holds its pk's value, and the kind of that value. */
-  readonly pkFrom: number;
-  readonly pkTo: number;
-  readonly pkKind: number;
-  /** The item taken, made from its bytes (ASCII, as the scan found them) and its pk's place. */
-  prepare(bytes: Buffer, start: number, end: number, pkFrom: number, pkTo: number, pkKind: number): T | undefined;
+  /** The item just scanned, the array's `index`th, taken; or undefined: it is read the usual way. */
+  take(bytes: Buffer, start: number, end: number, index: number): T | undefined;
+}
+
+/** Are bytes `start` to `end` exactly this ASCII string? (Compared without decoding them.) */
+export function bytesAre(bytes: Buffer, start: number, end: number, text: string): boolean {
+  if (text.length !== end - start) return false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 || c !== bytes[start + i]) return false;
+  }
+  return true;
 }
 
 /** A streamed item: a range of the scanner's chunk, its text decoded only when asked for. */
@@ -56,10 +61,6 @@ class Item implements StreamedItem {
     readonly canonical: boolean,
     readonly line: number,
     readonly col: number,
-    private readonly flatBy?: FlatScan<unknown>,
-    private readonly pkFrom = -1,
-    private readonly pkTo = -1,
-    private readonly pkKind = 0,
   ) {}
   get bytes(): Buffer {
     return this.source.subarray(this.start, this.end);
@@ -88,17 +89,8 @@ class Item implements StreamedItem {
     for (const item of run) item.#text ??= source.toString('latin1', item.start, item.end);
     return source.toString('latin1', first.start, last.end);
   }
-  flat<T>(): T | undefined {
-    return this.flatBy?.prepare(this.source, this.start, this.end, this.pkFrom, this.pkTo, this.pkKind) as T | undefined;
-  }
   isText(text: string): boolean {
-    const { source, start } = this;
-    if (text.length !== this.end - start) return false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x80 || c !== source[start + i]) return false;
-    }
-    return true;
+    return bytesAre(this.source, this.start, this.end, text);
   }
 }
 
@@ -157,9 +149,17 @@ function decoded(bytes: Buffer, line: number, col: number): string {
   return bytes.toString('utf8');
 }
 
-/** The scanner, fed chunk by chunk; completed items collect in `out`. */
-export class ItemScanner {
-  readonly out: StreamedItem[] = [];
+/** Is this entry of a scanner's output an item read the usual way (not one a FlatTake took)? */
+export function isStreamed(entry: object): entry is StreamedItem {
+  return entry instanceof Item;
+}
+
+/**
+ * The scanner, fed chunk by chunk; completed items collect in `out`, in the array's order: each a
+ * StreamedItem, or what a FlatTake took in its place.
+ */
+export class ItemScanner<T extends object = never> {
+  readonly out: (StreamedItem | T)[] = [];
   #state = START;
   #depth = 0;
   #inString = false;
@@ -180,7 +180,7 @@ export class ItemScanner {
   constructor(
     readonly maxDepth: number,
     /** Asked at each object item, when there is one (it can come once items have been read). */
-    private readonly flatScan: () => FlatScan<unknown> | undefined = () => undefined,
+    private readonly flatTake: () => FlatTake<T> | undefined = () => undefined,
   ) {}
 
   feed(chunk: Buffer): void {
@@ -223,7 +223,7 @@ export class ItemScanner {
       if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
     }
     const n = chunk.length;
-    const flat = this.flatScan();
+    const flat = this.flatTake();
     // The loops read the bytes through a local the closures above do not capture (a captured
     // binding lives in their context, read from there at each use): measured, ~10% of the scan.
     const bytes = chunk;
@@ -294,9 +294,10 @@ export class ItemScanner {
         if (b === OPEN_OBJ && flat !== undefined) {
           // A flat item taken whole: no byte of it goes through the loop below.
           const end = flat.scan(bytes, i, n);
-          if (end !== -1) {
-            const p = placeOf(i);
-            this.out.push(new Item(this.#index++, chunk, i, end, true, p.line, p.col, flat, flat.pkFrom, flat.pkTo, flat.pkKind));
+          const taken = end === -1 ? undefined : flat.take(bytes, i, end, this.#index);
+          if (taken !== undefined) {
+            this.out.push(taken);
+            this.#index++;
             state = AFTER_ITEM;
             i = end - 1;
             continue;
@@ -357,8 +358,13 @@ export class ItemScanner {
  * for the disk between chunks. A batch's items are views into its chunk's buffer, valid until the
  * caller asks for the next batch (then the read after it goes into that buffer).
  */
-export async function* streamItemBatches(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16, flatScan?: () => FlatScan<unknown> | undefined): AsyncGenerator<StreamedItem[]> {
-  const scanner = new ItemScanner(maxDepth, flatScan);
+export async function* streamItemBatches<T extends object = never>(
+  handle: FileHandle,
+  maxDepth: number,
+  chunkBytes = 1 << 16,
+  flatTake?: () => FlatTake<T> | undefined,
+): AsyncGenerator<(StreamedItem | T)[]> {
+  const scanner = new ItemScanner<T>(maxDepth, flatTake);
   const buffers: readonly Buffer[] = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
   let turn = 0;
   // A read that fails while the caller is busy elsewhere is thrown when its chunk is asked for, not

@@ -2,7 +2,7 @@ import { describeViolation, toViolation, type ContractAjv } from '../contract/aj
 import type { LoadProblem } from '../core/errors.js';
 import type { DetailOperation, ListOperation } from '../core/spec/operations.js';
 import { pointerOf } from '../core/spec/pointer.js';
-import { PK_SEGMENT, pkOf } from '../core/store.js';
+import { isIntegerText, PK_SEGMENT, pkOf } from '../core/store.js';
 import { isObject } from '../core/spec/pointer.js';
 
 /** A stand-in deployment for validating stored items, whose urls are built per request. */
@@ -53,18 +53,6 @@ export interface ItemCheck {
 export function validationUrlOf({ detail }: Pick<CheckContext, 'detail'>): string {
   const [pathBefore = '', pathAfter = ''] = detail ? detail.path.split(`{${detail.pkParam}}`) : ['', ''];
   return `${VALIDATION_BASE}${pathBefore}1${pathAfter}?format=api`;
-}
-
-/** Is `s` an integer as String(n) writes one (no sign but `-`, no leading zero, not `-0`)? No string made. */
-function isIntegerText(s: string): boolean {
-  const n = s.length;
-  let i = s.charCodeAt(0) === 0x2d ? 1 : 0;
-  if (i === n || n > 17 || (s.charCodeAt(i) === 0x30 && (n > i + 1 || i === 1))) return false;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
 }
 
 export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {

@@ -10,7 +10,7 @@ import { describesFields, type ItemSet, ItemSetBuilder, itemObject, type Prepare
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
 import { type FlatItems, flatItemMatcher } from './flat-items.js';
-import type { StreamedItem } from './item-stream.js';
+import { bytesAre, type FlatTake, type StreamedItem } from './item-stream.js';
 import { generateItemsSync } from './generate.js';
 import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
 import type { LoadLimits } from './limits.js';
@@ -202,22 +202,30 @@ async function readStored(
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
   // Flat items are read from their bytes once the first item has set the collection's shape.
-  let match: FlatItems | undefined;
+  let flat: FlatTake<PreparedItem> | undefined;
+  // A flat item the same as before (same text, same place) is the one kept before, like any other.
+  const flatTake = (match: FlatItems | undefined): FlatTake<PreparedItem> | undefined =>
+    match && {
+      scan: (bytes, start, limit) => match.scan(bytes, start, limit),
+      take: (bytes, start, end, index) => {
+        const was = old?.[index];
+        return was !== undefined && before !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
+      },
+    };
   const old = before?.source === 'fixture' ? before.items.items : undefined;
   const start = (value: unknown) => {
     sample = value;
     shape = shapeOf(doc, operations, list, value);
     const ctx = ctxOf(rel(file), true, value);
     check = itemChecker(ctx, problems);
-    match = flatItemMatcher(doc, ctx, shape.fields);
+    flat = flatTake(flatItemMatcher(doc, ctx, shape.fields));
   };
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
   const take = {
     test: (item: StreamedItem): PreparedItem | undefined => {
       const was = old?.[item.index];
-      if (item.canonical && was !== undefined && before !== undefined && item.isText(was.json)) return was;
-      return item.flat<PreparedItem>();
+      return item.canonical && was !== undefined && before !== undefined && item.isText(was.json) ? was : undefined;
     },
     onTaken: (index: number, taken: PreparedItem): void => {
       const was = old?.[index];
@@ -226,13 +234,13 @@ async function readStored(
         shape = { fields: b.fields, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
         const ctx = { ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup };
         check = itemChecker(ctx, problems);
-        match = flatItemMatcher(doc, ctx, shape.fields);
+        flat = flatTake(flatItemMatcher(doc, ctx, shape.fields));
       }
       // Read from its bytes the same as before: the item kept from before (one copy in memory).
       const same = was !== undefined && was !== taken && was.json === taken.json && was.pk === taken.pk && was.urlAt === taken.urlAt;
       if (check.reused(taken.pk, index)) builder.add(same ? was : taken);
     },
-    flat: () => match,
+    flat: () => flat,
   };
   const outcome = await streamFixtureFile(
     file,
