@@ -201,6 +201,7 @@ async function readStored(
   let sample: unknown;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
+  const old = before?.source === 'fixture' ? before.items.items : undefined;
   // Flat items are read from their bytes once the first item has set the collection's shape.
   let flat: FlatTake<PreparedItem> | undefined;
   // A flat item the same as before (same text, same place) is the one kept before, like any other.
@@ -212,7 +213,6 @@ async function readStored(
         return was !== undefined && before !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
       },
     };
-  const old = before?.source === 'fixture' ? before.items.items : undefined;
   const start = (value: unknown) => {
     sample = value;
     shape = shapeOf(doc, operations, list, value);
@@ -228,7 +228,6 @@ async function readStored(
       return item.canonical && was !== undefined && before !== undefined && item.isText(was.json) ? was : undefined;
     },
     onTaken: (index: number, taken: PreparedItem): void => {
-      const was = old?.[index];
       if (check === undefined) {
         const b = before as CollectionModel;
         shape = { fields: b.fields, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
@@ -236,9 +235,7 @@ async function readStored(
         check = itemChecker(ctx, problems);
         flat = flatTake(flatItemMatcher(doc, ctx, shape.fields));
       }
-      // Read from its bytes the same as before: the item kept from before (one copy in memory).
-      const same = was !== undefined && was !== taken && was.json === taken.json && was.pk === taken.pk && was.urlAt === taken.urlAt;
-      if (check.reused(taken.pk, index)) builder.add(same ? was : taken);
+      if (check.reused(taken.pk, index)) builder.add(taken);
     },
     flat: () => flat,
   };

@@ -60,6 +60,28 @@ describe('a reload takes over the items that did not change, and gives what a fr
   });
 });
 
+describe('a reload of a fixture of many chunks (items read from their bytes) takes over what did not change', () => {
+  // 3,000 desks, one per line: ~330 KB, so that most are read the flat way (src/load/flat-items.ts).
+  const many: StoredDesk[] = Array.from({ length: 3000 }, (_, i) => ({ ...(desks[i % desks.length] as StoredDesk), pk: i + 1 }));
+  const lines = (d: StoredDesk[]) => `[\n${d.map((x) => JSON.stringify(x)).join(',\n')}\n]\n`;
+  it.each<[string, (d: StoredDesk[]) => StoredDesk[], number]>([
+    ['nothing changed', (d) => d, 3000],
+    ['two items edited, one in the first chunk, one far in', (d) => d.map((x, i) => (i === 5 || i === 2500 ? { ...x, floor: 42 } : x)), 2998],
+    ['an item removed far in (a shift after it)', (d) => [...d.slice(0, 2000), ...d.slice(2001)], 2000],
+  ])('%s', async (_name, edit, keeps) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-many-'));
+    const file = path.join(dir, 'desk.json');
+    const opts = { specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 25 };
+    await writeFile(file, lines(many));
+    const before = await loadState(opts);
+    await writeFile(file, lines(edit(many)));
+    const reloaded = await loadState({ ...opts, previous: before });
+    expect(json(reloaded)).toEqual(json(await loadState(opts)));
+    const old = new Set(before.model.collections.get('/api/v1/desk')?.items.items);
+    expect(reloaded.model.collections.get('/api/v1/desk')?.items.items.filter((i) => old.has(i)).length).toBe(keeps);
+  });
+});
+
 describe('a reload reads the spec again but parses only the files whose text changed', () => {
   it('an unchanged $ref file keeps its parsed value; the edited root is parsed anew', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'reuse-spec-'));
