@@ -1,7 +1,9 @@
 import jsYaml from 'js-yaml';
-import { type Alias, isAlias, isCollection, isPair, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Alias, Node } from 'yaml';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
+import { yamlPackage } from './yaml-package.js';
 
 export interface TextProblem {
   /** `line L:C`, or '' for the whole file. */
@@ -59,6 +61,7 @@ function plainTree(root: unknown, max: number): boolean {
 }
 
 function carefulParse(text: string, limits: LoadLimits): YamlRead {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const at = (offset: number | null | undefined) => {
     const p = lineCounter.linePos(offset ?? 0);
@@ -101,6 +104,7 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
 
 /** Every key repeated in its map (by its scalar value), in one pass over the document. */
 function duplicateKeys(root: Tree): Node[] {
+  const { isCollection, isPair, isScalar } = yamlPackage();
   const out: Node[] = [];
   const stack: Tree[] = [root];
   while (stack.length > 0) {
@@ -124,6 +128,7 @@ function duplicateKeys(root: Tree): Node[] {
 
 /** The first collection nested deeper than `max` (iterative: depth is what is being checked). */
 function tooDeep(root: Tree, max: number): Node | undefined {
+  const { isCollection, isPair } = yamlPackage();
   const stack: [Tree, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop() as [Tree, number];
@@ -142,7 +147,8 @@ function tooDeep(root: Tree, max: number): Node | undefined {
  * counting as it does (Alias.resolve: each anchor's uses times the aliases inside it), in document
  * order, without expanding anything.
  */
-function aliasOverflow(doc: ReturnType<typeof parseDocument>, max: number): Alias | undefined {
+function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number): Alias | undefined {
+  const { isAlias, isCollection, isPair, visit } = yamlPackage();
   const lastAnchor = new Map<string, Node>();
   const target = new Map<Node, Node>();
   const counts = new Map<Node, { count: number; aliasCount: number }>();

@@ -3,11 +3,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { stringify } from 'yaml';
 import { djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import { resolveBaseUrl } from '../core/host.js';
 import type { StubState } from '../load/state.js';
+import { yamlPackage } from '../load/yaml-package.js';
 import type { StateHolder } from './app.js';
 
 const require = createRequire(import.meta.url);
@@ -84,7 +84,7 @@ function preparedOf(state: StubState): Prepared {
     const doc = state.spec.doc;
     const servers = Array.isArray(doc.servers) ? doc.servers : [];
     const served = { ...doc, servers: [{ url: BASE_MARK, description: 'This stub (the address you called)' }, ...servers] };
-    p = { json: JSON.stringify(served).split(BASE_MARK), yaml: stringify(served, { aliasDuplicateObjects: false }).split(BASE_MARK) };
+    p = { json: JSON.stringify(served).split(BASE_MARK), yaml: yamlPackage().stringify(served, { aliasDuplicateObjects: false }).split(BASE_MARK) };
     prepared.set(state, p);
   }
   return p;
