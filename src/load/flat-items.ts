@@ -124,9 +124,9 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
 /** A flat item schema's matcher (see above): scan finds and checks an item, prepare makes it. */
 export class FlatItems {
   /** Where the last item scanned holds its pk's value, and the kind of that value (0: none). */
-  pkFrom = -1;
-  pkTo = -1;
-  pkKind = 0;
+  #pkFrom = -1;
+  #pkTo = -1;
+  #pkKind = 0;
   /** `"name":` as bytes, per member. */
   readonly #keys: readonly Buffer[];
   /** The same, as little-endian 32-bit words (whole ones only). */
@@ -186,7 +186,7 @@ export class FlatItems {
     let i = start + 1;
     let next = 0;
     let requiredSeen = 0;
-    this.pkKind = 0;
+    this.#pkKind = 0;
     // No byte is read from `limit` on (a read past a typed array's end costs the optimized code).
     for (;;) {
       // The member: the next described one in order whose `"name":` stands here (a value follows).
@@ -251,9 +251,9 @@ export class FlatItems {
       const known = knownOf[k * KINDS + kind];
       if (known === INVALID || (known === ASK && !this.#valueOk(k, b, from, i, kind))) return -1;
       if (k === this.lookupIndex) {
-        this.pkFrom = from;
-        this.pkTo = i;
-        this.pkKind = kind;
+        this.#pkFrom = from;
+        this.#pkTo = i;
+        this.#pkKind = kind;
       }
       const after = b[i];
       if (after === COMMA) {
@@ -293,7 +293,9 @@ export class FlatItems {
    * the parsed way would refuse it (a url to build from a pk that cannot stand in a path).
    */
   prepare(b: Buffer, start: number, end: number): PreparedItem | undefined {
-    const { pkFrom, pkTo, pkKind } = this;
+    const pkFrom = this.#pkFrom;
+    const pkTo = this.#pkTo;
+    const pkKind = this.#pkKind;
     if (pkKind === INTEGER && pkTo - pkFrom > 15) return undefined;
     const json = b.toString('latin1', start, end);
     // The pk's text cut from the item's (a short string: copied, no call to decode).

@@ -201,6 +201,7 @@ async function readStored(
   let sample: unknown;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
+  // The items served before (same spec), to take over those that did not change.
   const old = before?.source === 'fixture' ? before.items.items : undefined;
   // Flat items are read from their bytes once the first item has set the collection's shape.
   let flat: FlatTake<PreparedItem> | undefined;
@@ -210,7 +211,7 @@ async function readStored(
       scan: (bytes, start, limit) => match.scan(bytes, start, limit),
       take: (bytes, start, end, index) => {
         const was = old?.[index];
-        return was !== undefined && before !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
+        return was !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
       },
     };
   const start = (value: unknown) => {
@@ -225,7 +226,7 @@ async function readStored(
   const take = {
     test: (item: StreamedItem): PreparedItem | undefined => {
       const was = old?.[item.index];
-      return item.canonical && was !== undefined && before !== undefined && item.isText(was.json) ? was : undefined;
+      return item.canonical && was !== undefined && item.isText(was.json) ? was : undefined;
     },
     onTaken: (index: number, taken: PreparedItem): void => {
       if (check === undefined) {

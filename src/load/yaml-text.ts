@@ -1,6 +1,5 @@
 import jsYaml from 'js-yaml';
 import type * as Yaml from 'yaml';
-import type { Alias, Node } from 'yaml';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
 import { yamlPackage } from './yaml-package.js';
@@ -17,7 +16,7 @@ export interface TextProblem {
  */
 export type YamlRead = { ok: true; value: unknown; asBundlerReads: boolean } | { ok: false; problems: TextProblem[] };
 
-type Tree = Node | { key: unknown; value: unknown } | null | unknown;
+type Tree = Yaml.Node | { key: unknown; value: unknown } | null | unknown;
 
 /**
  * Parses a spec file (YAML 1.2, so JSON too) with every problem placed: syntax errors, repeated
@@ -103,9 +102,9 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
 }
 
 /** Every key repeated in its map (by its scalar value), in one pass over the document. */
-function duplicateKeys(root: Tree): Node[] {
+function duplicateKeys(root: Tree): Yaml.Node[] {
   const { isCollection, isPair, isScalar } = yamlPackage();
-  const out: Node[] = [];
+  const out: Yaml.Node[] = [];
   const stack: Tree[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -127,7 +126,7 @@ function duplicateKeys(root: Tree): Node[] {
 }
 
 /** The first collection nested deeper than `max` (iterative: depth is what is being checked). */
-function tooDeep(root: Tree, max: number): Node | undefined {
+function tooDeep(root: Tree, max: number): Yaml.Node | undefined {
   const { isCollection, isPair } = yamlPackage();
   const stack: [Tree, number][] = [[root, 0]];
   while (stack.length > 0) {
@@ -147,11 +146,11 @@ function tooDeep(root: Tree, max: number): Node | undefined {
  * counting as it does (Alias.resolve: each anchor's uses times the aliases inside it), in document
  * order, without expanding anything.
  */
-function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number): Alias | undefined {
+function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number): Yaml.Alias | undefined {
   const { isAlias, isCollection, isPair, visit } = yamlPackage();
-  const lastAnchor = new Map<string, Node>();
-  const target = new Map<Node, Node>();
-  const counts = new Map<Node, { count: number; aliasCount: number }>();
+  const lastAnchor = new Map<string, Yaml.Node>();
+  const target = new Map<Yaml.Node, Yaml.Node>();
+  const counts = new Map<Yaml.Node, { count: number; aliasCount: number }>();
   const aliasCountOf = (node: Tree): number => {
     if (isAlias(node)) {
       const src = target.get(node);
@@ -166,7 +165,7 @@ function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number):
     if (isPair(node)) return Math.max(aliasCountOf(node.key), aliasCountOf(node.value));
     return 1;
   };
-  let found: Alias | undefined;
+  let found: Yaml.Alias | undefined;
   visit(doc, {
     Node(_key, node) {
       if (isAlias(node)) {
