@@ -132,7 +132,7 @@ function crawlOrder(a: string, b: string): number {
  * A path of the crawl (`join(parent, key)`), made a string only when a `$ref` needs it: the crawl
  * visits every key of the document, and most have no `$ref` under them.
  */
-class LazyPath {
+export class LazyPath {
   #text: string | undefined;
   constructor(
     readonly parent: Path,
@@ -143,7 +143,7 @@ class LazyPath {
     return this.#text;
   }
 }
-type Path = string | LazyPath;
+export type Path = string | LazyPath;
 
 function crawl(parent: Record<string, unknown>, key: string | null, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const obj = key === null ? parent : parent[key];

@@ -13,7 +13,7 @@ import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
 import { bundle, join as joinPointer } from './bundle.js';
-import { failureOf, validateBundled, type Validated, type ValidationFailure, type ValidationPlace } from './validate.js';
+import { failureOf, SpecValidation, type Validated, type ValidationFailure, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -72,9 +72,11 @@ async function readSpecFile(
   folder: Folder,
   limits: LoadLimits,
   previous?: LoadedSpec,
+  onText?: (text: string) => void,
 ): Promise<{ ok: true; text: string; value: unknown; asBundlerReads: boolean } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
   const read = await readConfinedText(file, folder, limits);
   if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
+  onText?.(read.text);
   // The same text as the last load: the same value (a reload for a fixture's sake parses no YAML).
   if (previous?.texts.get(file) === read.text && previous.values.has(file)) return { ok: true, text: read.text, value: previous.values.get(file), asBundlerReads: previous.asBundlerReads.has(file) };
   const parsed = parseYamlText(read.text, limits);
@@ -144,59 +146,70 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     { file: root, url: refUrl.resolve(refUrl.cwd(), refUrl.fromFileSystemPath(root)) },
   ];
   const seen = new Set([root]);
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    const { file, url, from } = next;
-    // The root is the file named on the command line, wherever a symlink of that name leads; what
-    // it references must be inside its folder.
-    const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
-    const read = await readSpecFile(file, within, limits, previous);
-    if (!read.ok) {
-      // A name leading out of the folder is told where the $ref stands; a missing file, with it.
-      if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });
-      else if (from && read.kind === 'missing') problems.push(...read.problems.map((p) => ({ ...p, reason: `${p.reason}, named by $ref ${JSON.stringify(from.ref)} in ${rel(from.file)} at ${from.pointer}` })));
-      else problems.push(...read.problems);
-      continue;
-    }
-    texts.set(file, read.text);
-    values.set(file, read.value);
-    if (read.asBundlerReads) asBundlerReads.add(file);
-    const refs: FoundRef[] = [];
-    externalRefs(read.value, [], `${url}#`, refs, new Set());
-    for (const { pointer, base, ref } of refs) {
-      const target = refUrl.stripHash(refUrl.resolve(base, ref));
-      const where = fileOfUrl(target);
-      if (!where.ok) {
-        problems.push({ file: rel(file), pointer, reason: `$ref ${JSON.stringify(ref)} ${where.reason}` });
-      } else if (!seen.has(where.file)) {
-        seen.add(where.file);
-        files.push(where.file);
-        queue.push({ file: where.file, url: target, from: { file, pointer, ref } });
-      }
-    }
-  }
-  if (problems.length > 0) throw new LoadError(problems);
-  // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
-  if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) {
-    return { spec: previous, validated: Promise.resolve('main') };
+  // Started as the files are read (a large spec's worker prepares meanwhile); stopped if the spec fails first.
+  const validation = new SpecValidation(place);
+  try {
+    return await readAndBundle();
+  } catch (e) {
+    validation.close();
+    throw e;
   }
 
-  const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])));
-  let doc: Record<string, unknown>;
-  try {
-    // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
-    doc = await bundle(new SwaggerParser(), root, options);
-  } catch (e) {
-    throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
+  async function readAndBundle(): Promise<BundledSpec> {
+    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+      const { file, url, from } = next;
+      // The root is the file named on the command line, wherever a symlink of that name leads; what
+      // it references must be inside its folder.
+      const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
+      // A text new since the last load counts towards the worker, told before it is parsed.
+      const read = await readSpecFile(file, within, limits, previous, (text) => previous?.texts.get(file) === text || validation.read(text.length));
+      if (!read.ok) {
+        // A name leading out of the folder is told where the $ref stands; a missing file, with it.
+        if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });
+        else if (from && read.kind === 'missing') problems.push(...read.problems.map((p) => ({ ...p, reason: `${p.reason}, named by $ref ${JSON.stringify(from.ref)} in ${rel(from.file)} at ${from.pointer}` })));
+        else problems.push(...read.problems);
+        continue;
+      }
+      texts.set(file, read.text);
+      values.set(file, read.value);
+      if (read.asBundlerReads) asBundlerReads.add(file);
+      const refs: FoundRef[] = [];
+      externalRefs(read.value, [], `${url}#`, refs, new Set());
+      for (const { pointer, base, ref } of refs) {
+        const target = refUrl.stripHash(refUrl.resolve(base, ref));
+        const where = fileOfUrl(target);
+        if (!where.ok) {
+          problems.push({ file: rel(file), pointer, reason: `$ref ${JSON.stringify(ref)} ${where.reason}` });
+        } else if (!seen.has(where.file)) {
+          seen.add(where.file);
+          files.push(where.file);
+          queue.push({ file: where.file, url: target, from: { file, pointer, ref } });
+        }
+      }
+    }
+    if (problems.length > 0) throw new LoadError(problems);
+    // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
+    if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) {
+      validation.close();
+      return { spec: previous, validated: Promise.resolve('main') };
+    }
+
+    const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])));
+    let doc: Record<string, unknown>;
+    try {
+      // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
+      doc = await bundle(new SwaggerParser(), root, options);
+    } catch (e) {
+      throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
+    }
+    const validated = validation.validate(doc).then(({ failure, thread }) => {
+      if (failure) throw new LoadError(swaggerProblems(rel(root), failure));
+      return thread;
+    });
+    // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
+    validated.catch(() => undefined);
+    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads }, validated };
   }
-  let chars = 0;
-  for (const t of texts.values()) chars += t.length;
-  const validated = validateBundled(doc, chars, place).then(({ failure, thread }) => {
-    if (failure) throw new LoadError(swaggerProblems(rel(root), failure));
-    return thread;
-  });
-  // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
-  validated.catch(() => undefined);
-  return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads }, validated };
 }
 
 /**

