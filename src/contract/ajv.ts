@@ -97,17 +97,21 @@ function rememberLast(ajv: Ajv2020, name: string): void {
 function extensionKeywords(doc: unknown): string[] {
   const found = new Set<string>();
   const seen = new Set<object>();
-  const walk = (node: unknown): void => {
-    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+  // Only objects are walked into (a spec has some hundred thousand values, most of them scalars).
+  const walk = (node: object): void => {
+    if (seen.has(node)) return;
     seen.add(node);
-    if (Array.isArray(node)) node.forEach(walk);
-    else
-      for (const [k, v] of Object.entries(node)) {
-        if (k.startsWith('x-')) found.add(k);
-        walk(v);
-      }
+    if (Array.isArray(node)) {
+      for (const v of node) if (v !== null && typeof v === 'object') walk(v);
+      return;
+    }
+    for (const k of Object.keys(node)) {
+      if (k.charCodeAt(0) === 120 && k.charCodeAt(1) === 45) found.add(k);
+      const v = (node as Record<string, unknown>)[k];
+      if (v !== null && typeof v === 'object') walk(v);
+    }
   };
-  walk(doc);
+  if (doc !== null && typeof doc === 'object') walk(doc);
   return [...found];
 }
 

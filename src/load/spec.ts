@@ -12,7 +12,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
-import { bundle, join as joinPointer } from './bundle.js';
+import { bundle, LazyPath, type Path } from './bundle.js';
 import { failureOf, SpecValidation, type Validated, type ValidationFailure, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
@@ -44,14 +44,18 @@ interface FoundRef {
  * any object with a non-empty string `$ref` not starting with `#` (a leading space makes it
  * external too), each object visited once.
  */
-function externalRefs(node: unknown, tokens: (string | number)[], base: string, out: FoundRef[], seen: Set<object>): void {
+function externalRefs(node: unknown, tokens: (string | number)[], base: Path, out: FoundRef[], seen: Set<object>): void {
   if (node === null || typeof node !== 'object' || seen.has(node)) return;
   seen.add(node);
   const ref = (node as { $ref?: unknown }).$ref;
-  if (!Array.isArray(node) && typeof ref === 'string' && ref.length > 0 && ref[0] !== '#') out.push({ pointer: pointerOf([...tokens, '$ref']), base, ref });
+  if (!Array.isArray(node) && typeof ref === 'string' && ref.length > 0 && ref[0] !== '#') out.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref });
+  // One token list for the whole walk; each key's base made a string only where a $ref needs it.
   for (const key of Object.keys(node)) {
     const value = (node as Record<string, unknown>)[key];
-    externalRefs(value, [...tokens, Array.isArray(node) ? Number(key) : key], joinPointer(base, key), out, seen);
+    if (value === null || typeof value !== 'object') continue;
+    tokens.push(Array.isArray(node) ? Number(key) : key);
+    externalRefs(value, tokens, new LazyPath(base, key), out, seen);
+    tokens.pop();
   }
 }
 
