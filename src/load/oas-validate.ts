@@ -11,7 +11,17 @@ import { format } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
 import { type DereferencingParser, dereferenceInternal } from './dereference.js';
-import type { ValidationFailure } from './validate.js';
+
+/** What a failed validation carries: its message and Ajv's details (plain data, across threads). */
+export interface ValidationFailure {
+  readonly message: string;
+  readonly details?: unknown;
+}
+
+/** An error thrown while validating (or bundling), as a failure. */
+export function failureOf(e: unknown): ValidationFailure {
+  return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
+}
 
 // The modules the library's own validators use, from where the library resolves them.
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
@@ -114,6 +124,6 @@ export async function validateDocument(doc: unknown): Promise<ValidationFailure 
     load().validateSpec(parser.api);
     return undefined;
   } catch (e) {
-    return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
+    return failureOf(e);
   }
 }

@@ -13,7 +13,8 @@ import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
 import { bundle, LazyPath, type Path } from './bundle.js';
-import { failureOf, SpecValidation, type Validated, type ValidationFailure, type ValidationPlace } from './validate.js';
+import { failureOf, type ValidationFailure } from './oas-validate.js';
+import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -166,7 +167,9 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       // it references must be inside its folder.
       const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
       // A text new since the last load counts towards the worker, told before it is parsed.
-      const read = await readSpecFile(file, within, limits, previous, (text) => previous?.texts.get(file) === text || validation.read(text.length));
+      const read = await readSpecFile(file, within, limits, previous, (text) => {
+        if (previous?.texts.get(file) !== text) validation.read(text.length);
+      });
       if (!read.ok) {
         // A name leading out of the folder is told where the $ref stands; a missing file, with it.
         if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });

@@ -5,5 +5,5 @@ import { prepareValidation, validateDocument } from './oas-validate.js';
 
 prepareValidation();
 parentPort?.once('message', (doc: unknown) => {
-  void validateDocument(doc).then((failure) => parentPort?.postMessage(failure ? { ok: false, message: failure.message, details: failure.details } : { ok: true }));
+  void validateDocument(doc).then((failure) => parentPort?.postMessage({ failure }));
 });

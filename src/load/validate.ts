@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { validateDocument } from './oas-validate.js';
+import { type ValidationFailure, validateDocument } from './oas-validate.js';
 
 /**
  * Where the bundled spec is validated (swagger-parser's checks: a full dereference, then the
@@ -13,12 +13,6 @@ import { validateDocument } from './oas-validate.js';
 export type ValidationPlace = 'inline' | 'worker' | 'auto';
 
 export const OFF_THREAD_MIN_CHARS = 256 * 1024;
-
-/** What a failed validation carries: its message and Ajv's details (plain data, across threads). */
-export interface ValidationFailure {
-  readonly message: string;
-  readonly details?: unknown;
-}
 
 /** A validation's outcome: its failure (none: valid), and the thread that gave it. */
 export interface Validated {
@@ -45,11 +39,6 @@ function workerModule(): { url: string; file: string; tsx: string | undefined } 
   const typescript = self.endsWith('.ts');
   const url = new URL(`./validate-worker.${typescript ? 'ts' : 'js'}`, self);
   return { url: url.href, file: fileURLToPath(url), tsx: typescript ? createRequire(self).resolve('tsx/cjs/api') : undefined };
-}
-
-/** An error thrown while validating, as a failure. */
-export function failureOf(e: unknown): ValidationFailure {
-  return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
 }
 
 async function validateHere(doc: unknown): Promise<Validated> {
@@ -115,9 +104,7 @@ export class ValidationWorker {
         void worker.terminate().catch(() => undefined);
         resolve(answer());
       };
-      worker.once('message', (m: { ok: true } | ({ ok: false } & ValidationFailure)) =>
-        settle(() => ({ failure: m.ok ? undefined : { message: m.message, details: m.details }, thread: 'worker' })),
-      );
+      worker.once('message', (m: { failure: ValidationFailure | undefined }) => settle(() => ({ failure: m.failure, thread: 'worker' })));
       void this.#gone.then(() => settle(() => validateHere(doc)));
       try {
         worker.postMessage(doc);
@@ -133,11 +120,6 @@ export class ValidationWorker {
     this.#used = true;
     void this.#worker?.terminate().catch(() => undefined);
   }
-}
-
-/** Validation on a worker thread started for it (see ValidationWorker). */
-export function validateOffThread(doc: unknown, source?: string): Promise<Validated> {
-  return new ValidationWorker(source).validate(doc);
 }
 
 /**
@@ -168,11 +150,4 @@ export class SpecValidation {
   close(): void {
     this.#worker?.close();
   }
-}
-
-/** Validates a bundled spec of `chars` characters where `place` says. */
-export function validateBundled(doc: unknown, chars: number, place: ValidationPlace): Promise<Validated> {
-  const validation = new SpecValidation(place);
-  validation.read(chars);
-  return validation.validate(doc);
 }

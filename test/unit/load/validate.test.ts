@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { LoadError } from '../../../src/core/errors.js';
 import { bundleSpec, type LoadedSpec, loadSpec, whileValidating } from '../../../src/load/spec.js';
 import { loadState } from '../../../src/load/state.js';
-import { OFF_THREAD_MIN_CHARS, validateBundled, validateOffThread } from '../../../src/load/validate.js';
+import { OFF_THREAD_MIN_CHARS, SpecValidation, ValidationWorker } from '../../../src/load/validate.js';
 import { FIXTURES, SPEC } from '../../helpers.js';
 
 type Doc = { info: Record<string, unknown>; paths: Record<string, { get: { responses: Record<string, Record<string, unknown>> } }>; components: { schemas: Record<string, unknown> } };
@@ -41,8 +41,8 @@ describe('validation answers the same on a worker thread as on this one', () => 
   const docOf = async (root: string) => (await bundleSpec(root, undefined, undefined, 'inline')).spec.doc;
   /** Validated in both places; the worker's answer must be the worker's own. */
   const both = async (doc: unknown) => {
-    const here = await validateBundled(doc, 0, 'inline');
-    const there = await validateBundled(doc, 0, 'worker');
+    const here = await new SpecValidation('inline').validate(doc);
+    const there = await new SpecValidation('worker').validate(doc);
     expect(here.thread).toBe('main');
     expect(there.thread).toBe('worker');
     return { here: here.failure, there: there.failure };
@@ -81,11 +81,11 @@ describe('validation answers the same on a worker thread as on this one', () => 
     ['never reads its message but ends', "require('node:worker_threads').parentPort.close()"],
   ])('a worker that %s gives way to validation here, with the same outcome', async (_name, source) => {
     const valid = await docOf(SPEC);
-    expect(await validateOffThread(valid, source)).toEqual({ failure: undefined, thread: 'main' });
+    expect(await new ValidationWorker(source).validate(valid)).toEqual({ failure: undefined, thread: 'main' });
     const invalid = await docOf(await specWith((doc) => void delete deskList(doc).description));
-    const fallback = await validateOffThread(invalid, source);
+    const fallback = await new ValidationWorker(source).validate(invalid);
     expect(fallback.thread).toBe('main');
-    expect(fallback.failure).toEqual((await validateBundled(invalid, 0, 'inline')).failure);
+    expect(fallback.failure).toEqual((await new SpecValidation('inline').validate(invalid)).failure);
   });
 
   it('the bundled form is kept: validation dereferences a copy, in both places', async () => {
