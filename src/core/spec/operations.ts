@@ -1,5 +1,5 @@
 import type { LoadProblem } from '../errors.js';
-import { appendPointer, follow, followFrom, getAt, isObject } from './pointer.js';
+import { type At, appendPointer, followFrom, getFrom, isObject } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -106,19 +106,19 @@ export interface Operations {
   readonly itemRouteOf: ReadonlyMap<string, PathRoute>;
 }
 
-/** Walks the `results` member (through `$ref` and `allOf`) to the pointer of its `items` schema. */
-function findResultsItems(doc: unknown, schemaPointer: string, depth = 0): string | undefined {
+/** Walks the `results` member (through `$ref` and `allOf`) from a schema (followed) to its `items` schema (followed). */
+function findResultsItems(doc: unknown, schema: At, depth = 0): At | undefined {
   if (depth > 16) return undefined;
-  const { pointer, node } = follow(doc, schemaPointer);
+  const { node } = schema;
   if (!isObject(node)) return undefined;
-  let found: string | undefined;
+  let found: At | undefined;
   if (isObject(node.properties) && node.properties.results !== undefined) {
-    const results = followFrom(doc, { pointer, node }, 'properties', 'results');
-    if (isObject(results.node) && results.node.items !== undefined) found = followFrom(doc, results, 'items').pointer;
+    const results = followFrom(doc, schema, 'properties', 'results');
+    if (isObject(results.node) && results.node.items !== undefined) found = followFrom(doc, results, 'items');
   }
   if (Array.isArray(node.allOf)) {
     node.allOf.forEach((_, i) => {
-      found = findResultsItems(doc, appendPointer(pointer, 'allOf', i), depth + 1) ?? found;
+      found = findResultsItems(doc, followFrom(doc, schema, 'allOf', i), depth + 1) ?? found;
     });
   }
   return found;
@@ -129,14 +129,30 @@ function schemaName(pointer: string): string {
   return m ? (m[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : 'object';
 }
 
-function declaredResponses(doc: unknown, op: { readonly pointer: string; readonly node: unknown }): Record<string, DeclaredResponse> {
-  const out: Record<string, DeclaredResponse> = {};
+/**
+ * An empty record for HTTP status keys ("200", "404"), kept small. A status is an array index, and
+ * V8 stores those as elements: "404" set on a plain `{}` allocates a fast backing store of 600-odd
+ * slots (5 KB), which thousands of operations pay in megabytes of garbage. A record that starts
+ * with sparse (dictionary) elements, as an object literal with a large index does, stays small.
+ * It is a plain object all the same: its keys, their order and its values are those of `{}`.
+ */
+export function statusRecord<T>(): Record<string, T> {
+  const record: Record<string, T | undefined> = { 4294967294: undefined };
+  delete record[4294967294];
+  return record as Record<string, T>;
+}
+
+/** The declared responses of an operation (`op`: its raw node), and the 200 answer's JSON schema (followed). */
+function declaredResponses(doc: unknown, op: At): { responses: Record<string, DeclaredResponse>; okSchema: At | undefined } {
+  const out = statusRecord<DeclaredResponse>();
+  let okSchema: At | undefined;
   const responses = followFrom(doc, op, 'responses');
-  if (!isObject(responses.node)) return out;
+  if (!isObject(responses.node)) return { responses: out, okSchema };
   for (const status of Object.keys(responses.node)) {
     const resp = followFrom(doc, responses, status);
     const media = followFrom(doc, resp, 'content', 'application/json');
     const schemaPointer = isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
+    if (status === '200' && schemaPointer !== undefined) okSchema = followFrom(doc, media, 'schema');
     const examples: Record<string, unknown> = {};
     if (isObject(media.node) && isObject(media.node.examples)) {
       for (const name of Object.keys(media.node.examples)) {
@@ -148,36 +164,33 @@ function declaredResponses(doc: unknown, op: { readonly pointer: string; readonl
     }
     out[status] = { status, schemaPointer, examples };
   }
-  return out;
+  return { responses: out, okSchema };
 }
 
-interface Parameter {
+interface Parameter extends At {
   readonly name: string;
   readonly in: string;
-  readonly pointer: string;
 }
 
-function parameters(doc: unknown, pathPointer: string, opPointer: string): Parameter[] {
+/** The parameters of an operation: its path's, then its own (`path`, `op`: their raw nodes). */
+function parameters(doc: unknown, path: At, op: At): Parameter[] {
   const out = new Map<string, Parameter>();
-  for (const owner of [pathPointer, opPointer]) {
-    const list = getList(doc, appendPointer(owner, 'parameters'));
-    list.forEach((_, i) => {
-      const p = follow(doc, appendPointer(owner, 'parameters', i));
+  for (const owner of [path, op]) {
+    const list = getFrom(doc, owner, 'parameters');
+    const items = followFrom(doc, list).node;
+    if (!Array.isArray(items)) continue;
+    items.forEach((_, i) => {
+      const p = followFrom(doc, list, i);
       if (isObject(p.node) && typeof p.node.name === 'string' && typeof p.node.in === 'string') {
-        out.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, pointer: p.pointer });
+        out.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, pointer: p.pointer, node: p.node });
       }
     });
   }
   return [...out.values()];
 }
 
-function getList(doc: unknown, pointer: string): unknown[] {
-  const n = follow(doc, pointer).node;
-  return Array.isArray(n) ? n : [];
-}
-
-function requestBody(doc: unknown, opPointer: string): { bodyPointer: string | undefined; bodyTypes: string[] } {
-  const body = followFrom(doc, { pointer: opPointer, node: getAt(doc, opPointer) }, 'requestBody');
+function requestBody(doc: unknown, op: At): { bodyPointer: string | undefined; bodyTypes: string[] } {
+  const body = followFrom(doc, op, 'requestBody');
   if (!isObject(body.node) || !isObject(body.node.content)) return { bodyPointer: undefined, bodyTypes: [] };
   const types = Object.keys(body.node.content);
   const preferred = types.find((t) => /^application\/json\b/i.test(t)) ?? types[0];
@@ -198,58 +211,65 @@ const LOWER_METHODS: Record<ViewMethod, string> = { GET: 'get', POST: 'post', PU
  */
 export function readOperations(doc: Readonly<Record<string, unknown>>, file: string): { operations: Operations; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
-  const paths = isObject(doc.paths) ? doc.paths : {};
+  const paths: At = { pointer: '#/paths', node: isObject(doc.paths) ? doc.paths : {} };
   const lists = new Map<string, ListOperation>();
-  type Pending = { path: string; pathPointer: string; params: (opPointer: string) => Parameter[] };
-  const itemPaths: Pending[] = [];
-  const collectionWrites: { path: string; pathPointer: string }[] = [];
+  // A path and its Path Item, followed (a Path Item may be a `$ref`: its operations are the target's).
+  type PathAt = { path: string; item: At };
+  const itemPaths: PathAt[] = [];
+  const collectionWrites: PathAt[] = [];
 
-  const base = (path: string, method: ViewMethod, opPointer: string, op: Record<string, unknown>, params: Parameter[], resource: string) => {
+  // `op`: the operation's raw node (its responses, body); `opNode`: followed (its id, summary).
+  const base = (path: string, method: ViewMethod, op: At, opNode: Record<string, unknown>, params: Parameter[], resource: string) => {
     const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
-    const formatSchema = formatParam ? follow(doc, appendPointer(formatParam.pointer, 'schema')).node : undefined;
+    const formatSchema = formatParam ? followFrom(doc, formatParam, 'schema').node : undefined;
     const query = params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
-    return {
+    const { responses, okSchema } = declaredResponses(doc, op);
+    const fields = {
       method,
-      operationId: typeof op.operationId === 'string' ? op.operationId : `${LOWER_METHODS[method]} ${path}`,
+      operationId: typeof opNode.operationId === 'string' ? opNode.operationId : `${LOWER_METHODS[method]} ${path}`,
       path,
       resource,
-      pointer: opPointer,
-      summary: typeof op.summary === 'string' ? op.summary : '',
-      responses: declaredResponses(doc, { pointer: opPointer, node: getAt(doc, opPointer) }),
+      pointer: op.pointer,
+      summary: typeof opNode.summary === 'string' ? opNode.summary : '',
+      responses,
       formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
       queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
       parameters: query,
     };
+    return { fields, okSchema };
   };
 
-  for (const path of Object.keys(paths)) {
-    const pathPointer = appendPointer('#/paths', path);
+  for (const path of Object.keys(paths.node as Record<string, unknown>)) {
+    const item = followFrom(doc, paths, path);
+    const pathPointer = item.pointer;
+    const at: PathAt = { path, item };
     const segments = path.split('/').filter(Boolean);
     const last = segments[segments.length - 1] ?? '';
     const isItemPath = /^\{[^}]+\}$/.test(last) && segments.length >= 2;
-    const pathNode = follow(doc, pathPointer).node;
+    const pathNode = item.node;
     const declared = VIEW_METHODS.filter((m) => isObject(pathNode) && isObject(pathNode[LOWER_METHODS[m]]));
     if (isItemPath) {
-      if (declared.length > 0) itemPaths.push({ path, pathPointer, params: (opPointer) => parameters(doc, pathPointer, opPointer) });
+      if (declared.length > 0) itemPaths.push(at);
       continue;
     }
-    const opPointer = appendPointer(pathPointer, 'get');
-    const op = follow(doc, opPointer).node;
+    const opRaw = getFrom(doc, item, 'get');
+    const op = followFrom(doc, item, 'get').node;
     if (!isObject(op)) {
       if (declared.length > 0) {
         problems.push({ file, pointer: pathPointer.slice(1), reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths` });
       }
       continue;
     }
-    const params = parameters(doc, pathPointer, opPointer);
-    const b = base(path, 'GET', opPointer, op, params, last);
-    const itemPointer = b.responses['200']?.schemaPointer ? findResultsItems(doc, b.responses['200'].schemaPointer) : undefined;
-    if (itemPointer === undefined) {
+    const opPointer = opRaw.pointer;
+    const params = parameters(doc, item, opRaw);
+    const { fields: b, okSchema } = base(path, 'GET', opRaw, op, params, last);
+    const items = okSchema ? findResultsItems(doc, okSchema) : undefined;
+    if (items === undefined) {
       problems.push({ file, pointer: opPointer.slice(1), reason: 'a GET the stub cannot serve: its 200 answer has no `results` array and it is not a collection item path' });
       continue;
     }
-    const itemNode = follow(doc, itemPointer).node;
-    const count = isObject(itemNode) ? itemNode['x-stub-count'] : undefined;
+    const itemPointer = items.pointer;
+    const count = isObject(items.node) ? items.node['x-stub-count'] : undefined;
     if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000)) {
       problems.push({ file, pointer: `${itemPointer.slice(1)}/x-stub-count`, reason: 'must be an integer from 0 to 100000' });
     }
@@ -268,7 +288,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       viewDescription: typeof op['x-view-description'] === 'string' ? op['x-view-description'] : '',
     };
     lists.set(path, list);
-    if (declared.includes('POST')) collectionWrites.push({ path, pathPointer });
+    if (declared.includes('POST')) collectionWrites.push(at);
     for (const m of declared.filter((d) => d !== 'GET' && d !== 'POST')) {
       problems.push({ file, pointer: appendPointer(pathPointer, LOWER_METHODS[m]).slice(1), reason: `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})` });
     }
@@ -277,15 +297,19 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   const detailOf = new Map<string, DetailOperation>();
   const writes: WriteOperation[] = [];
   const routes: PathRoute[] = [];
-  const writeOf = (path: string, pathPointer: string, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
-    const opPointer = appendPointer(pathPointer, LOWER_METHODS[method]);
-    const op = follow(doc, opPointer).node as Record<string, unknown>;
-    const w: WriteOperation = { ...base(path, method, opPointer, op, parameters(doc, pathPointer, opPointer), resource), kind: 'write', target, collectionPath, ...requestBody(doc, opPointer) };
+  const writeOf = ({ path, item }: PathAt, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
+    const op = getFrom(doc, item, LOWER_METHODS[method]);
+    // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
+    const followed = followFrom(doc, item, LOWER_METHODS[method]).node;
+    const opNode = isObject(followed) ? followed : {};
+    const w: WriteOperation = { ...base(path, method, op, opNode, parameters(doc, item, op), resource).fields, kind: 'write', target, collectionPath, ...requestBody(doc, op) };
     writes.push(w);
     return w;
   };
   const details = new Map<string, PathRoute>();
-  for (const { path, pathPointer } of itemPaths) {
+  for (const at of itemPaths) {
+    const { path, item } = at;
+    const pathPointer = item.pointer;
     const parent = path.slice(0, path.lastIndexOf('/'));
     const list = lists.get(parent);
     if (!list) {
@@ -294,7 +318,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     }
     const pkParam = /\{([^}]+)\}$/.exec(path)?.[1] ?? 'pk';
     const methods = new Map<ViewMethod, AnyOperation>();
-    const pathNode = follow(doc, pathPointer).node as Record<string, unknown>;
+    const pathNode = item.node as Record<string, unknown>;
     for (const m of VIEW_METHODS) {
       if (!isObject(pathNode[LOWER_METHODS[m]])) continue;
       if (m === 'POST') {
@@ -302,23 +326,22 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
         continue;
       }
       if (m !== 'GET') {
-        methods.set(m, writeOf(path, pathPointer, m, 'detail', parent, list.resource));
+        methods.set(m, writeOf(at, m, 'detail', parent, list.resource));
         continue;
       }
-      const opPointer = appendPointer(pathPointer, 'get');
-      const params = parameters(doc, pathPointer, opPointer);
+      const op = getFrom(doc, item, 'get');
+      const params = parameters(doc, item, op);
       const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
-      const pkSchema = pkDecl ? follow(doc, appendPointer(pkDecl.pointer, 'schema')).node : undefined;
-      const b = base(path, 'GET', opPointer, pathNode.get as Record<string, unknown>, params, list.resource);
+      const pkSchema = pkDecl ? followFrom(doc, pkDecl, 'schema').node : undefined;
+      const { fields: b, okSchema } = base(path, 'GET', op, pathNode.get as Record<string, unknown>, params, list.resource);
       // The detail's own 200 schema is its item; a detail without one answers the collection's item.
-      const own = b.responses['200']?.schemaPointer;
       const detail: DetailOperation = {
         ...b,
         kind: 'detail',
         method: 'GET',
         pkParam,
         pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
-        itemPointer: own ? follow(doc, own).pointer : list.itemPointer,
+        itemPointer: okSchema ? okSchema.pointer : list.itemPointer,
       };
       detailOf.set(parent, detail);
       methods.set('GET', detail);
@@ -329,7 +352,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   for (const list of lists.values()) {
     const methods = new Map<ViewMethod, AnyOperation>([['GET', list]]);
     const post = pending.get(list.path);
-    if (post) methods.set('POST', writeOf(list.path, post.pathPointer, 'POST', 'list', list.path, list.resource));
+    if (post) methods.set('POST', writeOf(post, 'POST', 'list', list.path, list.resource));
     routes.push({ path: list.path, kind: 'list', collectionPath: list.path, methods });
     const detail = details.get(list.path);
     if (detail) routes.push(detail);

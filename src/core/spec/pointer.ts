@@ -21,7 +21,14 @@ function decodeToken(raw: string): string {
   if (!raw.includes('%') && !raw.includes('~')) return raw;
   let token = decoded.get(raw);
   if (token === undefined) {
-    token = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    // Not valid percent-encoding (a key with a lone `%`): the token as written.
+    let unescaped = raw;
+    try {
+      unescaped = decodeURIComponent(raw);
+    } catch {
+      // kept as written
+    }
+    token = unescaped.replaceAll('~1', '/').replaceAll('~0', '~');
     if (decoded.size < 50_000) decoded.set(raw, token);
   }
   return token;
@@ -47,36 +54,54 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** A place in the spec: a pointer (`#/...`) and the value there (undefined: nothing, or a cycle's end). */
+export interface At {
+  readonly pointer: string;
+  readonly node: unknown;
+}
+
 /**
  * Follows internal `$ref`s from `pointer` until a node without one; answers the final pointer
  * (`#/...`) and node. Stops at a cycle or a dangling ref (node undefined).
  */
-export function follow(doc: unknown, pointer: string): { pointer: string; node: unknown } {
+export function follow(doc: unknown, pointer: string): At {
+  const current = pointer.startsWith('#') ? pointer : `#${pointer}`;
+  return followOn(doc, current, getAt(doc, current));
+}
+
+/** `follow` from `current`, whose value `node` is already at hand. */
+function followOn(doc: unknown, current: string, node: unknown): At {
   let seen: Set<string> | undefined;
-  let current = pointer.startsWith('#') ? pointer : `#${pointer}`;
   for (;;) {
-    const node = getAt(doc, current);
     if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return { pointer: current, node };
     seen ??= new Set();
     if (seen.has(current)) return { pointer: current, node: undefined };
     seen.add(current);
     current = node.$ref;
+    node = getAt(doc, current);
   }
 }
 
 /**
- * What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, where `from` is an answer of
- * `follow` (its node the value at its pointer): walked from that node rather than from the root.
+ * What `getAt(doc, appendPointer(from.pointer, ...tokens))` finds, with that pointer, where `from`'s
+ * node is the value at its pointer (an answer of `follow`, or of this): walked from that node
+ * rather than from the root.
  */
-export function followFrom(doc: unknown, from: { readonly pointer: string; readonly node: unknown }, ...tokens: (string | number)[]): { pointer: string; node: unknown } {
+export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
   const pointer = appendPointer(from.pointer, ...tokens);
   // A cycle's end (node undefined) and a token that getAt would percent-decode: from the root.
-  if (from.node === undefined || tokens.some((t) => typeof t === 'string' && t.includes('%'))) return follow(doc, pointer);
+  if (from.node === undefined || tokens.some((t) => typeof t === 'string' && t.includes('%'))) return { pointer, node: getAt(doc, pointer) };
   let node: unknown = from.node;
   for (const t of tokens) {
     const key = String(t);
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return { pointer, node: undefined };
     node = (node as Record<string, unknown>)[key];
   }
-  return isObject(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') ? follow(doc, pointer) : { pointer, node };
+  return { pointer, node };
+}
+
+/** What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, walked from `from` (see getFrom). */
+export function followFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
+  const at = getFrom(doc, from, ...tokens);
+  return followOn(doc, at.pointer, at.node);
 }
