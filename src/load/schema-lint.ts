@@ -3,9 +3,9 @@ import type { LoadProblem } from '../core/errors.js';
 import { escapeToken, getAt, isObject } from '../core/spec/pointer.js';
 
 // Keywords whose value is a schema, a list of schemas, or a map of them (JSON Schema 2020-12).
-const SCHEMA = ['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems'];
-const SCHEMA_LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const SCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+const SCHEMA = new Set(['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems']);
+const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 // Keywords Ajv takes as annotations or anchors without a rule of its own.
 const ANNOTATIONS = new Set(['$anchor', '$dynamicAnchor', '$vocabulary', 'contentSchema']);
 
@@ -25,30 +25,27 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
   // Each root, and each target of a $ref, is checked against the JSON Schema 2020-12 meta-schema
   // (Ajv's validateSchema, no compilation): its nested schemas with it, the refs' targets on their own.
   const roots = new Set<string>();
-  const stack: string[] = [];
-  for (const p of pointers) {
-    const pointer = p.startsWith('#') ? p.slice(1) : p;
-    stack.push(pointer);
+  // Each entry carries its node: nested schemas are walked from their parent, not looked up again from the root.
+  const stack: { pointer: string; node: unknown }[] = [];
+  const pushRoot = (pointer: string) => {
+    stack.push({ pointer, node: getAt(doc, `#${pointer}`) });
     roots.add(pointer);
-  }
+  };
+  for (const p of pointers) pushRoot(p.startsWith('#') ? p.slice(1) : p);
   while (stack.length > 0) {
-    const pointer = stack.pop() as string;
+    const { pointer, node } = stack.pop() as { pointer: string; node: unknown };
     if (seen.has(pointer)) continue;
     seen.add(pointer);
-    const node = getAt(doc, `#${pointer}`);
     if (!isObject(node)) continue;
     if (roots.has(pointer) && !ajv.ajv.validateSchema(node)) {
       for (const e of ajv.ajv.errors ?? []) {
         problems.push({ file, pointer: `${pointer}${e.instancePath}`, reason: `invalid JSON Schema: ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}` });
       }
     }
-    for (const [key, value] of Object.entries(node)) {
+    for (const key in node) {
+      const value = node[key];
       if (key === '$ref') {
-        if (typeof value === 'string' && value.startsWith('#')) {
-          const target = decodeURIComponent(value.slice(1));
-          roots.add(target);
-          stack.push(target);
-        }
+        if (typeof value === 'string' && value.startsWith('#')) pushRoot(decodedRef(value.slice(1)));
         continue;
       }
       if (!known.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
@@ -58,12 +55,12 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
       if (key === 'format' && typeof value === 'string' && !formats.has(value)) {
         warnings.push({ file, pointer: `${pointer}/format`, reason: `format "${value}" is not one the contract's Ajv knows: it is not checked` });
       }
-      if (SCHEMA.includes(key) && isObject(value)) stack.push(`${pointer}/${escapeToken(key)}`);
-      if (SCHEMA_LIST.includes(key) && Array.isArray(value)) value.forEach((_, i) => stack.push(`${pointer}/${escapeToken(key)}/${i}`));
-      if (SCHEMA_MAP.includes(key) && isObject(value)) {
-        for (const name of Object.keys(value)) {
+      if (SCHEMA.has(key) && isObject(value)) stack.push({ pointer: `${pointer}/${escapeToken(key)}`, node: value });
+      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => stack.push({ pointer: `${pointer}/${escapeToken(key)}/${i}`, node: item }));
+      if (SCHEMA_MAP.has(key) && isObject(value)) {
+        for (const name in value) {
           if (key === 'patternProperties') checkPattern(name, `${pointer}/patternProperties/${escapeToken(name)}`);
-          stack.push(`${pointer}/${escapeToken(key)}/${escapeToken(name)}`);
+          stack.push({ pointer: `${pointer}/${escapeToken(key)}/${escapeToken(name)}`, node: value[name] });
         }
       }
     }
@@ -76,4 +73,13 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
     }
   }
   return { problems, warnings };
+}
+
+/** A `$ref`'s fragment as a pointer: percent-decoded, unless it is not valid percent-encoding. */
+function decodedRef(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }

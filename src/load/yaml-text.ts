@@ -42,19 +42,33 @@ function quickParse(text: string, maxDepth: number): { value: unknown } | undefi
   } catch {
     return undefined;
   }
-  return plainTree(value, maxDepth) ? { value } : undefined;
+  // An alias needs an anchor (`&name`) before it: a text without `&` has none to look for.
+  return plainTree(value, maxDepth, text.includes('&')) ? { value } : undefined;
 }
 
 /** No collection reached twice (an alias: the careful path counts its copies), none nested deeper than `max`. */
-function plainTree(root: unknown, max: number): boolean {
-  const seen = new Set<object>();
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
-    if (node === null || typeof node !== 'object') continue;
-    if (seen.has(node) || depth + 1 > max) return false;
-    seen.add(node);
-    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, depth + 1]);
+function plainTree(root: unknown, max: number, aliases: boolean): boolean {
+  const seen = aliases ? new Set<object>() : undefined;
+  // Two stacks, not one of pairs: a spec of thousands of paths has hundreds of thousands of nodes.
+  const nodes: object[] = [];
+  const depths: number[] = [];
+  const push = (child: unknown, depth: number) => {
+    if (child !== null && typeof child === 'object') {
+      nodes.push(child);
+      depths.push(depth);
+    }
+  };
+  push(root, 0);
+  while (nodes.length > 0) {
+    const node = nodes.pop() as Record<string, unknown>;
+    const depth = depths.pop() as number;
+    if (depth + 1 > max) return false;
+    if (seen) {
+      if (seen.has(node)) return false;
+      seen.add(node);
+    }
+    if (Array.isArray(node)) for (const child of node) push(child, depth + 1);
+    else for (const key in node) push(node[key], depth + 1);
   }
   return true;
 }
