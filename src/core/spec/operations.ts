@@ -172,7 +172,7 @@ interface Parameter extends At {
   readonly in: string;
 }
 
-/** The parameters of an operation: its path's, then its own (`path`, `op`: their raw nodes). */
+/** The parameters of an operation: its Path Item's, then its own (`path` followed, `op` its raw node). */
 function parameters(doc: unknown, path: At, op: At): Parameter[] {
   const out = new Map<string, Parameter>();
   for (const owner of [path, op]) {
