@@ -82,14 +82,13 @@ export class ContractAjv {
  * kept: a million items cost one check, any other string the full one.
  */
 function rememberLast(ajv: Ajv2020, name: string): void {
-  const format = ajv.formats[name];
-  const check = typeof format === 'function' ? format : format instanceof RegExp ? (s: string) => format.test(s) : typeof format === 'object' && typeof format.validate === 'function' ? format.validate : undefined;
+  const check = formatCheck(ajv.formats[name]);
   if (!check) return;
   let lastInput: string | undefined;
   let lastResult = false;
   ajv.addFormat(name, (s: string) => {
     if (s !== lastInput) {
-      lastResult = Boolean((check as (x: string) => boolean)(s));
+      lastResult = check(s);
       lastInput = s;
     }
     return lastResult;
@@ -157,4 +156,12 @@ export function describeViolation(v: SchemaViolation): string {
     return `${v.message}: "${String(v.params.additionalProperty ?? v.params.unevaluatedProperty)}"`;
   }
   return v.message;
+}
+
+/** A format of Ajv's as a function of a string, when it is a synchronous check (a RegExp or a function). */
+export function formatCheck(format: unknown): ((s: string) => boolean) | undefined {
+  const check = format !== null && typeof format === 'object' && !(format instanceof RegExp) ? (format as { validate?: unknown; async?: unknown }).async === true ? undefined : (format as { validate?: unknown }).validate : format;
+  if (check instanceof RegExp) return (s) => check.test(s);
+  if (typeof check === 'function') return (s) => Boolean((check as (s: string) => unknown)(s));
+  return undefined;
 }
