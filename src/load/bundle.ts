@@ -153,11 +153,20 @@ function crawl(parent: Record<string, unknown>, key: string | null, path: Path, 
     return;
   }
   const record = obj as Record<string, unknown>;
-  for (const k of Object.keys(record).sort(crawlOrder)) {
+  // Only a member that is an object is crawled (the library's crawl returns at once from any other),
+  // so only those are ordered: sorted as the library sorts every key, when two or more may compete.
+  let members = Object.keys(record).filter((k) => crawlable(record[k]));
+  if (members.length > 1) members = Object.keys(record).sort(crawlOrder).filter((k) => crawlable(record[k]));
+  for (const k of members) {
     const keyPathFromRoot = new LazyPath(pathFromRoot, k);
     if (Ref.isAllowed$Ref(record[k])) inventory$Ref(record, k, String(path), String(keyPathFromRoot), indirections, inventory, refs, options);
     else crawl(record, k, new LazyPath(path, k), keyPathFromRoot, indirections, inventory, refs, options);
   }
+}
+
+/** What `crawl` does not return from at once: an object that is no typed array or buffer view. */
+function crawlable(value: unknown): boolean {
+  return Boolean(value) && typeof value === 'object' && !ArrayBuffer.isView(value);
 }
 
 /**
