@@ -71,12 +71,17 @@ export function follow(doc: unknown, pointer: string): At {
 
 /** `follow` from `current`, whose value `node` is already at hand. */
 function followOn(doc: unknown, current: string, node: unknown): At {
+  // The pointers passed: the first one alone (most `$ref`s are one hop), a set from the second on.
+  let first: string | undefined;
   let seen: Set<string> | undefined;
   for (;;) {
     if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return { pointer: current, node };
-    seen ??= new Set();
-    if (seen.has(current)) return { pointer: current, node: undefined };
-    seen.add(current);
+    if (first === undefined) first = current;
+    else {
+      seen ??= new Set([first]);
+      if (seen.has(current)) return { pointer: current, node: undefined };
+      seen.add(current);
+    }
     current = node.$ref;
     node = getAt(doc, current);
   }
