@@ -43,11 +43,12 @@ interface FoundRef {
 /**
  * Every external `$ref` of a parsed file, as json-schema-ref-parser's resolve-external finds them:
  * any object with a non-empty string `$ref` not starting with `#` (a leading space makes it
- * external too), each object visited once.
+ * external too), each object visited once (`seen`: the objects visited, where one may be reached
+ * twice; none for a plain tree).
  */
-function externalRefs(node: unknown, tokens: (string | number)[], base: Path, out: FoundRef[], seen: Set<object>): void {
-  if (node === null || typeof node !== 'object' || seen.has(node)) return;
-  seen.add(node);
+function externalRefs(node: unknown, tokens: (string | number)[], base: Path, out: FoundRef[], seen: Set<object> | undefined): void {
+  if (node === null || typeof node !== 'object' || seen?.has(node)) return;
+  seen?.add(node);
   const ref = (node as { $ref?: unknown }).$ref;
   if (!Array.isArray(node) && typeof ref === 'string' && ref.length > 0 && ref[0] !== '#') out.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref });
   // One token list for the whole walk; each key's base made a string only where a $ref needs it.
@@ -181,7 +182,8 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       values.set(file, read.value);
       if (read.asBundlerReads) asBundlerReads.add(file);
       const refs: FoundRef[] = [];
-      externalRefs(read.value, [], `${url}#`, refs, new Set());
+      // A tree js-yaml read cleanly reaches no object twice (yaml-text.ts checked): no set of them is kept.
+      externalRefs(read.value, [], `${url}#`, refs, read.asBundlerReads ? undefined : new Set());
       for (const { pointer, base, ref } of refs) {
         const target = refUrl.stripHash(refUrl.resolve(base, ref));
         const where = fileOfUrl(target);
