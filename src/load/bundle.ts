@@ -4,9 +4,12 @@
 // which is quadratic in the number of `$ref`s and took seconds on a spec of 2,000 paths. Here the
 // lookup is a map from the `$ref`'s parent object and key; everything else (crawl order, which
 // `$ref` receives the inlined value, the remapping) is the library's, step for step, using its own
-// Ref, Pointer and URL functions. test/unit/load/bundle.test.ts holds the output equal to the
-// library's on every spec of the repository and on generated ones.
-import { type $Refs, JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
+// Ref, Pointer and URL functions. Its resolve-external step (lib/resolve-external.ts), which runs
+// first, is ported the same way: it joined a path for every key of the document.
+// test/unit/load/bundle.test.ts holds the output equal to the library's on every spec of the
+// repository and on generated ones.
+import { type $Refs, isHandledError, JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
+import ParseModule from '@apidevtools/json-schema-ref-parser/dist/lib/parse.js';
 import PointerModule from '@apidevtools/json-schema-ref-parser/dist/lib/pointer.js';
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
 import type * as UrlFunctions from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
@@ -18,6 +21,7 @@ import { escapeToken } from '../core/spec/pointer.js';
 // under `default`), a bundler applying interop the class itself.
 const Pointer = ('default' in PointerModule ? PointerModule.default : PointerModule) as typeof PointerModule.default;
 const Ref = ('default' in RefModule ? RefModule.default : RefModule) as typeof RefModule.default;
+const parseFile = ('default' in ParseModule ? ParseModule.default : ParseModule) as typeof ParseModule.default;
 
 interface InventoryEntry {
   $ref: { $ref: string } & Record<string, unknown>;
@@ -90,10 +94,77 @@ export async function bundle(parser: SwaggerParser, path: string, options: unkno
   // As $RefParser.prototype.bundle: normalized options, resolve, bundle, then the errors kept
   // under continueOnError.
   const args = jsonSchemaParserNormalizeArgs([path, options] as unknown as IArguments);
-  await parser.resolve(args.path, args.schema as never, args.options as never);
+  await resolve(parser, args.path, args.schema, args.options);
   bundleResolved(parser, args.options);
   if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
   return (parser as unknown as { schema: Record<string, unknown> }).schema;
+}
+
+/**
+ * `$RefParser.prototype.resolve` (which the bundle step runs first): the parse of the root by the
+ * parser given (swagger-parser's, with its version checks), then the library's resolve-external
+ * step, ported below, then its check for errors kept under continueOnError.
+ */
+async function resolve(parser: SwaggerParser, path: string, schema: unknown, options: unknown): Promise<void> {
+  const args = jsonSchemaParserNormalizeArgs([path, schema, options] as unknown as IArguments);
+  await parser.parse(args.path, args.schema as never, args.options as never);
+  await resolveExternal(parser, args.options as ExternalOptions);
+  if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
+}
+
+type ExternalOptions = { resolve?: { external?: boolean }; dereference?: { externalReferenceResolution?: string }; continueOnError?: boolean };
+type ExternalRefs = { _root$Ref: { path: string }; _$refs: Record<string, { value: unknown } | undefined> };
+
+/**
+ * The library's resolve-external step (lib/resolve-external.ts): every external `$ref` found by a
+ * crawl of the document, in the crawl's order, its file parsed and crawled in turn. The library
+ * joins a path for every key of the document and concatenates an array at every value; here a
+ * path is made a string only where an external `$ref` stands, scalars are not visited (the
+ * library's crawl returns at once from them) and the promises go to one array, in the same order.
+ */
+function resolveExternal(parser: SwaggerParser, options: ExternalOptions): Promise<unknown> {
+  if (!options.resolve?.external) return Promise.resolve();
+  try {
+    const promises: Promise<unknown>[] = [];
+    const refs = parser.$refs as unknown as ExternalRefs;
+    crawlExternal((parser as unknown as { schema: unknown }).schema, `${refs._root$Ref.path}#`, refs, options, new Set(), promises);
+    return Promise.all(promises);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+function crawlExternal(obj: unknown, path: Path, refs: ExternalRefs, options: ExternalOptions, seen: Set<object>, promises: Promise<unknown>[]): void {
+  if (!crawlable(obj) || seen.has(obj as object)) return;
+  seen.add(obj as object);
+  if (Ref.isExternal$Ref(obj)) promises.push(resolveExternal$Ref(obj as { $ref: string }, String(path), refs, options));
+  const record = obj as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (crawlable(value)) crawlExternal(value, new LazyPath(path, key), refs, options, seen, promises);
+  }
+}
+
+async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: ExternalRefs, options: ExternalOptions): Promise<unknown> {
+  const resolvedPath = url.resolve(options.dereference?.externalReferenceResolution === 'root' ? url.cwd() : path, $ref.$ref);
+  const withoutHash = url.stripHash(resolvedPath);
+  const known = refs._$refs[withoutHash];
+  if (known) return known.value;
+  try {
+    const result = await parseFile(resolvedPath, refs as never, options as never);
+    const promises: Promise<unknown>[] = [];
+    crawlExternal(result, `${withoutHash}#`, refs, options, new Set(), promises);
+    // Not awaited here, as the library has it: a failure further down is not caught below.
+    return Promise.all(promises);
+  } catch (err) {
+    if (!options.continueOnError || !isHandledError(err)) throw err;
+    if (refs._$refs[withoutHash]) {
+      const e = err as { source?: string; path?: unknown };
+      e.source = decodeURI(url.stripHash(path));
+      e.path = url.safePointerToPath(url.getHash(path));
+    }
+    return [];
+  }
 }
 
 function bundleResolved(parser: SwaggerParser, options: unknown): void {
