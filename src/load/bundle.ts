@@ -135,13 +135,29 @@ function resolveExternal(parser: SwaggerParser, options: ExternalOptions): Promi
 }
 
 function crawlExternal(obj: unknown, path: Path, refs: ExternalRefs, options: ExternalOptions, seen: Set<object>, promises: Promise<unknown>[]): void {
-  if (!crawlable(obj) || seen.has(obj as object)) return;
-  seen.add(obj as object);
-  if (Ref.isExternal$Ref(obj)) promises.push(resolveExternal$Ref(obj as { $ref: string }, String(path), refs, options));
-  const record = obj as Record<string, unknown>;
+  forEachExternalRef(obj, path, [], seen, ($ref, at) => promises.push(resolveExternal$Ref($ref, String(at), refs, options)));
+}
+
+/**
+ * Every external `$ref` under `node` as the library's resolve-external crawl meets them (depth first
+ * in key order, a `$ref` object told before what it holds, objects only, each once): `path` is the
+ * bundler's path of `node`, `tokens` its pointer's tokens, pushed and popped as the walk goes (read
+ * them only while `found` runs). `seen`: the objects visited, where one may be reached twice; none
+ * for a tree. The bundler's own resolution crawls with it, and so does the pre-scan that reads,
+ * with their confinement, the files the bundler will ask for (spec.ts).
+ */
+export function forEachExternalRef(node: unknown, path: Path, tokens: (string | number)[], seen: Set<object> | undefined, found: ($ref: { $ref: string }, path: Path, tokens: readonly (string | number)[]) => void): void {
+  if (!crawlable(node) || seen?.has(node as object)) return;
+  seen?.add(node as object);
+  if (Ref.isExternal$Ref(node)) found(node as { $ref: string }, path, tokens);
+  const record = node as Record<string, unknown>;
+  const array = Array.isArray(node);
   for (const key of Object.keys(record)) {
     const value = record[key];
-    if (crawlable(value)) crawlExternal(value, new LazyPath(path, key), refs, options, seen, promises);
+    if (!crawlable(value)) continue;
+    tokens.push(array ? Number(key) : key);
+    forEachExternalRef(value, new LazyPath(path, key), tokens, seen, found);
+    tokens.pop();
   }
 }
 

@@ -12,7 +12,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
-import { bundle, LazyPath, type Path } from './bundle.js';
+import { bundle, forEachExternalRef } from './bundle.js';
 import { failureOf, type ValidationFailure } from './oas-validate.js';
 import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
 
@@ -40,26 +40,6 @@ interface FoundRef {
 }
 
 
-/**
- * Every external `$ref` of a parsed file, as json-schema-ref-parser's resolve-external finds them:
- * any object with a non-empty string `$ref` not starting with `#` (a leading space makes it
- * external too), each object visited once (`seen`: the objects visited, where one may be reached
- * twice; none for a plain tree).
- */
-function externalRefs(node: unknown, tokens: (string | number)[], base: Path, out: FoundRef[], seen: Set<object> | undefined): void {
-  if (node === null || typeof node !== 'object' || seen?.has(node)) return;
-  seen?.add(node);
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (!Array.isArray(node) && typeof ref === 'string' && ref.length > 0 && ref[0] !== '#') out.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref });
-  // One token list for the whole walk; each key's base made a string only where a $ref needs it.
-  for (const key of Object.keys(node)) {
-    const value = (node as Record<string, unknown>)[key];
-    if (value === null || typeof value !== 'object') continue;
-    tokens.push(Array.isArray(node) ? Number(key) : key);
-    externalRefs(value, tokens, new LazyPath(base, key), out, seen);
-    tokens.pop();
-  }
-}
 
 /** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
 function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {
@@ -181,9 +161,12 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       texts.set(file, read.text);
       values.set(file, read.value);
       if (read.asBundlerReads) asBundlerReads.add(file);
+      // Every external `$ref`, as the bundler's resolution will meet them. A tree js-yaml read cleanly
+      // reaches no object twice (yaml-text.ts checked): no set of them is kept.
       const refs: FoundRef[] = [];
-      // A tree js-yaml read cleanly reaches no object twice (yaml-text.ts checked): no set of them is kept.
-      externalRefs(read.value, [], `${url}#`, refs, read.asBundlerReads ? undefined : new Set());
+      forEachExternalRef(read.value, `${url}#`, [], read.asBundlerReads ? undefined : new Set(), ($ref, base, tokens) => {
+        refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
+      });
       for (const { pointer, base, ref } of refs) {
         const target = refUrl.stripHash(refUrl.resolve(base, ref));
         const where = fileOfUrl(target);
