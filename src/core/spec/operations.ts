@@ -1,5 +1,5 @@
 import type { LoadProblem } from '../errors.js';
-import { type At, appendPointer, followFrom, getFrom, isObject } from './pointer.js';
+import { type At, appendPointer, followAt, followFrom, getFrom, isObject } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -177,7 +177,7 @@ function parameters(doc: unknown, path: At, op: At): Parameter[] {
   const out = new Map<string, Parameter>();
   for (const owner of [path, op]) {
     const list = getFrom(doc, owner, 'parameters');
-    const items = followFrom(doc, list).node;
+    const items = followAt(doc, list).node;
     if (!Array.isArray(items)) continue;
     items.forEach((_, i) => {
       const p = followFrom(doc, list, i);
@@ -253,7 +253,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       continue;
     }
     const opRaw = getFrom(doc, item, 'get');
-    const op = followFrom(doc, item, 'get').node;
+    const op = followAt(doc, opRaw).node;
     if (!isObject(op)) {
       if (declared.length > 0) {
         problems.push({ file, pointer: pathPointer.slice(1), reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths` });
@@ -300,7 +300,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   const writeOf = ({ path, item }: PathAt, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
     const op = getFrom(doc, item, LOWER_METHODS[method]);
     // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
-    const followed = followFrom(doc, item, LOWER_METHODS[method]).node;
+    const followed = followAt(doc, op).node;
     const opNode = isObject(followed) ? followed : {};
     const w: WriteOperation = { ...base(path, method, op, opNode, parameters(doc, item, op), resource).fields, kind: 'write', target, collectionPath, ...requestBody(doc, op) };
     writes.push(w);

@@ -107,6 +107,10 @@ export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]):
 
 /** What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, walked from `from` (see getFrom). */
 export function followFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
-  const at = getFrom(doc, from, ...tokens);
+  return followAt(doc, getFrom(doc, from, ...tokens));
+}
+
+/** What `follow(doc, at.pointer)` answers, where `at`'s node is the value at its pointer (a getFrom answer). */
+export function followAt(doc: unknown, at: At): At {
   return followOn(doc, at.pointer, at.node);
 }
