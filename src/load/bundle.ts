@@ -242,8 +242,9 @@ function crawl(parent: Record<string, unknown>, key: string | null, path: Path, 
   const record = obj as Record<string, unknown>;
   // Only a member that is an object is crawled (the library's crawl returns at once from any other),
   // so only those are ordered: sorted as the library sorts every key, when two or more may compete.
-  let members = Object.keys(record).filter((k) => crawlable(record[k]));
-  if (members.length > 1) members = Object.keys(record).sort(crawlOrder).filter((k) => crawlable(record[k]));
+  const keys = Object.keys(record);
+  let members = keys.filter((k) => crawlable(record[k]));
+  if (members.length > 1) members = keys.sort(crawlOrder).filter((k) => crawlable(record[k]));
   for (const k of members) {
     const keyPathFromRoot = new LazyPath(pathFromRoot, k);
     if (Ref.isAllowed$Ref(record[k])) inventory$Ref(record, k, String(path), String(keyPathFromRoot), indirections, inventory, refs, options);
