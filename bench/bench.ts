@@ -46,7 +46,7 @@ function options() {
         '  --quick              2 rounds of 2 s, shorter warm-up, no item-url crawl',
         '  --only peers|scale   one section only',
         '  --duration S         seconds per target per round (default 4)',
-        '  --rounds N           interleaved rounds (default 3)',
+        '  --rounds N           interleaved rounds, and starts per start-up figure (default 3)',
         '  --connections N      autocannon connections (default 10)',
         `  --skip a,b           leave targets out (${TARGETS.map((t) => t.key).join(', ')})`,
         '  --scale-count N      desks of the large fixture (default 1000000)',

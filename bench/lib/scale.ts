@@ -64,17 +64,34 @@ async function startStub(o: ScaleOptions, name: string, extra: string[], readyPa
   }
 }
 
-/** Starts the stub; a start-up that gives no answer in time is that target NOT met (not "not measured"). */
-async function startOrNotMet(o: ScaleOptions, name: string, extra: string[], add: (c: Check) => void, check: [string, string] | undefined): Promise<Stub> {
+/**
+ * Starts the stub `o.rounds` times, one after the other, for a start-up target: on a shared
+ * machine one start-up differs from the next by a third, so the figure is their median, every
+ * start shown. The last start keeps running for the measures that follow; the others are stopped
+ * once they answered. A start that gives no answer in time is that target NOT met (not "not
+ * measured").
+ */
+async function startOrNotMet(o: ScaleOptions, name: string, extra: string[], add: (c: Check) => void, check: [string, string]): Promise<Stub & { samplesMs: number[] }> {
   const limitMs = 180_000;
-  try {
-    return await startStub(o, name, extra, o.deskPath, limitMs);
-  } catch (e) {
-    const msg = (e as Error).message;
-    if (check && msg.startsWith('no 200')) add({ name: check[0], target: check[1], measured: `no answer within ${limitMs / 1000} s`, met: false });
-    throw e;
+  const samplesMs: number[] = [];
+  for (let i = 1; ; i++) {
+    let started: Stub;
+    try {
+      started = await startStub(o, name, extra, o.deskPath, limitMs);
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (msg.startsWith('no 200')) add({ name: check[0], target: check[1], measured: `no answer within ${limitMs / 1000} s`, met: false });
+      throw e;
+    }
+    samplesMs.push(started.startupMs);
+    if (i >= Math.max(1, o.rounds)) return { ...started, startupMs: Math.round(median(samplesMs)), samplesMs };
+    await stop(started.proc);
   }
 }
+
+/** A start-up figure: the median, each start, and the stub's own "ready in" of the last. */
+const startupText = (s: Stub & { samplesMs: number[] }) =>
+  `${fmt(s.startupMs / 1000, 2)} s (median of ${s.samplesMs.length} starts: ${s.samplesMs.map((ms) => fmt(ms)).join(', ')} ms${s.readyInMs ? `; the last one's own "ready in": ${fmt(s.readyInMs)} ms` : ''})`;
 
 /** DIR/desk.json with `count` desks (scripts/large-fixture.ts), kept in the temp folder between runs. */
 async function fixture(o: ScaleOptions, count: number): Promise<string> {
@@ -153,9 +170,10 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     try {
       const dir = await fixture(o, o.count);
       o.log(`starting the stub on ${fmt(o.count)} desks…\n`);
-      big = await startOrNotMet(o, `stub (${o.count} desks)`, ['--fixtures', dir], add, names[0]);
+      const started = await startOrNotMet(o, `stub (${o.count} desks)`, ['--fixtures', dir], add, names[0] as [string, string]);
+      big = started;
       const rssStart = await groupRssMiB(big.proc.pid);
-      add({ name: names[0]?.[0] ?? '', target: '≤ 3 s', measured: `${fmt(big.startupMs / 1000, 2)} s${big.readyInMs ? ` (the stub's own "ready in": ${fmt(big.readyInMs)} ms)` : ''}`, met: big.startupMs <= 3000 });
+      add({ name: names[0]?.[0] ?? '', target: '≤ 3 s', measured: startupText(started), met: big.startupMs <= 3000 });
       add({ name: names[1]?.[0] ?? '', target: '≤ 400 MiB', measured: `${fmt(rssStart, 1)} MiB`, met: rssStart <= 400 });
       const farPath = `${o.deskPath}&page=${far}`;
       for (const p of [o.deskPath, farPath]) {
@@ -174,10 +192,10 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       const slower = round2(s1.rps / sFar.rps);
       add({ name: names[2]?.[0] ?? '', target: '≤ 1.5×', measured: `${ratio(slower)} (page 1 ${fmt(s1.rps)} req/s, page ${fmt(far)} ${fmt(sFar.rps)} req/s)`, met: slower <= 1.5 });
       const rssLoad = await groupRssMiB(big.proc.pid);
-      figures.large = { desks: o.count, startupMs: big.startupMs, readyInMs: big.readyInMs, rssAfterStartMiB: rssStart, rssAfterLoadMiB: rssLoad, page1: s1, farPage: far, farPageLoad: sFar, farOverPage1: slower };
+      figures.large = { desks: o.count, startupMs: big.startupMs, startupSamplesMs: started.samplesMs, readyInMs: big.readyInMs, rssAfterStartMiB: rssStart, rssAfterLoadMiB: rssLoad, page1: s1, farPage: far, farPageLoad: sFar, farOverPage1: slower };
       sections.push(
         table(
-          ['large fixture', 'start-up to first answer', 'RSS after start-up', 'RSS after load', `page 1 req/s (p50/p99 ms)`, `page ${fmt(far)} req/s (p50/p99 ms)`, 'page time ratio'],
+          ['large fixture', 'start-up to first answer (median)', 'RSS after start-up', 'RSS after load', `page 1 req/s (p50/p99 ms)`, `page ${fmt(far)} req/s (p50/p99 ms)`, 'page time ratio'],
           [[`${fmt(o.count)} desks`, `${fmt(big.startupMs)} ms`, `${fmt(rssStart, 1)} MiB`, `${fmt(rssLoad, 1)} MiB`, `${fmt(s1.rps)} (${s1.p50} / ${s1.p99})`, `${fmt(sFar.rps)} (${sFar.p50} / ${sFar.p99})`, ratio(slower)]],
         ),
       );
@@ -352,8 +370,9 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     try {
       const specFile = await manyCollections(o, n);
       o.log(`starting the stub on a spec of ${fmt(n)} collections…\n`);
-      big = await startOrNotMet(o, `stub (${n} collections)`, ['--spec', specFile], add, names[0]);
-      add({ name: names[0]?.[0] ?? '', target: '≤ 2 s', measured: `${fmt(big.startupMs / 1000, 2)} s${big.readyInMs ? ` (the stub's own "ready in": ${fmt(big.readyInMs)} ms)` : ''}`, met: big.startupMs <= 2000 });
+      const started = await startOrNotMet(o, `stub (${n} collections)`, ['--spec', specFile], add, names[0] as [string, string]);
+      big = started;
+      add({ name: names[0]?.[0] ?? '', target: '≤ 2 s', measured: startupText(started), met: big.startupMs <= 2000 });
       small = await startStub(o, 'stub (20 collections)', [], o.deskPath);
       const genPath = `/api/v1/c${String(probeIndex).padStart(4, '0')}?format=api`;
       const genList = await get(big.port, genPath, { host: o.host });
@@ -382,7 +401,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
         measured: `${ratio(genRatio)} (${fmt(sGen.rps)} vs ${fmt(sSmall.rps)} req/s; ${fmt(bodies.gen)}-byte answer vs ${fmt(bodies.deskSmall)})`,
         met: genRatio >= 0.9,
       });
-      figures.manyCollections = { collections: n, detailPaths: n, specFile, startupMs: big.startupMs, readyInMs: big.readyInMs, rssAfterLoadMiB: rss, bodies, detailStatus: genItem.status, deskSmall: sSmall, deskBig: sBigDesk, collection: { index: probeIndex, path: genPath, load: sGen }, deskRatio, genRatio };
+      figures.manyCollections = { collections: n, detailPaths: n, specFile, startupMs: big.startupMs, startupSamplesMs: started.samplesMs, readyInMs: big.readyInMs, rssAfterLoadMiB: rss, bodies, detailStatus: genItem.status, deskSmall: sSmall, deskBig: sBigDesk, collection: { index: probeIndex, path: genPath, load: sGen }, deskRatio, genRatio };
       sections.push(
         table(
           ['every url new', 'answer bytes', 'req/s', 'p50 / p99 ms', '× desk list on the 20-collection spec'],
@@ -391,7 +410,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
             [`desk list, the ${fmt(n)}-collection spec`, fmt(bodies.deskBig), fmt(sBigDesk.rps), `${sBigDesk.p50} / ${sBigDesk.p99}`, ratio(deskRatio)],
             [`collection #${fmt(probeIndex)} (${genCount(genList.body)} generated items), the ${fmt(n)}-collection spec`, fmt(bodies.gen), fmt(sGen.rps), `${sGen.p50} / ${sGen.p99}`, ratio(genRatio)],
           ],
-        ) + `\n\nThe ${fmt(n)}-collection spec (${fmt(n)} generated collections, each with a \`/{pk}\` detail path, plus the desk list and desk detail): start-up to first answer ${fmt(big.startupMs)} ms${big.readyInMs ? ` (the stub's own "ready in": ${fmt(big.readyInMs)} ms)` : ''}, RSS after load ${fmt(rss, 1)} MiB; \`${genPath.replace('?format=api', '/1?format=api')}\` answers ${genItem.status}.`,
+        ) + `\n\nThe ${fmt(n)}-collection spec (${fmt(n)} generated collections, each with a \`/{pk}\` detail path, plus the desk list and desk detail): start-up to first answer ${startupText(started)}, RSS after load ${fmt(rss, 1)} MiB; \`${genPath.replace('?format=api', '/1?format=api')}\` answers ${genItem.status}.`,
       );
     } catch (e) {
       figures.manyCollections = { error: failed(names, e) };
