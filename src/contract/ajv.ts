@@ -35,24 +35,7 @@ export class ContractAjv {
   readonly #cache = new Map<string, ValidateFunction>();
 
   constructor(doc: unknown) {
-    this.ajv = new Ajv2020({
-      allErrors: true,
-      // verbose: each error carries the value it is about, so reports show what was found.
-      verbose: true,
-      strict: true,
-      // Valid JSON Schema that OpenAPI authors write (`properties` without `type: object` in an
-      // allOf member, `required` naming a member another allOf member types) is not an error;
-      // unknown keywords still are (strictSchema).
-      strictTypes: false,
-      strictRequired: false,
-      allowUnionTypes: true,
-      coerceTypes: false,
-      removeAdditional: false,
-      useDefaults: false,
-      validateFormats: true,
-    });
-    addFormats(this.ajv);
-    rememberLast(this.ajv, 'uri');
+    this.ajv = contractAjv();
     const scanned = scanDocument(doc);
     this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...scanned.extensions]);
     this.ajv.addSchema(scanned.identifies ? (doc as object) : opaqueRoot(doc as object), SPEC_ID, undefined, false);
@@ -74,6 +57,38 @@ export class ContractAjv {
     const fn = this.validator(pointer);
     return fn(value) ? [] : (fn.errors ?? []).map(toViolation);
   }
+}
+
+/**
+ * The contract's Ajv options: JSON Schema 2020-12, all errors, nothing coerced, removed or
+ * defaulted, strict.
+ */
+export const CONTRACT_AJV_OPTIONS = {
+  allErrors: true,
+  // verbose: each error carries the value it is about, so reports show what was found.
+  verbose: true,
+  strict: true,
+  // Valid JSON Schema that OpenAPI authors write (`properties` without `type: object` in an
+  // allOf member, `required` naming a member another allOf member types) is not an error;
+  // unknown keywords still are (strictSchema).
+  strictTypes: false,
+  strictRequired: false,
+  allowUnionTypes: true,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: false,
+  validateFormats: true,
+} as const;
+
+/**
+ * A new Ajv as the contract configures it, with ajv-formats' formats, before any document is
+ * registered; `source`: its validators keep their code (for Ajv's standalone code).
+ */
+export function contractAjv(source = false): Ajv2020 {
+  const ajv = new Ajv2020(source ? { ...CONTRACT_AJV_OPTIONS, code: { source: true } } : CONTRACT_AJV_OPTIONS);
+  addFormats(ajv);
+  rememberLast(ajv, 'uri');
+  return ajv;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type ContractAjv, formatCheck } from '../contract/ajv.js';
 import type { LoadProblem } from '../core/errors.js';
 import { escapeToken, getAt, isObject } from '../core/spec/pointer.js';
+import { metaSchemaCheck } from './meta-check.js';
 
 // Keywords whose value is a schema, a list of schemas, or a map of them (JSON Schema 2020-12).
 const SCHEMA = new Set(['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems']);
@@ -14,9 +15,10 @@ const ANNOTATIONS = new Set(['$anchor', '$dynamicAnchor', '$vocabulary', 'conten
  * keyword (a misspelling that would silently check nothing), a `pattern` that is no regular
  * expression; and, as a warning, a `format` Ajv does not know (it would be ignored). Validators
  * then compile when first used, so that a spec of thousands of operations starts at once, and a
- * schema still never fails on the first request instead of at start-up.
+ * schema still never fails on the first request instead of at start-up. `metaFile`: the
+ * precompiled meta-schema check to use (tests give their own; meta-check.ts).
  */
-export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<string>, file: string): { problems: LoadProblem[]; warnings: LoadProblem[] } {
+export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<string>, file: string, metaFile?: string): { problems: LoadProblem[]; warnings: LoadProblem[] } {
   const known = new Set(Object.keys(ajv.ajv.RULES.keywords));
   const formats = new Set(Object.keys(ajv.ajv.formats));
   const problems: LoadProblem[] = [];
@@ -26,13 +28,14 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
   // asks nothing of but a reference of the uri-reference format: when its reference is one, it is
   // valid without running the meta-schema; when not, the meta-schema runs and tells why.
   const uriReference = formatCheck(ajv.ajv.formats['uri-reference']);
+  const metaCheck = metaSchemaCheck(ajv.ajv, metaFile);
   const refOnlyValid = (node: Record<string, unknown>): boolean => {
     if (uriReference === undefined || typeof node.$ref !== 'string') return false;
     for (const key in node) if (key !== '$ref') return false;
     return uriReference(node.$ref);
   };
   // Each root, and each target of a $ref, is checked against the JSON Schema 2020-12 meta-schema
-  // (Ajv's validateSchema, no compilation): its nested schemas with it, the refs' targets on their own.
+  // (as Ajv's validateSchema, precompiled: meta-check.ts; no compilation of the schema itself): its nested schemas with it, the refs' targets on their own.
   const roots = new Set<string>();
   // Each entry carries its node: nested schemas are walked from their parent, not looked up again from the root.
   const stack: { pointer: string; node: unknown }[] = [];
@@ -48,8 +51,9 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
     if (seen.has(pointer)) continue;
     seen.add(pointer);
     if (!isObject(node)) continue;
-    if (roots.has(pointer) && !refOnlyValid(node) && !ajv.ajv.validateSchema(node)) {
-      for (const e of ajv.ajv.errors ?? []) {
+    const errors = roots.has(pointer) && !refOnlyValid(node) ? metaCheck(node) : null;
+    if (errors) {
+      for (const e of errors) {
         problems.push({ file, pointer: `${pointer}${e.instancePath}`, reason: `invalid JSON Schema: ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}` });
       }
     }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metaCheckFingerprint } from '../../src/load/meta-check.js';
 import { v31CheckFingerprint } from '../../src/load/oas-validate.js';
 import { ROOT } from '../cli-helpers.js';
 
@@ -302,8 +303,8 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
     tasks.push(['plain node msw', () => run(process.execPath, ['plain-msw.mjs'], app)]);
     // The OpenAPI 3.1 schema check, precompiled by the build, is what the installed stub validates
     // with (not compiled on each start) wherever the install brings the Ajv and schema it was made from.
-    const installedValidate = pathToFileURL(path.join(bare, 'node_modules/workplace-admin-stub/dist/load/oas-validate.js')).href;
-    tasks.push(['precompiled check', () => run(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(installedValidate)}); m.prepareValidation(); console.log(JSON.stringify({ origin: m.v31CheckOrigin, fingerprint: m.v31CheckFingerprint() }));`], bare)]);
+    const installed = (m: string) => JSON.stringify(pathToFileURL(path.join(bare, 'node_modules/workplace-admin-stub/dist/load', m)).href);
+    tasks.push(['precompiled checks', () => run(process.execPath, ['--input-type=module', '-e', `const v = await import(${installed('oas-validate.js')}); const m = await import(${installed('meta-check.js')}); v.prepareValidation(); console.log(JSON.stringify({ origin: v.v31CheckOrigin, fingerprint: v.v31CheckFingerprint(), metaOrigin: m.metaCheckOrigin(), metaFingerprint: m.metaCheckFingerprint() }));`], bare)]);
     tasks.push(['vitest', () => run(process.execPath, [path.join(tools, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--dir', app], app)]);
     const results = await limited(2, tasks.map(([, task]) => task));
     tasks.forEach(([name], i) => checks.set(name, results[i] as Run));
@@ -327,7 +328,7 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
     expect(files.filter((f) => !/^(dist|openapi|fixtures)\//.test(f) && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f))).toEqual([]);
     expect(files.filter((f) => /\.(ts|map|tsbuildinfo)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
     for (const js of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) expect(files, `${js} has its declarations`).toContain(js.replace(/\.js$/, '.d.ts'));
-    expect(files).toContain('dist/load/oas31-check.cjs');
+    for (const f of ['dist/load/oas31-check.cjs', 'dist/load/meta2020-check.cjs']) expect(files).toContain(f);
     const pkg = JSON.parse(await readFile(path.join(bare, 'node_modules/workplace-admin-stub/package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
     expect(Object.keys(pkg.exports)).toEqual(['.', './types', './fetch', './msw', './server', './check', './package.json']);
     for (const [entry, target] of Object.entries(pkg.exports)) {
@@ -368,12 +369,13 @@ describe.skipIf(offline)('the package as a user gets it: npm pack, installed int
     expect(passed('plain node')).toContain(`plain node: ok ${version}`);
   });
 
-  it('the installed stub validates a spec with the OpenAPI 3.1 check the build precompiled (the Ajv and schema it was made from installed)', () => {
-    const installed = JSON.parse(passed('precompiled check').trim().split('\n').pop() ?? '{}') as { origin?: string; fingerprint?: string };
+  it('the installed stub validates a spec, and lints its schemas, with the checks the build precompiled (the Ajv and schemas they were made from installed)', () => {
+    const installed = JSON.parse(passed('precompiled checks').trim().split('\n').pop() ?? '{}') as { origin?: string; fingerprint?: string; metaOrigin?: string; metaFingerprint?: string };
     // The registry gives the production install the Ajv and schema this repository builds with, as
     // a rule; should a newer one come out, the installed stub compiles its own check instead (never
     // one made from another schema: oas-precompiled.test.ts).
     expect(installed.origin).toBe(installed.fingerprint === v31CheckFingerprint() ? 'precompiled' : 'compiled');
+    expect(installed.metaOrigin).toBe(installed.metaFingerprint === metaCheckFingerprint() ? 'precompiled' : 'compiled');
   });
 
   it('plain Node imports /msw with msw installed', () => {

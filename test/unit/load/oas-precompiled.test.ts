@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileV31Check, precompiledCheck, type SchemaCheck, v31CheckFingerprint, v31CheckModule } from '../../../src/load/oas-validate.js';
 import { bundleSpec } from '../../../src/load/spec.js';
 import { SPEC } from '../../helpers.js';
+import { brokenEverywhere } from './broken-everywhere.js';
 
 // The build writes the OpenAPI 3.1 schema check as Ajv's standalone code (dist/load/oas31-check.cjs)
 // so that no start compiles it. What it holds must answer as the check the library compiles: the
@@ -24,53 +25,11 @@ async function dereferenced(file: string): Promise<Record<string, unknown>> {
 
 const verdict = (check: SchemaCheck, doc: unknown) => ({ valid: check(doc), errors: check.errors ?? null });
 
-/**
- * The documents both checks are run on: each spec of the repository, then each of them broken at
- * every place it has (every member of every object and array, each shared object once): the
- * member removed, its value replaced by one of another type, and an unknown member added to it.
- * A broken document is the spec changed in place and restored after the checks.
- */
-function* corpus(docs: readonly Record<string, unknown>[]): Generator<unknown> {
-  const wrong = [42, 'text', true, null, [], {}, [1, 'a'], { bogus: 1 }];
-  let turn = 0;
-  for (const doc of docs) {
-    yield doc;
-    const seen = new Set<object>();
-    const places: [Record<string, unknown>, string][] = [];
-    const walk = (node: unknown) => {
-      if (node === null || typeof node !== 'object' || seen.has(node)) return;
-      seen.add(node);
-      for (const key of Object.keys(node)) {
-        places.push([node as Record<string, unknown>, key]);
-        walk((node as Record<string, unknown>)[key]);
-      }
-    };
-    walk(doc);
-    for (const [parent, key] of places) {
-      const value = parent[key];
-      const array = Array.isArray(parent);
-      if (!array) {
-        delete parent[key];
-        yield doc;
-        parent[key] = value;
-      }
-      parent[key] = wrong[turn++ % wrong.length];
-      yield doc;
-      parent[key] = value;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-        (value as Record<string, unknown>).bogusMember = 'x';
-        yield doc;
-        delete (value as Record<string, unknown>).bogusMember;
-      }
-    }
-  }
-}
-
 /** The first document of the corpus on which the two checks answer differently, and how many were run. */
 function firstDifference(a: SchemaCheck, b: SchemaCheck, docs: readonly Record<string, unknown>[]): { runs: number; invalid: number; difference?: { a: unknown; b: unknown } } {
   let runs = 0;
   let invalid = 0;
-  for (const doc of corpus(docs)) {
+  for (const doc of brokenEverywhere(docs)) {
     runs++;
     const va = verdict(a, doc);
     const vb = verdict(b, doc);
