@@ -10,6 +10,15 @@ import { BOUNDS, bounded, collect, httpOptions } from './contract-options.js';
 import type { ProxyFlags } from './proxy.js';
 import type { RecordFlags } from './record.js';
 
+// A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
+// else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
+// with a stack trace: a server keeps serving, a command finishes with its own exit code.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
+}
+
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 function integer(value: string): number {

@@ -236,4 +236,21 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     await held;
     agent.destroy();
   });
+
+  it.each([['--quiet', ['--quiet']], ['the request log on', ['--log']]])('a reader of stdout that went away (`| head -1`) costs lines, never a crash: served, then exits 0 on SIGTERM (%s)', async (_name, args) => {
+    const started = await startCli(['--port', '0', ...(args[0] === '--log' ? [] : args)]);
+    children.push(started.child);
+    const exited = once(started.child, 'exit');
+    let stderr = '';
+    started.child.stderr?.on('data', (d) => (stderr += d));
+    // The reading end closed, as `head` closes it once it has its line.
+    started.child.stdout?.destroy();
+    const agent = new Agent({ keepAlive: false });
+    for (let i = 0; i < 3; i++) expect((await ask(started.url, '/api/v1/desk', agent)).status).toBe(200);
+    agent.destroy();
+    started.child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(stderr).not.toMatch(/EPIPE|Unhandled|Error/);
+    expect(code).toBe(0);
+  });
 });
