@@ -56,15 +56,14 @@ interface Inventory {
  * base's fragment (RFC 3986 §5.2.2 takes none of it): it is memoized on the base without its
  * fragment and the reference, through the module's export that the library's own modules call
  * (`url.resolve(...)` reads the export on each call). Bounded: cleared past 200,000 answers.
+ * test/unit/load/bundle.test.ts holds it to the original on every base, fragment and reference.
  */
 function memoizeUrlResolve(): UrlModule {
   const exports = createRequire(import.meta.url)('@apidevtools/json-schema-ref-parser/dist/lib/util/url.js') as UrlModule;
   if (exports.__memoized) return exports;
   const original = exports.resolve;
   const answers = new Map<string, string>();
-  exports.resolve = (from: string, to: string): string => {
-    const hash = from.indexOf('#');
-    const key = `${hash === -1 ? from : from.slice(0, hash)}\u0000${to}`;
+  const memo = (key: string, from: string, to: string): string => {
     let answer = answers.get(key);
     if (answer === undefined) {
       answer = original(from, to);
@@ -73,10 +72,22 @@ function memoizeUrlResolve(): UrlModule {
     }
     return answer;
   };
+  exports.resolve = (from: string, to: string): string => {
+    const hash = from.indexOf('#');
+    const base = hash === -1 ? from : from.slice(0, hash);
+    // A reference that is a fragment the URL parser keeps as it is (WHATWG URL's fragment
+    // percent-encode set, the parser's trimming, the library's backslashes: none of them in it)
+    // resolves to the base, its fragment dropped, then the reference: most `$ref`s of a spec,
+    // tens of thousands of times, each with a base of its own fragment.
+    if (to.length > 1 && to.charCodeAt(0) === 35 && VERBATIM_FRAGMENT.test(to)) return memo(`${base}\u0000`, base, '') + to;
+    return memo(`${base}\u0000${to}`, from, to);
+  };
   exports.__memoized = true;
   exports.__unmemoized = original;
   return exports;
 }
+/** `#` then printable ASCII but space, `"`, `<`, `>`, `\\` and a backquote. */
+const VERBATIM_FRAGMENT = /^#[\x21\x23-\x3b\x3d\x3f-\x5b\x5d-\x5f\x61-\x7e]+$/;
 type UrlModule = typeof UrlFunctions & { __memoized?: true; __unmemoized?: (from: string, to: string) => string };
 /** The library's URL module, its resolve memoized (the original kept as `__unmemoized`, for tests). */
 export const refParserUrl: Readonly<UrlModule> = memoizeUrlResolve();

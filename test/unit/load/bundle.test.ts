@@ -220,4 +220,22 @@ describe("the library's URL resolution, memoized", () => {
     }
     expect(compared).toBe(2 * bases.length * fragments.length * refs.length);
   });
+
+  it('a reference that is a fragment: every printable ASCII character, and a few others, in every place', async () => {
+    const { refParserUrl } = await import('../../../src/load/bundle.js');
+    const original = refParserUrl.__unmemoized;
+    if (!original) throw new Error('not memoized');
+    const chars = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\t', '\n', '\u0000', '\u007f', 'é', '\u3000'];
+    const bases = ['/tmp/spec/openapi.yaml#/paths/x', 'https://h.example/p/q.yaml', 'file:///tmp/s.yaml#/a', 'schemas/x.yaml', 'c:\\win\\x.yaml#/a', '/tmp/with#hash/x.yaml'];
+    let fast = 0;
+    for (const base of bases) {
+      for (const c of chars) {
+        for (const ref of [`#${c}`, `#/a${c}b`, `#/components/schemas/A${c}`, `#${c}/x`, `#/${c}${c}`]) {
+          expect(refParserUrl.resolve(base, ref), `${base} + ${JSON.stringify(ref)}`).toBe(original(base, ref));
+          if (/^#[!-~]+$/.test(ref)) fast++;
+        }
+      }
+    }
+    expect(fast).toBeGreaterThan(1000);
+  });
 });
