@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LoadError } from '../../../src/core/errors.js';
@@ -65,6 +66,32 @@ describe('validation answers the same on a worker thread as on this one', () => 
     const { here, there } = await both(await docOf(await specWith(edit)));
     expect(`${here?.message} ${JSON.stringify(here?.details)}`).toMatch(expected);
     expect(there).toEqual(here);
+  });
+
+  it.each([
+    ['valid', ''],
+    ['a shared response without its description', 'description'],
+  ])('a spec written with YAML anchors and aliases (objects shared in the bundled form), %s: the library\'s outcome in both places', async (_name, drop) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'validate-aliases-'));
+    const root = path.join(dir, 'openapi.yaml');
+    const ok = drop === 'description' ? '&ok\n          content: {}' : '&ok\n          description: fine';
+    await writeFile(
+      root,
+      `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': ${ok}\n  /b:\n    get:\n      responses:\n        '200': *ok\n  /c:\n    get:\n      responses:\n        '200': *ok\n`,
+    );
+    const doc = (await docOf(root)) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+    // The bundled form shares the aliased object: the place a copy to the other thread must not change the outcome.
+    expect(doc.paths['/a']?.get.responses['200']).toBe(doc.paths['/b']?.get.responses['200']);
+    const { here, there } = await both(doc);
+    let library: unknown;
+    try {
+      await SwaggerParser.validate(structuredClone(doc) as never, { resolve: { external: false } } as never);
+    } catch (e) {
+      library = { message: (e as Error).message, details: (e as { details?: unknown }).details };
+    }
+    expect(here).toEqual(library);
+    expect(there).toEqual(library);
+    if (drop) expect((here as { message: string }).message.match(/description/g)?.length).toBe(3);
   });
 
   it('a chain of 3,000 $refs overflows the stack in both places (the worker\'s stack is this thread\'s size)', async () => {
