@@ -40,8 +40,9 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
   // Each entry carries its node: nested schemas are walked from their parent, not looked up again from the root.
   const stack: { pointer: string; node: unknown }[] = [];
   const pushRoot = (pointer: string) => {
-    // One already walked stays as it was walked (thousands of operations name the same 404 schema).
-    if (seen.has(pointer)) return;
+    // One already walked, or waiting to be, stays as it is (thousands of operations name the same
+    // 404 schema): its node is not looked up again.
+    if (seen.has(pointer) || roots.has(pointer)) return;
     stack.push({ pointer, node: getAt(doc, `#${pointer}`) });
     roots.add(pointer);
   };
