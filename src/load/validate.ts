@@ -60,9 +60,9 @@ function mainThreadStackMb(): number {
  * A validation worker, started before its document exists: it loads its modules and compiles the
  * OpenAPI schema check while this thread still reads and bundles the spec. The document goes to it
  * as JSON text: a structured clone of 2,000 collections took the worker 0.1–0.3 s to take in, on a
- * core this thread needs, where JSON.parse takes 30 ms. The bundled form is JSON already (each
- * file's value reached the bundler through JSON); objects that YAML aliases share arrive apart,
- * which no check tells (validate.test.ts). A worker that cannot start, fails outside
+ * core this thread needs, where JSON.parse takes 30 ms. Objects that YAML aliases share arrive
+ * apart, and YAML's `.inf` and `.nan` as null: the OpenAPI 3.1 schema types nothing as a number or
+ * null, so no verdict or error can tell (validate.test.ts). A worker that cannot start, fails outside
  * validation (out of memory) or ends without an answer is not an answer: the document is then
  * validated here, so the outcome never depends on where it ran. `source` is the worker's code
  * (a test gives one that fails).
