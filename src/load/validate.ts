@@ -61,8 +61,8 @@ function mainThreadStackMb(): number {
  * OpenAPI schema check while this thread still reads and bundles the spec. The document goes to it
  * as JSON text: a structured clone of 2,000 collections took the worker 0.1–0.3 s to take in, on a
  * core this thread needs, where JSON.parse takes 30 ms. Objects that YAML aliases share arrive
- * apart, and YAML's `.inf` and `.nan` as null: the OpenAPI 3.1 schema types nothing as a number or
- * null, so no verdict or error can tell (validate.test.ts). A worker that cannot start, fails outside
+ * apart, which no verdict or error tells (validate.test.ts); the bundled form holds nothing else
+ * JSON cannot (a spec file with `.inf` or `.nan` is refused where it stands: yaml-text.ts). A worker that cannot start, fails outside
  * validation (out of memory) or ends without an answer is not an answer: the document is then
  * validated here, so the outcome never depends on where it ran. `source` is the worker's code
  * (a test gives one that fails).

@@ -46,17 +46,21 @@ function quickParse(text: string, maxDepth: number): { value: unknown } | undefi
   return plainTree(value, maxDepth, text.includes('&')) ? { value } : undefined;
 }
 
-/** No collection reached twice (an alias: the careful path counts its copies), none nested deeper than `max`. */
+/**
+ * No collection reached twice (an alias: the careful path counts its copies), none nested deeper
+ * than `max`, no number JSON cannot hold (`.inf`, `.nan`: the careful path places it).
+ */
 function plainTree(root: unknown, max: number, aliases: boolean): boolean {
   const seen = aliases ? new Set<object>() : undefined;
   // Two stacks, not one of pairs: a spec of thousands of paths has hundreds of thousands of nodes.
   const nodes: object[] = [];
   const depths: number[] = [];
+  let finite = true;
   const push = (child: unknown, depth: number) => {
     if (child !== null && typeof child === 'object') {
       nodes.push(child);
       depths.push(depth);
-    }
+    } else if (typeof child === 'number' && !Number.isFinite(child)) finite = false;
   };
   push(root, 0);
   while (nodes.length > 0) {
@@ -70,7 +74,7 @@ function plainTree(root: unknown, max: number, aliases: boolean): boolean {
     if (Array.isArray(node)) for (const child of node) push(child, depth + 1);
     else for (const key in node) push(node[key], depth + 1);
   }
-  return true;
+  return finite;
 }
 
 function carefulParse(text: string, limits: LoadLimits): YamlRead {
@@ -101,6 +105,16 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
   if (duplicates.length > 0) return { ok: false, problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })) };
   const deep = tooDeep(doc.contents, limits.maxDepth);
   if (deep !== undefined) return { ok: false, problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }] };
+  // YAML's `.inf` and `.nan` (and, as yaml reads it, a number past a double's range) are numbers JSON cannot hold:
+  // an OpenAPI document's YAML is limited to JSON's values (OpenAPI 3.1 §4.3: YAML 1.2's JSON
+  // schema ruleset), and served as JSON they would turn into null.
+  const notJson = nonFiniteNumbers(doc);
+  if (notJson.length > 0) {
+    return {
+      ok: false,
+      problems: notJson.map((n) => ({ place: at(n.range?.[0]), reason: `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out` })),
+    };
+  }
   const bomb = aliasOverflow(doc, limits.maxAliasCount);
   if (bomb !== undefined) {
     return {
@@ -153,6 +167,17 @@ function tooDeep(root: Tree, max: number): Yaml.Node | undefined {
     }
   }
   return undefined;
+}
+
+/** Every scalar whose value is a number that is not finite, in document order. */
+function nonFiniteNumbers(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.Scalar[] {
+  const found: Yaml.Scalar[] = [];
+  yamlPackage().visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'number' && !Number.isFinite(node.value)) found.push(node);
+    },
+  });
+  return found;
 }
 
 /**

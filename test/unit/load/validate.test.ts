@@ -68,14 +68,12 @@ describe('validation answers the same on a worker thread as on this one', () => 
     expect(there).toEqual(here);
   });
 
-  // The document reaches the other thread as JSON: shared objects arrive apart, and YAML's `.inf`
-  // and `.nan` (kept by the bundler's parser for a file it parses itself) as null. No check of the
-  // OpenAPI 3.1 schema tells either (it types nothing as a number or null).
+  // The document reaches the other thread as JSON: objects that YAML aliases share arrive apart,
+  // which no check of the OpenAPI 3.1 schema tells. (YAML's `.inf` and `.nan`, which JSON cannot
+  // hold, never reach the bundled form: yaml-text.test.ts.)
   it.each([
     ['valid', '', "'1'"],
     ['a shared response without its description', 'description', "'1'"],
-    ['valid, .inf and .nan where anything goes', '', "'1'\n  x-big: .inf\n  x-nan: .nan"],
-    ['a tag name that is .inf', '', "'1'\ntags:\n  - name: .inf"],
   ])('a spec written with YAML anchors and aliases (objects shared in the bundled form), %s: the library\'s outcome in both places', async (_name, drop, version) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'validate-aliases-'));
     const root = path.join(dir, 'openapi.yaml');
@@ -87,10 +85,6 @@ describe('validation answers the same on a worker thread as on this one', () => 
     const doc = (await docOf(root)) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
     // The bundled form shares the aliased object: the place a copy to the other thread must not change the outcome.
     expect(doc.paths['/a']?.get.responses['200']).toBe(doc.paths['/b']?.get.responses['200']);
-    // And keeps YAML's infinity (the bundler's parser read this file: its aliases share objects).
-    const { info, tags } = doc as unknown as { info: Record<string, unknown>; tags?: { name: unknown }[] };
-    if (version.includes('x-big')) expect([info['x-big'], Number.isNaN(info['x-nan'])]).toEqual([Infinity, true]);
-    if (version.includes('name: .inf')) expect(tags?.[0]?.name).toBe(Infinity);
     const { here, there } = await both(doc);
     let library: unknown;
     try {
@@ -101,7 +95,6 @@ describe('validation answers the same on a worker thread as on this one', () => 
     expect(here).toEqual(library);
     expect(there).toEqual(library);
     if (drop) expect((here as { message: string }).message.match(/description/g)?.length).toBe(3);
-    if (version.includes('name: .inf')) expect((here as { message: string }).message).toMatch(/tags\/0\/name must be string/);
   });
 
   it('a chain of 3,000 $refs overflows the stack in both places (the worker\'s stack is this thread\'s size)', async () => {

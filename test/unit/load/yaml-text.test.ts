@@ -23,3 +23,20 @@ describe('spec files: a repeated key is an error with its place', () => {
     expect(parseYamlText('a: {x: 1}\nb: {x: 2}\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: { x: 1 }, b: { x: 2 } } });
   });
 });
+
+describe("spec files: a number JSON cannot hold is an error with its place (OpenAPI's YAML is limited to JSON's values)", () => {
+  it.each([
+    ['.inf as a maximum', 'schema:\n  type: number\n  maximum: .inf\n', [['line 3:12', '.inf']]],
+    ['-.Inf and .NaN in a flow map', 'x-range: {low: -.Inf, none: .NaN}\n', [['line 1:16', '-.Inf'], ['line 1:29', '.NaN']]],
+    // A file with aliases is read by yaml, not js-yaml: yaml also reads a number past a double's range as infinite.
+    ['in a file with aliases, and a number past a double', 'a: &x {k: 1}\nb: *x\nc: .nan\nd: 1.0e400\n', [['line 3:4', '.nan'], ['line 4:4', '1.0e400']]],
+  ])('%s', (_name, text, found) => {
+    const r = parseYamlText(text, DEFAULT_LOAD_LIMITS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems.map((p) => [p.place, p.reason.split(' is not')[0]])).toEqual(found.map(([place, source]) => [place, JSON.stringify(source)]));
+  });
+
+  it('a quoted .inf is a string, and a large finite number a number', () => {
+    expect(parseYamlText("a: '.inf'\nb: 1e300\nc: -0.5\n", DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: '.inf', b: 1e300, c: -0.5 } });
+  });
+});
