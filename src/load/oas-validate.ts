@@ -4,8 +4,8 @@
 // checks included), dereferenced by the library's step ported to skip the strings nobody reads
 // (src/load/dereference.ts), then checked against the OpenAPI schema by the same Ajv, options and
 // schema (with the library's workaround for 3.1) as the library, whose validator is compiled once
-// per process instead of once per call; the 3.1 one, once by the build (v31CheckModule). test/unit/load/oas-validate.test.ts holds the outcome
-// equal to the library's.
+// per process instead of once per call (the 3.1 one once by the build: v31CheckModule).
+// test/unit/load/oas-validate.test.ts holds the outcome equal to the library's.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';

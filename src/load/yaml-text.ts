@@ -105,9 +105,10 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
   if (duplicates.length > 0) return { ok: false, problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })) };
   const deep = tooDeep(doc.contents, limits.maxDepth);
   if (deep !== undefined) return { ok: false, problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }] };
-  // YAML's `.inf` and `.nan` (and, as yaml reads it, a number past a double's range) are numbers JSON cannot hold:
-  // an OpenAPI document's YAML is limited to JSON's values (OpenAPI 3.1 §4.3: YAML 1.2's JSON
-  // schema ruleset), and served as JSON they would turn into null.
+  // YAML's `.inf` and `.nan` (and, as yaml reads it, a number past a double's range) are numbers
+  // JSON cannot hold: an OpenAPI document's YAML is limited to JSON's values (the specification's
+  // Format section: YAML 1.2, tags of the JSON Schema ruleset), and served as JSON they would turn
+  // into null.
   const notJson = nonFiniteNumbers(doc);
   if (notJson.length > 0) {
     return {
