@@ -35,7 +35,8 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
     return uriReference(node.$ref);
   };
   // Each root, and each target of a $ref, is checked against the JSON Schema 2020-12 meta-schema
-  // (as Ajv's validateSchema, precompiled: meta-check.ts; no compilation of the schema itself): its nested schemas with it, the refs' targets on their own.
+  // (as Ajv's validateSchema, precompiled: meta-check.ts; the schema itself is not compiled): its
+  // nested schemas with it, the refs' targets on their own.
   const roots = new Set<string>();
   // Each entry carries its node: nested schemas are walked from their parent, not looked up again from the root.
   const stack: { pointer: string; node: unknown }[] = [];
@@ -99,4 +100,3 @@ function decodedRef(fragment: string): string {
     return fragment;
   }
 }
-

@@ -39,8 +39,6 @@ interface FoundRef {
   readonly ref: string;
 }
 
-
-
 /** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
 function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {
   if (!refUrl.isFileSystemPath(target)) return { ok: false, reason: `names a remote document (${target}): only files inside the spec's folder are read, nothing from the network` };

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from 'node:util';
+
 /**
  * Values, each followed by every way of breaking it at one place: every member of every object and
  * array (each shared object once) removed, its value replaced by one of another type, and an
@@ -37,4 +39,22 @@ export function* brokenEverywhere(values: readonly object[]): Generator<unknown>
       }
     }
   }
+}
+
+/**
+ * Two validators' answers on `values` broken everywhere (see brokenEverywhere): the first value on
+ * which they differ (as JSON, taken before it is restored) with both answers, the values run, and
+ * how many of them `a` found invalid.
+ */
+export function firstDifference<T>(a: (value: unknown) => T, b: (value: unknown) => T, invalid: (answer: T) => boolean, values: readonly object[]): { runs: number; invalid: number; difference?: { value: string; a: T; b: T } } {
+  let runs = 0;
+  let invalidRuns = 0;
+  for (const value of brokenEverywhere(values)) {
+    runs++;
+    const answerA = a(value);
+    const answerB = b(value);
+    if (invalid(answerA)) invalidRuns++;
+    if (!isDeepStrictEqual(answerA, answerB)) return { runs, invalid: invalidRuns, difference: { value: JSON.stringify(value), a: answerA, b: answerB } };
+  }
+  return { runs, invalid: invalidRuns };
 }
