@@ -13,7 +13,7 @@ export async function snapshot(flags: { spec: string; fixtures: string; seed: nu
     return 2;
   }
   try {
-    const state = await loadState({ specFile: flags.spec, fixturesDir: flags.fixtures, seed: flags.seed, defaultGenerateCount: flags.generateCount });
+    const state = await loadState({ specFile: flags.spec, fixturesDir: flags.fixtures, seed: flags.seed, defaultGenerateCount: flags.generateCount, final: true });
     await new Promise<void>((resolve, reject) => process.stdout.write(`${JSON.stringify(state.snapshot)}\n`, (e) => (e ? reject(e) : resolve())));
     return 0;
   } catch (e) {

@@ -11,8 +11,9 @@ export interface Contract {
 }
 
 export async function loadContract(specFile: string): Promise<Contract> {
-  // Operations read and validators compiled while the spec is validated (a large one on a worker thread).
-  return whileValidating(await bundleSpec(specFile), (spec) => {
+  // Operations read and validators compiled while the spec is validated (a large one on a worker
+  // thread). Loaded once: no parsed value is kept for a reload.
+  return whileValidating(await bundleSpec(specFile, undefined, undefined, 'auto', false), (spec) => {
     const { operations, problems } = readOperations(spec.doc, specFile);
     if (problems.length > 0) throw new LoadError(problems);
     const ajv = new ContractAjv(spec.doc);

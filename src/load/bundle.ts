@@ -47,6 +47,8 @@ interface Inventory {
   readonly byParent: Map<object, Map<string | null, InventoryEntry>>;
   /** Resolutions that met no `$ref` on their way, by resolved path (see `resolvePointer`). */
   readonly pointers: Map<string, ResolvedPointer>;
+  /** Resolutions through `$ref`s, for a `$ref` anywhere but at the root, by path (see `resolvePointer`). */
+  readonly followed: Map<string, ResolvedPointer>;
 }
 
 /**
@@ -72,14 +74,24 @@ function memoizeUrlResolve(): UrlModule {
     }
     return answer;
   };
+  // The last base a fragment was resolved against, and its answer: one file's `$ref`s in a row.
+  let lastBase = '';
+  let lastAnswer = '';
   exports.resolve = (from: string, to: string): string => {
     const hash = from.indexOf('#');
-    const base = hash === -1 ? from : from.slice(0, hash);
     // A reference that is a fragment the URL parser keeps as it is (WHATWG URL's fragment
     // percent-encode set, the parser's trimming, the library's backslashes: none of them in it)
     // resolves to the base, its fragment dropped, then the reference: most `$ref`s of a spec,
     // tens of thousands of times, each with a base of its own fragment.
-    if (to.length > 1 && to.charCodeAt(0) === 35 && VERBATIM_FRAGMENT.test(to)) return memo(`${base}\u0000`, base, '') + to;
+    if (to.length > 1 && to.charCodeAt(0) === 35 && VERBATIM_FRAGMENT.test(to)) {
+      const length = hash === -1 ? from.length : hash;
+      if (length !== lastBase.length || !from.startsWith(lastBase)) {
+        lastBase = from.slice(0, length);
+        lastAnswer = memo(`${lastBase}\u0000`, lastBase, '');
+      }
+      return lastAnswer + to;
+    }
+    const base = hash === -1 ? from : from.slice(0, hash);
     return memo(`${base}\u0000${to}`, from, to);
   };
   exports.__memoized = true;
@@ -196,7 +208,7 @@ async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: E
 
 function bundleResolved(parser: SwaggerParser, options: unknown): void {
   const refs = parser.$refs as unknown as Resolver;
-  const inventory: Inventory = { entries: [], byParent: new Map(), pointers: new Map() };
+  const inventory: Inventory = { entries: [], byParent: new Map(), pointers: new Map(), followed: new Map() };
   crawl(parser as unknown as Record<string, unknown>, 'schema', `${refs._root$Ref.path}#`, '#', 0, inventory, refs, options);
   remap(inventory.entries.filter((e) => !e.removed));
 }
@@ -232,10 +244,14 @@ function crawlOrder(a: string, b: string): number {
  */
 export class LazyPath {
   #text: string | undefined;
+  /** The string the path was built from: its part before `#` is the path's own (see `rootOf`). */
+  readonly root: string;
   constructor(
     readonly parent: Path,
     readonly key: string,
-  ) {}
+  ) {
+    this.root = typeof parent === 'string' ? parent : parent.root;
+  }
   toString(): string {
     this.#text ??= join(String(this.parent), this.key);
     return this.#text;
@@ -243,23 +259,44 @@ export class LazyPath {
 }
 export type Path = string | LazyPath;
 
+/**
+ * A string with the same part before `#` as `path` (`join` never changes that part: a token's `#`
+ * is percent-encoded), which is all that resolving a reference against `path` reads of it (see
+ * memoizeUrlResolve): a `$ref` is resolved against it without its path made a string.
+ */
+function rootOf(path: Path): string {
+  return typeof path === 'string' ? path : path.root;
+}
+
 function crawl(parent: Record<string, unknown>, key: string | null, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const obj = key === null ? parent : parent[key];
-  if (!obj || typeof obj !== 'object' || ArrayBuffer.isView(obj)) return;
+  if (!crawlable(obj)) return;
   if (Ref.isAllowed$Ref(obj)) {
-    inventory$Ref(parent, key, String(path), String(pathFromRoot), indirections, inventory, refs, options);
+    inventory$Ref(parent, key, rootOf(path), String(pathFromRoot), indirections, inventory, refs, options);
     return;
   }
-  const record = obj as Record<string, unknown>;
+  crawlMembers(obj as Record<string, unknown>, path, pathFromRoot, indirections, inventory, refs, options);
+}
+
+/** `crawl` of an object that is no `$ref`: its members, in the library's order. */
+function crawlMembers(record: Record<string, unknown>, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   // Only a member that is an object is crawled (the library's crawl returns at once from any other),
-  // so only those are ordered: sorted as the library sorts every key, when two or more may compete.
+  // so only those are ordered, as the library orders every key: a stable sort, so the members'
+  // order among themselves is the same either way, but for an object holding both `definitions`
+  // and `$defs` (each comes before the other in crawlOrder: the order is the sort's own), whose
+  // keys are all sorted, as the library sorts them.
   const keys = Object.keys(record);
-  let members = keys.filter((k) => crawlable(record[k]));
-  if (members.length > 1) members = keys.sort(crawlOrder).filter((k) => crawlable(record[k]));
+  let members: string[] = [];
+  for (const k of keys) if (crawlable(record[k])) members.push(k);
+  if (members.length > 1) {
+    if (Object.hasOwn(record, 'definitions') && Object.hasOwn(record, '$defs')) members = keys.sort(crawlOrder).filter((k) => crawlable(record[k]));
+    else members.sort(crawlOrder);
+  }
   for (const k of members) {
+    const value = record[k] as Record<string, unknown>;
     const keyPathFromRoot = new LazyPath(pathFromRoot, k);
-    if (Ref.isAllowed$Ref(record[k])) inventory$Ref(record, k, String(path), String(keyPathFromRoot), indirections, inventory, refs, options);
-    else crawl(record, k, new LazyPath(path, k), keyPathFromRoot, indirections, inventory, refs, options);
+    if (Ref.isAllowed$Ref(value)) inventory$Ref(record, k, rootOf(path), String(keyPathFromRoot), indirections, inventory, refs, options);
+    else crawlMembers(value, new LazyPath(path, k), keyPathFromRoot, indirections, inventory, refs, options);
   }
 }
 
@@ -269,32 +306,53 @@ function crawlable(value: unknown): boolean {
 }
 
 /**
- * `$refs._resolve(path, pathFromRoot, options)`, the library's steps. A resolution that met no
- * `$ref` on its way (no indirection, no cycle, its path unchanged) and ends on an object that is
- * no `$ref` read nothing of `pathFromRoot` (which only the handling of a `$ref` met on the way
- * reads) and nothing the crawl changes: it is kept and handed again, read-only, to the next `$ref`
- * with the same path.
+ * `$refs._resolve(path, pathFromRoot, options)`, the library's steps, each answer kept and handed
+ * again, read-only, to the next `$ref` with the same path where it would be the same: nothing the
+ * crawl changes is read (the crawl changes nothing; the remapping comes after it), and of
+ * `pathFromRoot` the library's pointer reads only whether it is the root (a `$ref` met on the way
+ * that names the very place it stands is a cycle, but for the root's): compared with the absolute
+ * path a `$ref` resolves to, a `#/…` path never equals it. Kept:
+ * - a resolution that met no `$ref` on its way (no indirection, no cycle, its path unchanged)
+ *   and ends on an object that is no `$ref`, whatever `pathFromRoot` (it reads none of it);
+ * - one through `$ref`s, for a `$ref` not at the root, when it ends on an object that is no
+ *   `$ref` and no cycle, and that is the document's own object at the path it ends on: not a
+ *   value the library makes anew on each resolution (an extended `$ref`'s merge).
  */
-function resolvePointer(inventory: Inventory, refs: Resolver, path: string, pathFromRoot: string, options: unknown): ResolvedPointer | null {
-  const known = inventory.pointers.get(path);
+function resolvePointer(inventory: Inventory, refs: Resolver, path: string, pathFromRoot: string, atRoot: boolean, options: unknown): ResolvedPointer | null {
+  const known = inventory.pointers.get(path) ?? (atRoot ? undefined : inventory.followed.get(path));
   if (known !== undefined) return known;
   const absPath = url.resolve(refs._root$Ref.path as string, path);
   const withoutHash = url.stripHash(absPath);
   const $ref = refs._$refs[withoutHash];
   if (!$ref) throw new Error(`Error resolving $ref pointer "${path}". \n"${withoutHash}" not found.`);
   const pointer = $ref.resolve(absPath, options as never, path, pathFromRoot);
-  if (pointer !== null && pointer.indirections === 0 && !pointer.circular && pointer.path === absPath && pointer.value !== null && typeof pointer.value === 'object' && !Ref.isAllowed$Ref(pointer.value)) {
-    inventory.pointers.set(path, pointer);
-  }
+  if (pointer === null || pointer.circular || pointer.value === null || typeof pointer.value !== 'object' || Ref.isAllowed$Ref(pointer.value)) return pointer;
+  if (pointer.indirections === 0 && pointer.path === absPath) inventory.pointers.set(path, pointer);
+  else if (!atRoot && pointer.value === plainValueAt(refs, pointer.path)) inventory.followed.set(path, pointer);
   return pointer;
 }
 
+/** The value at `path` in its file, its pointer walked token by token without following a `$ref`. */
+function plainValueAt(refs: Resolver, path: string): unknown {
+  let value = (refs._$refs[url.stripHash(path)] as { value?: unknown } | undefined)?.value;
+  try {
+    for (const token of Pointer.parse(path)) {
+      if (value === null || typeof value !== 'object') return undefined;
+      value = (value as Record<string, unknown>)[token];
+    }
+  } catch {
+    return undefined;
+  }
+  return value;
+}
+
+/** `path`: the path of the `$ref`'s parent, or any with the same part before `#` (rootOf). */
 function inventory$Ref(parent: Record<string, unknown>, key: string | null, path: string, pathFromRoot: string, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
   const $ref = (key === null ? parent : parent[key]) as InventoryEntry['$ref'];
   const $refPath = url.resolve(path, $ref.$ref);
-  const pointer = resolvePointer(inventory, refs, $refPath, pathFromRoot, options);
-  if (pointer === null) return;
   const depth = depthOf(pathFromRoot);
+  const pointer = resolvePointer(inventory, refs, $refPath, pathFromRoot, depth === 0, options);
+  if (pointer === null) return;
   const file = url.stripHash(pointer.path);
   const hash = url.getHash(pointer.path);
   const external = file !== refs._root$Ref.path;

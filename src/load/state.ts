@@ -49,6 +49,11 @@ export interface StateOptions {
   readonly previous?: StubState;
   /** Told of a problem found after start-up: generated items that break their own schema. */
   readonly onLateProblem?: (problem: LoadProblem) => void;
+  /**
+   * No state will be loaded after this one with it as `previous` (a start without `--watch`): the
+   * spec files' parsed values are not kept for it (spec.ts, `keepValues`). Default false.
+   */
+  readonly final?: boolean;
 }
 
 /**
@@ -64,7 +69,7 @@ export interface StateOptions {
  */
 export async function loadState(opts: StateOptions): Promise<StubState> {
   // Built while the spec is validated (on a worker thread for a large spec).
-  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec), (spec, signal) => buildState(spec, opts, signal));
+  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec, 'auto', opts.final !== true), (spec, signal) => buildState(spec, opts, signal));
 }
 
 /** The state of a bundled spec; `signal` stops it (the spec turned out invalid: nothing built counts). */

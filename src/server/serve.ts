@@ -23,7 +23,8 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
   const started = performance.now();
   // Problems found after start-up (generated items made on a first request) go to the log.
   let sayLate: (line: string) => unknown = (line) => process.stdout.write(`${line}\n`);
-  const options = { ...stateOptions(config), onLateProblem: latePrinter((line) => sayLate(line)) };
+  // Without --watch nothing reloads: the first state keeps nothing for a next one.
+  const options = { ...stateOptions(config), onLateProblem: latePrinter((line) => sayLate(line)), final: !config.watch };
   try {
     holder = { current: await loadState(options) };
   } catch (e) {

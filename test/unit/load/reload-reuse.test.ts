@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../../src/load/spec.js';
+import { bundleSpec, loadSpec } from '../../../src/load/spec.js';
 import { loadState, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
 import { SPEC } from '../../helpers.js';
@@ -104,5 +104,25 @@ describe('a reload reads the spec again but parses only the files whose text cha
     expect((second.doc.info as { title: string }).title).toBe('two');
     expect(second.values.get(part)).toEqual({ Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } }, Other: { type: 'string' } });
     expect(second.doc).toEqual((await loadSpec(root)).doc);
+  });
+
+  it('a spec loaded for no reload keeps no parsed value, hands the bundler its own, and bundles the same document', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-none-'));
+    const root = path.join(dir, 'api.yaml');
+    await writeFile(
+      root,
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200': {$ref: 'part.yaml#/Ok'}\n",
+    );
+    await writeFile(path.join(dir, 'part.yaml'), "Ok: {description: ok, content: {application/json: {schema: {$ref: '#/Thing'}}}}\nThing: {type: object}\n");
+    const kept = await bundleSpec(root, undefined, undefined, 'inline', true);
+    const once = await bundleSpec(root, undefined, undefined, 'inline', false);
+    await Promise.all([kept.validated, once.validated]);
+    expect(once.spec.values.size).toBe(0);
+    expect(kept.spec.values.size).toBe(2);
+    expect(once.spec.doc).toEqual(kept.spec.doc);
+    // The kept values are the files as written: the bundler changed only its copies.
+    expect(kept.spec.values.get(path.join(dir, 'part.yaml'))).toEqual({ Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/Thing' } } } }, Thing: { type: 'object' } });
+    // A reload after a load that kept nothing parses again, and gives the same.
+    expect((await loadSpec(root, undefined, once.spec)).doc).toEqual(kept.spec.doc);
   });
 });
