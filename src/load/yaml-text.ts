@@ -116,6 +116,13 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
       problems: notJson.map((n) => ({ place: at(n.range?.[0]), reason: `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out` })),
     };
   }
+  const cycle = aliasInsideItsAnchor(doc);
+  if (cycle !== undefined) {
+    return {
+      ok: false,
+      problems: [{ place: at(cycle.range?.[0]), reason: `alias *${cycle.source} stands inside the node its anchor names: a value that contains itself, which JSON cannot hold (OpenAPI's YAML is limited to JSON's values): use $ref` }],
+    };
+  }
   const bomb = aliasOverflow(doc, limits.maxAliasCount);
   if (bomb !== undefined) {
     return {
@@ -176,6 +183,31 @@ function nonFiniteNumbers(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.Scal
   yamlPackage().visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'number' && !Number.isFinite(node.value)) found.push(node);
+    },
+  });
+  return found;
+}
+
+/**
+ * The first alias that stands inside the very node its anchor names (`A: &a {self: *a}`), in
+ * document order: toJS would make a value that contains itself, which no JSON holds and which
+ * the bundler's crawl follows until the stack runs out. An alias names an anchor set before it,
+ * so a value can only contain itself this way.
+ */
+function aliasInsideItsAnchor(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.Alias | undefined {
+  const { isAlias, visit } = yamlPackage();
+  const lastAnchor = new Map<string, Yaml.Node>();
+  let found: Yaml.Alias | undefined;
+  visit(doc, {
+    Node(_key, node, path) {
+      if (isAlias(node)) {
+        const src = lastAnchor.get(node.source);
+        if (src !== undefined && path.includes(src)) {
+          found = node;
+          return visit.BREAK;
+        }
+      } else if (node.anchor) lastAnchor.set(node.anchor, node);
+      return undefined;
     },
   });
   return found;

@@ -358,6 +358,7 @@ const HOSTILE_FILES: [string, (w: Workspace) => Promise<unknown>, RegExp][] = [
     /fifo\.yaml: cannot read the file: a FIFO/,
   ],
   ['spec: a billion laughs', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}${aliasBomb()}`), /openapi\.yaml at line \d+:\d+: alias \*a\d expands past 100 copies/],
+  ['spec: an alias inside its own anchor', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}x-loop: &loop\n  self: *loop\n`), /openapi\.yaml at line \d+:9: alias \*loop stands inside the node its anchor names/],
   ['spec: 5,000 nested flow collections', (w) => writeFile(file(w, 'openapi', 'schemas', 'desk.yaml'), `type: object\nx: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`), /desk\.yaml at line 2:\d+: nested deeper than 256 levels/],
   [
     'spec: 300 nested block mappings',

@@ -40,3 +40,20 @@ describe("spec files: a number JSON cannot hold is an error with its place (Open
     expect(parseYamlText("a: '.inf'\nb: 1e300\nc: -0.5\n", DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: '.inf', b: 1e300, c: -0.5 } });
   });
 });
+
+describe('spec files: an alias inside the node its anchor names (a value containing itself) is an error with its place', () => {
+  it.each<[string, string, string]>([
+    ['directly', 'A: &a\n  type: object\n  properties:\n    self: *a\n', 'line 4:11'],
+    ['two levels down, in flow style', 'A: &a {properties: {b: {items: [1, *a]}}}\n', 'line 1:36'],
+    ['through a second anchor', 'A: &a\n  b: &b\n    c: *a\n', 'line 3:8'],
+  ])('%s', (_name, text, place) => {
+    const r = parseYamlText(text, DEFAULT_LOAD_LIMITS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.problems).toEqual([{ place, reason: expect.stringMatching(/^alias \*a stands inside the node its anchor names: .*use \$ref$/) as unknown as string }]);
+  });
+
+  it('an alias of a node it does not stand in is read, repeated (a sibling, a node before)', () => {
+    expect(parseYamlText('A: &a {x: 1}\nB: {y: *a}\nC: &c {z: *a}\nD: *c\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: false, value: { A: { x: 1 }, B: { y: { x: 1 } }, C: { z: { x: 1 } }, D: { z: { x: 1 } } } });
+  });
+});
+
