@@ -1,6 +1,6 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { Operations } from '../core/spec/operations.js';
-import { follow, isObject } from '../core/spec/pointer.js';
+import { generationOptions, generationSchema } from './finite-schema.js';
 
 /**
  * For `Prefer: code=N` on a declared response without an example: a body generated from its
@@ -12,15 +12,9 @@ export function generatedBodies(doc: object, operations: Operations, seed: numbe
   for (const op of operations.all) {
     for (const [status, declared] of Object.entries(op.responses)) {
       if (status === '200' || Object.keys(declared.examples).length > 0 || !declared.schemaPointer) continue;
-      out[`${op.pointer} ${status}`] = generateSync({ $ref: declared.schemaPointer } as JsonSchema, {
-        seed,
-        alwaysFakeOptionals: true,
-        fillProperties: false,
-        refResolver: (ref: string) => {
-          const { node } = follow(doc, ref.startsWith('#') ? ref : `#${ref}`);
-          return (isObject(node) ? node : {}) as JsonSchema;
-        },
-      });
+      // A recursive schema made finite, as for items (finite-schema.ts).
+      const body = generationSchema(doc, declared.schemaPointer);
+      out[`${op.pointer} ${status}`] = generateSync(body.schema as JsonSchema, generationOptions(doc, seed, body.finite));
     }
   }
   return out;

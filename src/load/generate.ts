@@ -1,6 +1,7 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ListOperation } from '../core/spec/operations.js';
 import { follow, isObject } from '../core/spec/pointer.js';
+import { generationOptions, generationSchema } from './finite-schema.js';
 
 export interface GenerateOptions {
   readonly seed: number;
@@ -21,18 +22,15 @@ export async function generateItems(doc: unknown, list: ListOperation, lookup: s
 /** The same, at once: what a collection generated on its first request needs. */
 export function generateItemsSync(doc: unknown, list: ListOperation, lookup: string | undefined, opts: GenerateOptions): unknown[] {
   if (opts.count === 0) return [];
+  // The item schema, a recursive one made finite (finite-schema.ts).
+  const item = generationSchema(doc, list.itemPointer);
   const schema: JsonSchema = {
     type: 'array',
     minItems: opts.count,
     maxItems: opts.count,
-    items: { $ref: list.itemPointer },
+    items: item.schema as JsonSchema,
   };
-  const generated = generateSync(schema, {
-    seed: opts.seed,
-    alwaysFakeOptionals: true,
-    fillProperties: false,
-    refResolver: (ref: string) => resolveRef(doc, ref),
-  });
+  const generated = generateSync(schema, generationOptions(doc, opts.seed, item.finite));
   const items = Array.isArray(generated) ? generated : [];
   const pkField = lookup ?? 'pk';
   const pkSchema = follow(doc, `${list.itemPointer}/properties/${pkField}`).node;
@@ -43,9 +41,4 @@ export function generateItemsSync(doc: unknown, list: ListOperation, lookup: str
     if (numberedPk) rest[pkField] = (pkSchema as { type: string }).type === 'integer' ? i + 1 : String(i + 1);
     return rest;
   });
-}
-
-function resolveRef(doc: unknown, ref: string): JsonSchema {
-  const { node } = follow(doc, ref.startsWith('#') ? ref : `#${ref}`);
-  return (isObject(node) ? node : {}) as JsonSchema;
 }

@@ -1,0 +1,119 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LoadProblem } from '../../../src/core/errors.js';
+import { generationSchema } from '../../../src/load/finite-schema.js';
+import { loadState } from '../../../src/load/state.js';
+
+/** A spec of one collection `/api/v1/node` (and its item path) whose item is `schemas.Node`. */
+function specWith(schemas: Record<string, unknown>): string {
+  const list = {
+    type: 'object',
+    required: ['count', 'next', 'previous', 'results'],
+    properties: {
+      count: { type: 'integer' },
+      next: { type: ['string', 'null'] },
+      previous: { type: ['string', 'null'] },
+      results: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+    },
+  };
+  const ok = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
+  return JSON.stringify({
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/api/v1/node': { get: { operationId: 'listNodes', responses: ok(list) } },
+      '/api/v1/node/{pk}': {
+        get: { operationId: 'getNode', parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }], responses: ok({ $ref: '#/components/schemas/Node' }) },
+      },
+    },
+    components: { schemas },
+  });
+}
+
+async function served(schemas: Record<string, unknown>): Promise<{ items: unknown[]; late: LoadProblem[]; doc: unknown }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'finite-'));
+  await writeFile(path.join(dir, 'openapi.json'), specWith(schemas));
+  const late: LoadProblem[] = [];
+  const state = await loadState({ specFile: path.join(dir, 'openapi.json'), fixturesDir: dir, seed: 1, defaultGenerateCount: 25, onLateProblem: (p) => late.push(p) });
+  const collection = state.model.collections.get('/api/v1/node');
+  const items = (collection?.dynamic ?? collection?.items)?.items.map((i) => JSON.parse(i.json) as unknown) ?? [];
+  return { items, late, doc: state.spec.doc };
+}
+
+const pk = { type: 'integer', minimum: 1 };
+const tree = {
+  Node: {
+    type: 'object',
+    required: ['pk', 'name', 'children'],
+    properties: {
+      pk,
+      name: { type: 'string', minLength: 1 },
+      parent: { anyOf: [{ $ref: '#/components/schemas/Node' }, { type: 'null' }] },
+      children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+    },
+  },
+};
+
+/** How deep a generated tree goes, through `children` and `parent`. */
+function levels(node: unknown): number {
+  if (node === null || typeof node !== 'object') return 0;
+  const n = node as { children?: unknown[]; parent?: unknown };
+  return 1 + Math.max(0, levels(n.parent), ...(n.children ?? []).map(levels));
+}
+
+describe('a recursive item schema is generated finite and valid (json-schema-faker alone filled the deepest levels with placeholders that broke the schema)', () => {
+  it('a tree: children and a nullable parent of the same schema', async () => {
+    const { items, late } = await served(tree);
+    // Every generated item kept: none broke its schema (pk 0 under minimum 1, an empty name).
+    expect(late).toEqual([]);
+    expect(items).toHaveLength(25);
+    for (const item of items) {
+      expect(levels(item)).toBe(2);
+      const node = item as { children: { pk: number; name: string; parent: unknown; children: unknown[] }[] };
+      expect(node.children.length).toBeGreaterThan(0);
+      for (const child of node.children) {
+        expect(child.pk).toBeGreaterThanOrEqual(1);
+        expect(child.name.length).toBeGreaterThan(0);
+        expect(child.parent).toBeNull();
+        expect(child.children).toEqual([]);
+      }
+    }
+  });
+
+  it('through a second schema and a oneOf (Node -> Edge -> Node)', async () => {
+    const { items, late } = await served({
+      Node: { type: 'object', required: ['pk', 'edges'], properties: { pk, edges: { type: 'array', items: { $ref: '#/components/schemas/Edge' } } } },
+      Edge: { type: 'object', required: ['weight'], properties: { weight: { type: 'integer', minimum: 5 }, to: { oneOf: [{ $ref: '#/components/schemas/Node' }, { type: 'null' }] } } },
+    });
+    expect(late).toEqual([]);
+    expect(items).toHaveLength(25);
+  });
+
+  it('the same seed gives the same items', async () => {
+    expect((await served(tree)).items).toEqual((await served(tree)).items);
+  });
+
+  it('a schema without a cycle is handed over as it was (the generated data of every other spec is unchanged)', async () => {
+    const { doc } = await served({ Node: { type: 'object', required: ['pk'], properties: { pk, tag: { $ref: '#/components/schemas/Tag' } } }, Tag: { type: 'string', minLength: 2 } });
+    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({ schema: { $ref: '#/components/schemas/Node' }, finite: true });
+  });
+
+  it('a deep schema without a cycle: past the generator\'s default depth its members still follow their schema', async () => {
+    let inner: Record<string, unknown> = { type: 'object', required: ['pk'], properties: { pk } };
+    for (let i = 0; i < 8; i++) inner = { type: 'object', required: ['pk', 'next'], properties: { pk, next: inner } };
+    const { items, late } = await served({ Node: inner });
+    expect(late).toEqual([]);
+    expect(items).toHaveLength(25);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['a required member that is the object itself (no finite value)', { Node: { type: 'object', required: ['pk', 'self'], properties: { pk, self: { $ref: '#/components/schemas/Node' } } } }],
+    ['a cycle under `not`', { Node: { type: 'object', required: ['pk'], properties: { pk, x: { not: { $ref: '#/components/schemas/Node' } } } } }],
+    ['a cycle in a tuple (prefixItems)', { Node: { type: 'object', required: ['pk'], properties: { pk, pair: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Node' }], minItems: 1, items: false } } } }],
+  ])('%s: left to the generator as before, its depth limit kept', async (_name, schemas) => {
+    const { doc } = await served(schemas);
+    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({ schema: { $ref: '#/components/schemas/Node' }, finite: false });
+  });
+});
