@@ -1,6 +1,7 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ListOperation } from '../core/spec/operations.js';
-import { follow, isObject } from '../core/spec/pointer.js';
+import { fieldSchema } from '../core/model.js';
+import { isObject } from '../core/spec/pointer.js';
 import { generationOptions, generationSchema } from './finite-schema.js';
 
 export interface GenerateOptions {
@@ -33,12 +34,13 @@ export function generateItemsSync(doc: unknown, list: ListOperation, lookup: str
   const generated = generateSync(schema, generationOptions(doc, opts.seed, item.finite));
   const items = Array.isArray(generated) ? generated : [];
   const pkField = lookup ?? 'pk';
-  const pkSchema = follow(doc, `${list.itemPointer}/properties/${pkField}`).node;
-  const numberedPk = isObject(pkSchema) && (pkSchema.type === 'integer' || pkSchema.type === 'string');
+  // Found through `$ref` and `allOf` too (an item composed of a base schema holding its pk).
+  const pkSchema = fieldSchema(doc, list.itemPointer, pkField);
+  const numberedPk = pkSchema.type === 'integer' || pkSchema.type === 'string';
   return items.map((item, i) => {
     if (!isObject(item)) return item;
     const { url: _url, ...rest } = item;
-    if (numberedPk) rest[pkField] = (pkSchema as { type: string }).type === 'integer' ? i + 1 : String(i + 1);
+    if (numberedPk) rest[pkField] = pkSchema.type === 'integer' ? i + 1 : String(i + 1);
     return rest;
   });
 }

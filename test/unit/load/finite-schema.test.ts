@@ -117,3 +117,15 @@ describe('a recursive item schema is generated finite and valid (json-schema-fak
     expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({ schema: { $ref: '#/components/schemas/Node' }, finite: false });
   });
 });
+
+describe('generated items are numbered 1..count by their pk', () => {
+  it('also where the pk is declared in a base schema the item composes with allOf', async () => {
+    const { items, late } = await served({
+      Base: { type: 'object', required: ['pk'], properties: { pk } },
+      Node: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } }] },
+    });
+    expect(late).toEqual([]);
+    expect(items.map((i) => (i as { pk: number }).pk)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+});
+
