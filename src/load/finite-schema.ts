@@ -1,5 +1,6 @@
 import type { JsonSchema } from 'json-schema-faker';
 import { follow, isObject } from '../core/spec/pointer.js';
+import { SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './schema-keywords.js';
 
 /**
  * A schema to generate data from, for json-schema-faker: the schema at `pointer` as it is (a
@@ -57,12 +58,15 @@ const TIMES = 2;
 /** Nodes made at most (a schema whose expansion is larger is left as it is). */
 const MAX_NODES = 20_000;
 
-/** Keywords whose value is one schema (a cut is resolved under `items` only). */
-const ONE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+/**
+ * Keywords whose value is one schema (a cut is resolved under `items` only): the lint's, and
+ * `contentSchema` (a schema too, which the lint leaves to Ajv as an annotation).
+ */
+const ONE = [...SCHEMA, 'contentSchema'];
 /** Keywords whose value is a list of schemas. */
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-/** Keywords whose value is a map of schemas. */
-const MAP = ['properties', 'patternProperties', 'dependentSchemas'];
+const LIST = [...SCHEMA_LIST];
+/** Keywords whose value is a map of schemas, but definitions (data here: see DATA). */
+const MAP = [...SCHEMA_MAP].filter((k) => !DATA.has(k));
 
 class Expansion {
   cycles = false;

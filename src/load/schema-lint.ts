@@ -2,11 +2,8 @@ import { type ContractAjv, formatCheck } from '../contract/ajv.js';
 import type { LoadProblem } from '../core/errors.js';
 import { escapeToken, getAt, isObject } from '../core/spec/pointer.js';
 import { metaSchemaCheck } from './meta-check.js';
+import { SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './schema-keywords.js';
 
-// Keywords whose value is a schema, a list of schemas, or a map of them (JSON Schema 2020-12).
-const SCHEMA = new Set(['additionalProperties', 'items', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems']);
-const SCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-const SCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 // Keywords Ajv takes as annotations or anchors without a rule of its own.
 const ANNOTATIONS = new Set(['$anchor', '$dynamicAnchor', '$vocabulary', 'contentSchema']);
 
