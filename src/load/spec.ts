@@ -94,10 +94,12 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
           if (!where.ok) throw new ResolverError(new Error(`${file.url} ${where.reason}`), file.url);
           const value = parsed.get(where.file);
           // A JSON-schema YAML value is JSON: a round trip copies it (twice as fast as structuredClone).
-          if (value !== null && typeof value === 'object' && copy) return JSON.parse(JSON.stringify(value)) as unknown;
-          if (value !== null && typeof value === 'object' && !handed.has(where.file)) {
-            handed.add(where.file);
-            return value;
+          if (value !== null && typeof value === 'object') {
+            if (copy) return JSON.parse(JSON.stringify(value)) as unknown;
+            if (!handed.has(where.file)) {
+              handed.add(where.file);
+              return value;
+            }
           }
           const text = known.get(where.file);
           if (text !== undefined) return text;

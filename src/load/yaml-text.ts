@@ -195,6 +195,15 @@ function nonFiniteNumbers(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.Scal
  * so a value can only contain itself this way.
  */
 function aliasInsideItsAnchor(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.Alias | undefined {
+  return firstAlias(doc, (_alias, src, path) => path.includes(src));
+}
+
+/**
+ * The first alias, in document order, for which `stop` says so, given the node its anchor names
+ * (the last one set before it, as the `yaml` package resolves it; an alias without one is
+ * skipped) and the alias's ancestors.
+ */
+function firstAlias(doc: ReturnType<typeof Yaml.parseDocument>, stop: (alias: Yaml.Alias, src: Yaml.Node, path: readonly unknown[]) => boolean): Yaml.Alias | undefined {
   const { isAlias, visit } = yamlPackage();
   const lastAnchor = new Map<string, Yaml.Node>();
   let found: Yaml.Alias | undefined;
@@ -202,7 +211,7 @@ function aliasInsideItsAnchor(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.
     Node(_key, node, path) {
       if (isAlias(node)) {
         const src = lastAnchor.get(node.source);
-        if (src !== undefined && path.includes(src)) {
+        if (src !== undefined && stop(node, src, path)) {
           found = node;
           return visit.BREAK;
         }
@@ -219,8 +228,7 @@ function aliasInsideItsAnchor(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.
  * order, without expanding anything.
  */
 function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number): Yaml.Alias | undefined {
-  const { isAlias, isCollection, isPair, visit } = yamlPackage();
-  const lastAnchor = new Map<string, Yaml.Node>();
+  const { isAlias, isCollection, isPair } = yamlPackage();
   const target = new Map<Yaml.Node, Yaml.Node>();
   const counts = new Map<Yaml.Node, { count: number; aliasCount: number }>();
   const aliasCountOf = (node: Tree): number => {
@@ -237,26 +245,14 @@ function aliasOverflow(doc: ReturnType<typeof Yaml.parseDocument>, max: number):
     if (isPair(node)) return Math.max(aliasCountOf(node.key), aliasCountOf(node.value));
     return 1;
   };
-  let found: Yaml.Alias | undefined;
-  visit(doc, {
-    Node(_key, node) {
-      if (isAlias(node)) {
-        const src = lastAnchor.get(node.source);
-        if (!src) return undefined;
-        target.set(node, src);
-        let d = counts.get(src);
-        if (!d) counts.set(src, (d = { count: 0, aliasCount: 0 }));
-        d.count += 1;
-        if (d.aliasCount === 0) d.aliasCount = aliasCountOf(src);
-        if (d.count * d.aliasCount > max) {
-          found = node;
-          return visit.BREAK;
-        }
-      } else if (node.anchor) lastAnchor.set(node.anchor, node);
-      return undefined;
-    },
+  return firstAlias(doc, (alias, src) => {
+    target.set(alias, src);
+    let d = counts.get(src);
+    if (!d) counts.set(src, (d = { count: 0, aliasCount: 0 }));
+    d.count += 1;
+    if (d.aliasCount === 0) d.aliasCount = aliasCountOf(src);
+    return d.count * d.aliasCount > max;
   });
-  return found;
 }
 
 /**
