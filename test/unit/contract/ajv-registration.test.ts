@@ -66,4 +66,16 @@ describe("the contract's Ajv: the document registered without a walk", () => {
     expect(ajv.validate('#/components/schemas/Room', { name: 'ok' })).toEqual([]);
     expect(ajv.validate('#/components/schemas/Room', { name: 'x' }).map((v) => v.keyword)).toEqual(['minLength']);
   });
+
+  it("compiles a validator without compiling Ajv's meta-schema; a pointer that resolves nowhere throws, each time alike", () => {
+    const ajv = new ContractAjv(doc);
+    const meta = () => (ajv.ajv as unknown as { schemas: Record<string, { validate?: unknown } | undefined> }).schemas['https://json-schema.org/draft/2020-12/schema'];
+    expect(ajv.validate('#/components/schemas/Desk', {}).length).toBeGreaterThan(0);
+    expect(meta()).toBeDefined();
+    expect(meta()?.validate).toBeUndefined();
+    const missing = () => ajv.validator('#/components/schemas/Nowhere');
+    expect(missing).toThrow(/can't resolve reference/);
+    expect(missing).toThrow(/can't resolve reference/);
+    expect(ajv.validate('#/components/schemas/Desk', {})).toEqual(new ContractAjv(doc).validate('#/components/schemas/Desk', {}));
+  });
 });
