@@ -1,5 +1,5 @@
 import type { LoadProblem } from '../errors.js';
-import { type At, appendPointer, followAt, followFrom, getFrom, isObject } from './pointer.js';
+import { type At, appendPointer, childAt, followAt, followChild, isObject } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -113,13 +113,12 @@ function findResultsItems(doc: unknown, schema: At, depth = 0): At | undefined {
   if (!isObject(node)) return undefined;
   let found: At | undefined;
   if (isObject(node.properties) && node.properties.results !== undefined) {
-    const results = followFrom(doc, schema, 'properties', 'results');
-    if (isObject(results.node) && results.node.items !== undefined) found = followFrom(doc, results, 'items');
+    const results = followChild(doc, childAt(doc, schema, 'properties'), 'results');
+    if (isObject(results.node) && results.node.items !== undefined) found = followChild(doc, results, 'items');
   }
   if (Array.isArray(node.allOf)) {
-    node.allOf.forEach((_, i) => {
-      found = findResultsItems(doc, followFrom(doc, schema, 'allOf', i), depth + 1) ?? found;
-    });
+    const allOf = childAt(doc, schema, 'allOf');
+    for (let i = 0; i < node.allOf.length; i++) found = findResultsItems(doc, followChild(doc, allOf, i), depth + 1) ?? found;
   }
   return found;
 }
@@ -146,17 +145,18 @@ export function statusRecord<T>(): Record<string, T> {
 function declaredResponses(doc: unknown, op: At): { responses: Record<string, DeclaredResponse>; okSchema: At | undefined } {
   const out = statusRecord<DeclaredResponse>();
   let okSchema: At | undefined;
-  const responses = followFrom(doc, op, 'responses');
+  const responses = followChild(doc, op, 'responses');
   if (!isObject(responses.node)) return { responses: out, okSchema };
   for (const status of Object.keys(responses.node)) {
-    const resp = followFrom(doc, responses, status);
-    const media = followFrom(doc, resp, 'content', 'application/json');
+    const resp = followChild(doc, responses, status);
+    const media = followChild(doc, childAt(doc, resp, 'content'), 'application/json');
     const schemaPointer = isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
-    if (status === '200' && schemaPointer !== undefined) okSchema = followFrom(doc, media, 'schema');
+    if (status === '200' && schemaPointer !== undefined) okSchema = followChild(doc, media, 'schema');
     const examples: Record<string, unknown> = {};
     if (isObject(media.node) && isObject(media.node.examples)) {
+      const named = childAt(doc, media, 'examples');
       for (const name of Object.keys(media.node.examples)) {
-        const ex = followFrom(doc, media, 'examples', name).node;
+        const ex = followChild(doc, named, name).node;
         if (isObject(ex) && 'value' in ex) examples[name] = ex.value;
       }
     } else if (isObject(media.node) && 'example' in media.node) {
@@ -176,27 +176,27 @@ interface Parameter extends At {
 function parameters(doc: unknown, path: At, op: At): Parameter[] {
   const out = new Map<string, Parameter>();
   for (const owner of [path, op]) {
-    const list = getFrom(doc, owner, 'parameters');
+    const list = childAt(doc, owner, 'parameters');
     const items = followAt(doc, list).node;
     if (!Array.isArray(items)) continue;
-    items.forEach((_, i) => {
-      const p = followFrom(doc, list, i);
+    for (let i = 0; i < items.length; i++) {
+      const p = followChild(doc, list, i);
       if (isObject(p.node) && typeof p.node.name === 'string' && typeof p.node.in === 'string') {
         out.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, pointer: p.pointer, node: p.node });
       }
-    });
+    }
   }
   return [...out.values()];
 }
 
 function requestBody(doc: unknown, op: At): { bodyPointer: string | undefined; bodyTypes: string[] } {
-  const body = followFrom(doc, op, 'requestBody');
+  const body = followChild(doc, op, 'requestBody');
   if (!isObject(body.node) || !isObject(body.node.content)) return { bodyPointer: undefined, bodyTypes: [] };
   const types = Object.keys(body.node.content);
   const preferred = types.find((t) => /^application\/json\b/i.test(t)) ?? types[0];
   if (preferred === undefined) return { bodyPointer: undefined, bodyTypes: [] };
-  const media = followFrom(doc, body, 'content', preferred);
-  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? followFrom(doc, media, 'schema').pointer : undefined;
+  const media = followChild(doc, childAt(doc, body, 'content'), preferred);
+  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? followChild(doc, media, 'schema').pointer : undefined;
   return { bodyPointer, bodyTypes: types };
 }
 
@@ -221,7 +221,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   // `op`: the operation's raw node (its responses, body); `opNode`: followed (its id, summary).
   const base = (path: string, method: ViewMethod, op: At, opNode: Record<string, unknown>, params: Parameter[], resource: string) => {
     const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
-    const formatSchema = formatParam ? followFrom(doc, formatParam, 'schema').node : undefined;
+    const formatSchema = formatParam ? followChild(doc, formatParam, 'schema').node : undefined;
     const query = params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
     const { responses, okSchema } = declaredResponses(doc, op);
     const fields = {
@@ -240,7 +240,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   };
 
   for (const path of Object.keys(paths.node as Record<string, unknown>)) {
-    const item = followFrom(doc, paths, path);
+    const item = followChild(doc, paths, path);
     const pathPointer = item.pointer;
     const at: PathAt = { path, item };
     const segments = path.split('/').filter(Boolean);
@@ -252,7 +252,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       if (declared.length > 0) itemPaths.push(at);
       continue;
     }
-    const opRaw = getFrom(doc, item, 'get');
+    const opRaw = childAt(doc, item, 'get');
     const op = followAt(doc, opRaw).node;
     if (!isObject(op)) {
       if (declared.length > 0) {
@@ -298,7 +298,7 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   const writes: WriteOperation[] = [];
   const routes: PathRoute[] = [];
   const writeOf = ({ path, item }: PathAt, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
-    const op = getFrom(doc, item, LOWER_METHODS[method]);
+    const op = childAt(doc, item, LOWER_METHODS[method]);
     // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
     const followed = followAt(doc, op).node;
     const opNode = isObject(followed) ? followed : {};
@@ -329,10 +329,10 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
         methods.set(m, writeOf(at, m, 'detail', parent, list.resource));
         continue;
       }
-      const op = getFrom(doc, item, 'get');
+      const op = childAt(doc, item, 'get');
       const params = parameters(doc, item, op);
       const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
-      const pkSchema = pkDecl ? followFrom(doc, pkDecl, 'schema').node : undefined;
+      const pkSchema = pkDecl ? followChild(doc, pkDecl, 'schema').node : undefined;
       const { fields: b, okSchema } = base(path, 'GET', op, pathNode.get as Record<string, unknown>, params, list.resource);
       // The detail's own 200 schema is its item; a detail without one answers the collection's item.
       const detail: DetailOperation = {

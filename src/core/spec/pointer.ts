@@ -88,21 +88,36 @@ function followOn(doc: unknown, current: string, node: unknown): At {
 }
 
 /**
- * What `getAt(doc, appendPointer(from.pointer, ...tokens))` finds, with that pointer, where `from`'s
- * node is the value at its pointer (an answer of `follow`, or of this): walked from that node
- * rather than from the root.
+ * What `getAt(doc, appendPointer(from.pointer, token))` finds, with that pointer, where `from`'s
+ * node is the value at its pointer (an answer of `follow`, or of this): one step from that node
+ * rather than a walk from the root. One token per call: the spec's operations are read with
+ * thousands of these, and a function this small is cheap to optimize (a variadic one cost the
+ * optimizing compiler 0.1 s per caller on a spec of 2,000 collections).
+ */
+export function childAt(doc: unknown, from: At, token: string | number): At {
+  const key = typeof token === 'number' ? String(token) : token;
+  const pointer = `${from.pointer}/${escapeToken(key)}`;
+  // A cycle's end (node undefined) and a token that getAt would percent-decode: from the root.
+  if (from.node === undefined || (typeof token === 'string' && key.includes('%'))) return { pointer, node: getAt(doc, pointer) };
+  const node = from.node;
+  if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return { pointer, node: undefined };
+  return { pointer, node: (node as Record<string, unknown>)[key] };
+}
+
+/** What `follow(doc, appendPointer(from.pointer, token))` answers, one step from `from` (see childAt). */
+export function followChild(doc: unknown, from: At, token: string | number): At {
+  const at = childAt(doc, from, token);
+  return followOn(doc, at.pointer, at.node);
+}
+
+/**
+ * What `getAt(doc, appendPointer(from.pointer, ...tokens))` finds, with that pointer: `childAt`
+ * token after token (no `$ref` followed on the way, as that pointer would not follow one).
  */
 export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
-  const pointer = appendPointer(from.pointer, ...tokens);
-  // A cycle's end (node undefined) and a token that getAt would percent-decode: from the root.
-  if (from.node === undefined || tokens.some((t) => typeof t === 'string' && t.includes('%'))) return { pointer, node: getAt(doc, pointer) };
-  let node: unknown = from.node;
-  for (const t of tokens) {
-    const key = String(t);
-    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return { pointer, node: undefined };
-    node = (node as Record<string, unknown>)[key];
-  }
-  return { pointer, node };
+  let at = from;
+  for (const t of tokens) at = childAt(doc, at, t);
+  return at;
 }
 
 /** What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, walked from `from` (see getFrom). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOperations, statusRecord } from '../../../src/core/spec/operations.js';
-import { appendPointer, type At, follow, followFrom, getAt, getFrom } from '../../../src/core/spec/pointer.js';
+import { appendPointer, type At, childAt, follow, followChild, followFrom, getAt, getFrom } from '../../../src/core/spec/pointer.js';
 import { loadState } from '../../../src/load/state.js';
 import { lintSchemas } from '../../../src/load/schema-lint.js';
 import { ContractAjv } from '../../../src/contract/ajv.js';
@@ -133,7 +133,7 @@ describe('statusRecord', () => {
   });
 });
 
-describe('getFrom and followFrom: what getAt and follow answer from the root, walked from a node at hand', () => {
+describe('childAt, followChild, getFrom and followFrom: what getAt and follow answer from the root, walked from a node at hand', () => {
   // Random documents of objects, arrays and internal $refs (dangling, cyclic, self, to the root),
   // with keys that need escaping (`/`, `~`) or look percent-encoded.
   function randomDoc(seed: number): { doc: Record<string, unknown>; pointers: string[] } {
@@ -179,7 +179,10 @@ describe('getFrom and followFrom: what getAt and follow answer from the root, wa
           expect(getFrom(doc, fromGet, t)).toEqual({ pointer: appendPointer(p, t), node: getAt(doc, appendPointer(p, t)) });
           expect(followFrom(doc, fromGet, t)).toEqual(follow(doc, appendPointer(p, t)));
           expect(followFrom(doc, fromFollow, t, 'a')).toEqual(follow(doc, appendPointer(fromFollow.pointer, t, 'a')));
-          compared += 3;
+          expect(getFrom(doc, fromFollow, 'a', t)).toEqual({ pointer: appendPointer(fromFollow.pointer, 'a', t), node: getAt(doc, appendPointer(fromFollow.pointer, 'a', t)) });
+          expect(childAt(doc, fromGet, t)).toEqual({ pointer: appendPointer(p, t), node: getAt(doc, appendPointer(p, t)) });
+          expect(followChild(doc, fromFollow, t)).toEqual(follow(doc, appendPointer(fromFollow.pointer, t)));
+          compared += 6;
         }
         expect(followFrom(doc, fromGet)).toEqual(follow(doc, p));
       }
