@@ -113,11 +113,11 @@ type ResolvedPointer = NonNullable<ReturnType<$Refs['_resolve']>>;
  * checks the document's version as it parses): every external `$ref` inlined once, the others
  * remapped to it.
  */
-export async function bundle(parser: SwaggerParser, path: string, options: unknown): Promise<Record<string, unknown>> {
+export async function bundle(parser: SwaggerParser, path: string, options: unknown, scanned?: ExternalRefsByFile): Promise<Record<string, unknown>> {
   // As $RefParser.prototype.bundle: normalized options, resolve, bundle, then the errors kept
   // under continueOnError.
   const args = jsonSchemaParserNormalizeArgs([path, options] as unknown as IArguments);
-  await resolve(parser, args.path, args.schema, args.options);
+  await resolve(parser, args.path, args.schema, args.options, scanned);
   bundleResolved(parser, args.options);
   if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
   return (parser as unknown as { schema: Record<string, unknown> }).schema;
@@ -128,15 +128,30 @@ export async function bundle(parser: SwaggerParser, path: string, options: unkno
  * parser given (swagger-parser's, with its version checks), then the library's resolve-external
  * step, ported below, then its check for errors kept under continueOnError.
  */
-async function resolve(parser: SwaggerParser, path: string, schema: unknown, options: unknown): Promise<void> {
+async function resolve(parser: SwaggerParser, path: string, schema: unknown, options: unknown, scanned: ExternalRefsByFile | undefined): Promise<void> {
   const args = jsonSchemaParserNormalizeArgs([path, schema, options] as unknown as IArguments);
   await parser.parse(args.path, args.schema as never, args.options as never);
-  await resolveExternal(parser, args.options as ExternalOptions);
+  await resolveExternal(parser, args.options as ExternalOptions, scanned);
   if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
 }
 
 type ExternalOptions = { resolve?: { external?: boolean }; dereference?: { externalReferenceResolution?: string }; continueOnError?: boolean };
 type ExternalRefs = { _root$Ref: { path: string }; _$refs: Record<string, { value: unknown } | undefined> };
+
+/** An external `$ref` where the resolve-external crawl meets it: its text, and the bundler's path of the object holding it. */
+export interface ExternalRef {
+  readonly ref: string;
+  readonly base: string;
+}
+
+/**
+ * The external `$ref`s of files the caller has walked already (spec.ts reads every file first, to
+ * confine what the bundler will read), by the bundler's URL of the file (no `#`), in crawl order:
+ * for a file whose value the bundler is handed (itself, or a JSON copy of it), the crawl reads the
+ * list instead of walking the document a second time. Only a `$ref`'s text and its base are read
+ * by the crawl; a file not in the map is walked.
+ */
+export type ExternalRefsByFile = ReadonlyMap<string, readonly ExternalRef[]>;
 
 /**
  * The library's resolve-external step (lib/resolve-external.ts): every external `$ref` found by a
@@ -145,20 +160,23 @@ type ExternalRefs = { _root$Ref: { path: string }; _$refs: Record<string, { valu
  * path is made a string only where an external `$ref` stands, scalars are not visited (the
  * library's crawl returns at once from them) and the promises go to one array, in the same order.
  */
-function resolveExternal(parser: SwaggerParser, options: ExternalOptions): Promise<unknown> {
+function resolveExternal(parser: SwaggerParser, options: ExternalOptions, scanned: ExternalRefsByFile | undefined): Promise<unknown> {
   if (!options.resolve?.external) return Promise.resolve();
   try {
     const promises: Promise<unknown>[] = [];
     const refs = parser.$refs as unknown as ExternalRefs;
-    crawlExternal((parser as unknown as { schema: unknown }).schema, `${refs._root$Ref.path}#`, refs, options, new Set(), promises);
+    crawlExternal((parser as unknown as { schema: unknown }).schema, refs._root$Ref.path, refs, options, promises, scanned);
     return Promise.all(promises);
   } catch (e) {
     return Promise.reject(e);
   }
 }
 
-function crawlExternal(obj: unknown, path: Path, refs: ExternalRefs, options: ExternalOptions, seen: Set<object>, promises: Promise<unknown>[]): void {
-  forEachExternalRef(obj, path, [], seen, ($ref, at) => promises.push(resolveExternal$Ref($ref, String(at), refs, options)));
+/** The crawl of one file's value (`fileUrl`: the bundler's URL of it), or the list its caller's walk found. */
+function crawlExternal(obj: unknown, fileUrl: string, refs: ExternalRefs, options: ExternalOptions, promises: Promise<unknown>[], scanned: ExternalRefsByFile | undefined): void {
+  const known = scanned?.get(fileUrl);
+  if (known) for (const { ref, base } of known) promises.push(resolveExternal$Ref({ $ref: ref }, base, refs, options, scanned));
+  else forEachExternalRef(obj, `${fileUrl}#`, [], new Set(), ($ref, at) => promises.push(resolveExternal$Ref($ref, String(at), refs, options, scanned)));
 }
 
 /**
@@ -184,7 +202,7 @@ export function forEachExternalRef(node: unknown, path: Path, tokens: (string | 
   }
 }
 
-async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: ExternalRefs, options: ExternalOptions): Promise<unknown> {
+async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: ExternalRefs, options: ExternalOptions, scanned: ExternalRefsByFile | undefined): Promise<unknown> {
   const resolvedPath = url.resolve(options.dereference?.externalReferenceResolution === 'root' ? url.cwd() : path, $ref.$ref);
   const withoutHash = url.stripHash(resolvedPath);
   const known = refs._$refs[withoutHash];
@@ -192,7 +210,7 @@ async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: E
   try {
     const result = await parseFile(resolvedPath, refs as never, options as never);
     const promises: Promise<unknown>[] = [];
-    crawlExternal(result, `${withoutHash}#`, refs, options, new Set(), promises);
+    crawlExternal(result, withoutHash, refs, options, promises, scanned);
     // Not awaited here, as the library has it: a failure further down is not caught below.
     return Promise.all(promises);
   } catch (err) {

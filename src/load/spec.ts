@@ -12,7 +12,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
-import { bundle, forEachExternalRef } from './bundle.js';
+import { bundle, type ExternalRef, forEachExternalRef } from './bundle.js';
 import { failureOf, type ValidationFailure } from './oas-validate.js';
 import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
 
@@ -138,6 +138,8 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
   const texts = new Map<string, string>();
   const values = new Map<string, unknown>();
   const asBundlerReads = new Set<string>();
+  // The external `$ref`s of each file the bundler will be handed as a value, by its URL.
+  const scanned = new Map<string, readonly ExternalRef[]>();
   const files: string[] = [root];
   // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
   const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
@@ -179,6 +181,8 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       forEachExternalRef(read.value, `${url}#`, [], read.asBundlerReads ? undefined : new Set(), ($ref, base, tokens) => {
         refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
       });
+      // The bundler is handed this very value (or a JSON copy): its crawl takes these, not a second walk.
+      if (read.asBundlerReads) scanned.set(url, refs);
       for (const { pointer, base, ref } of refs) {
         const target = refUrl.stripHash(refUrl.resolve(base, ref));
         const where = fileOfUrl(target);
@@ -203,7 +207,7 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     let doc: Record<string, unknown>;
     try {
       // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
-      doc = await bundle(new SwaggerParser(), root, options);
+      doc = await bundle(new SwaggerParser(), root, options, scanned);
     } catch (e) {
       throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
     }
