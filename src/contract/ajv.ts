@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { responseView } from '../core/spec/response-view.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -34,11 +35,17 @@ export class ContractAjv {
   readonly ajv: Ajv2020;
   readonly #cache = new Map<string, ValidateFunction>();
 
+  /**
+   * `doc`: the bundled spec. What is registered is its response view (src/core/spec/response-view.ts):
+   * every check made here is of an answer (a fixture's items are answers, as are a deployment's),
+   * and an answer never holds a `writeOnly` property, `required` or not.
+   */
   constructor(doc: unknown) {
     this.ajv = contractAjv();
     const scanned = scanDocument(doc);
     this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...scanned.extensions]);
-    this.ajv.addSchema(scanned.identifies ? (doc as object) : opaqueRoot(doc as object), SPEC_ID, undefined, false);
+    const view = responseView(doc as object, scanned.writeOnly);
+    this.ajv.addSchema(scanned.identifies ? view : opaqueRoot(view), SPEC_ID, undefined, false);
   }
 
   /** The validator of the schema at `pointer` (`#/components/schemas/Desk`); throws if it cannot compile. */
@@ -123,13 +130,15 @@ function rememberLast(ajv: Ajv2020, name: string): void {
 
 /**
  * What of the document matters to its registration: every `x-…` specification extension it uses
- * (annotations to Ajv, not errors), and whether any of its objects has an `$id`, `$anchor` or
- * `$dynamicAnchor` member (a schema Ajv must index to resolve a `$ref` by it).
+ * (annotations to Ajv, not errors), whether any of its objects has an `$id`, `$anchor` or
+ * `$dynamicAnchor` member (a schema Ajv must index to resolve a `$ref` by it), and whether any says
+ * `writeOnly: true` (its response view is then a copy).
  */
-function scanDocument(doc: unknown): { extensions: string[]; identifies: boolean } {
+function scanDocument(doc: unknown): { extensions: string[]; identifies: boolean; writeOnly: boolean } {
   const found = new Set<string>();
   const seen = new Set<object>();
   let identifies = false;
+  let writeOnly = false;
   // Only objects are walked into (a spec has some hundred thousand values, most of them scalars).
   const walk = (node: object): void => {
     if (seen.has(node)) return;
@@ -143,11 +152,12 @@ function scanDocument(doc: unknown): { extensions: string[]; identifies: boolean
       if (first === 120 && k.charCodeAt(1) === 45) found.add(k);
       else if (first === 36 && (k === '$id' || k === '$anchor' || k === '$dynamicAnchor')) identifies = true;
       const v = (node as Record<string, unknown>)[k];
+      if (v === true && k === 'writeOnly') writeOnly = true;
       if (v !== null && typeof v === 'object') walk(v);
     }
   };
   if (doc !== null && typeof doc === 'object') walk(doc);
-  return { extensions: [...found], identifies };
+  return { extensions: [...found], identifies, writeOnly };
 }
 
 /**

@@ -59,7 +59,7 @@ export class LiveCollection {
   }
 
   #prepare(values: Record<string, unknown>): PreparedItem {
-    const item = prepareItem(values, { fields: this.model.fields, withUrl: this.model.withUrl, pkField: this.model.lookup });
+    const item = prepareItem(values, { fields: this.model.fields, withUrl: this.model.withUrl, pkField: this.model.lookup, hidden: this.model.hidden });
     this.#objects.set(item, values);
     return item;
   }

@@ -3,7 +3,7 @@ import { Router } from './router.js';
 import { asSnapshot, type Snapshot } from './snapshot.js';
 import { type DetailOperation, type ListOperation, type Operations, type PathRoute, readOperations } from './spec/operations.js';
 import { type Filters, listFilters } from './filters.js';
-import { buildsUrl, EMPTY_SET, type ItemSet, type ItemSource, itemFields, lookupField, prepareItems } from './store.js';
+import { buildsUrl, EMPTY_SET, type ItemSet, type ItemSource, itemFields, lookupField, prepareItems, writeOnlyFields } from './store.js';
 import { follow, isObject } from './spec/pointer.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
@@ -17,6 +17,8 @@ export interface CollectionModel {
   readonly from: string;
   /** The item schema's fields, in order. */
   readonly fields: readonly string[];
+  /** Its `writeOnly` fields: never in an answer. */
+  readonly hidden: readonly string[];
   /** Items carry a `url` built per request. */
   readonly withUrl: boolean;
   /** The field the item path looks items up by (DRF's lookup_field), if the items carry one. */
@@ -77,6 +79,8 @@ export interface CollectionInput {
 /** How a collection's items are served: fields in order, url or not, the lookup field. */
 export interface CollectionShape {
   readonly fields: readonly string[];
+  /** The item schema's `writeOnly` fields (writeOnlyFields). */
+  readonly hidden: readonly string[];
   readonly withUrl: boolean;
   readonly lookup: string | undefined;
   readonly pkParam: string;
@@ -87,7 +91,7 @@ export function shapeOf(spec: unknown, operations: Operations, list: ListOperati
   const detail = operations.detailOf.get(list.path);
   const itemRoute = operations.itemRouteOf.get(list.path);
   const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
-  return { fields: itemFields(spec, list.itemPointer), withUrl: buildsUrl(spec, list, detail), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
+  return { fields: itemFields(spec, list.itemPointer), hidden: writeOnlyFields(spec, list.itemPointer), withUrl: buildsUrl(spec, list, detail), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
 }
 
 /** The first raw item of an input, if it is at hand without making anything. */
@@ -101,7 +105,7 @@ function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
   return () => {
     if (set) return set;
     const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
-    set = raw === undefined ? (input as { prepared: ItemSet }).prepared : raw.length === 0 ? EMPTY_SET : prepareItems(raw, { fields: shape.fields, withUrl: shape.withUrl, pkField: shape.lookup });
+    set = raw === undefined ? (input as { prepared: ItemSet }).prepared : raw.length === 0 ? EMPTY_SET : prepareItems(raw, { fields: shape.fields, withUrl: shape.withUrl, pkField: shape.lookup, hidden: shape.hidden });
     return set;
   };
 }
@@ -131,6 +135,7 @@ export function compileModel(spec: Readonly<Record<string, unknown>>, operations
       from: data?.from ?? 'nothing',
       count: data ? countOf(data.items) : 0,
       fields: shape.fields,
+      hidden: shape.hidden,
       withUrl: shape.withUrl,
       lookup: shape.lookup,
       get items() {

@@ -1,5 +1,5 @@
 import type { DetailOperation, ListOperation } from './spec/operations.js';
-import { follow, isObject } from './spec/pointer.js';
+import { appendPointer, follow, isObject } from './spec/pointer.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -137,6 +137,38 @@ export function itemFields(doc: unknown, itemPointer: string, depth = 0): string
   return [...new Set(out)];
 }
 
+/**
+ * The fields an item schema marks `writeOnly` (through `$ref` and `allOf`), in order: accepted in a
+ * request, never in an answer (DRF's `write_only=True`: to_representation reads only the
+ * readable fields). A fixture's item that carries one is served without it.
+ */
+export function writeOnlyFields(doc: unknown, itemPointer: string, depth = 0): string[] {
+  if (depth > 16) return [];
+  const { pointer, node } = follow(doc, itemPointer);
+  if (!isObject(node)) return [];
+  const out: string[] = [];
+  if (isObject(node.properties)) {
+    for (const name of Object.keys(node.properties)) {
+      const p = follow(doc, appendPointer(pointer, 'properties', name)).node;
+      if (isObject(p) && p.writeOnly === true) out.push(name);
+    }
+  }
+  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => out.push(...writeOnlyFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
+  return [...new Set(out)];
+}
+
+/** Does `value` have any of `names` as a member? */
+export function carriesAny(value: Record<string, unknown>, names: readonly string[] | undefined): boolean {
+  if (names === undefined) return false;
+  for (const n of names) if (Object.hasOwn(value, n)) return true;
+  return false;
+}
+
+/** `value` without the members `names` (own data properties: a `__proto__` member stays a member). */
+function without(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !names.includes(k)));
+}
+
 /** Does the item schema declare a `url` member that the stub builds per request? */
 export function buildsUrl(doc: unknown, list: ListOperation, detail: DetailOperation | undefined): boolean {
   return detail !== undefined && itemFields(doc, list.itemPointer).includes('url');
@@ -213,6 +245,8 @@ export interface PrepareOptions {
   readonly fields: readonly string[];
   readonly withUrl: boolean;
   readonly pkField: string | undefined;
+  /** The item schema's `writeOnly` fields (writeOnlyFields): left out, as DRF never represents one. */
+  readonly hidden?: readonly string[];
 }
 
 /**
@@ -259,7 +293,7 @@ function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]
  * and it holds no url, so nothing is serialized again.
  */
 export function prepareItemFromText(value: unknown, text: string, opts: PrepareOptions): PreparedItem {
-  if (!isObject(value) || (opts.withUrl && 'url' in value) || !isInSchemaOrder(value, opts.fields)) return prepareItem(value, opts);
+  if (!isObject(value) || (opts.withUrl && 'url' in value) || carriesAny(value, opts.hidden) || !isInSchemaOrder(value, opts.fields)) return prepareItem(value, opts);
   const pk = pkOf(value, opts.pkField);
   const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
   if (!addressable) return { pk, json: text, urlAt: -1 };
@@ -270,7 +304,7 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
   if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
-  let ordered = inSchemaOrder(value, opts.fields);
+  let ordered = inSchemaOrder(carriesAny(value, opts.hidden) ? without(value, opts.hidden as readonly string[]) : value, opts.fields);
   if (opts.withUrl && 'url' in ordered) {
     const { url: _url, ...rest } = ordered;
     ordered = rest;

@@ -105,7 +105,15 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     };
     const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, signal, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
     const itemRoute = operations.itemRouteOf.get(list.path);
-    const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
+    const { lookup, hidden } = shapeOf(doc, operations, list, stored?.sample);
+    const carried = isObject(stored?.sample) ? hidden.filter((f) => Object.hasOwn(stored.sample as object, f)) : [];
+    if (carried.length > 0) {
+      warnings.push({
+        file: rel(file),
+        pointer: '/0',
+        reason: `${carried.map((f) => `"${f}"`).join(', ')}: writeOnly in ${list.itemName}, so never served (DRF never represents a write_only field): the items are served without ${carried.length > 1 ? 'them' : 'it'}`,
+      });
+    }
     if (itemRoute && lookup === undefined) {
       warnings.push({
         file: specFile,
@@ -219,12 +227,14 @@ async function readStored(
         return was !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
       },
     };
+  // A flat item is taken as its bytes are: not where a member must be left out (writeOnly).
+  const flatFor = (ctx: CheckContext, s: CollectionShape) => (s.hidden.length > 0 ? undefined : flatTake(flatItemMatcher(doc, ctx, s.fields)));
   const start = (value: unknown) => {
     sample = value;
     shape = shapeOf(doc, operations, list, value);
     const ctx = ctxOf(rel(file), true, value);
     check = itemChecker(ctx, problems);
-    flat = flatTake(flatItemMatcher(doc, ctx, shape.fields));
+    flat = flatFor(ctx, shape);
   };
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
@@ -236,10 +246,10 @@ async function readStored(
     onTaken: (index: number, taken: PreparedItem): void => {
       if (check === undefined) {
         const b = before as CollectionModel;
-        shape = { fields: b.fields, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
+        shape = { fields: b.fields, hidden: b.hidden, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
         const ctx = { ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup };
         check = itemChecker(ctx, problems);
-        flat = flatTake(flatItemMatcher(doc, ctx, shape.fields));
+        flat = flatFor(ctx, shape);
       }
       if (check.reused(taken.pk, index)) builder.add(taken);
     },
@@ -252,7 +262,7 @@ async function readStored(
     ({ value, index, text, canonical }) => {
       if (check === undefined) start(value);
       const s = shape as CollectionShape;
-      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup };
+      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
       const was = old?.[index];
       const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
       const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;

@@ -24,7 +24,8 @@ export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** A desk the spec accepts. */
 export const DESK = { building: 'Q', floor: 3, number: '12A', active: true, lead: false, ergonomic: true, held_today: false } as const;
-const SIGNATURE = { signer: 'Ada Lovelace', signed_on: '2024-05-01' } as const;
+/** A signature the spec accepts; `witness` is writeOnly: required in a request, never in an answer. */
+const SIGNATURE = { signer: 'Ada Lovelace', signed_on: '2024-05-01', witness: 'Charles Babbage' } as const;
 
 interface Step {
   method?: string;
@@ -420,7 +421,8 @@ export function buildDesignerCorpus(): Sequence[] {
   // --- POST /signature ------------------------------------------------------------------------------
   writes('create signature', [{ method: 'POST', path: S, type: JSON_TYPE, body: SIGNATURE }, get(`${S}?page=last`), get(`${S}?page=6`), { method: 'POST', path: S, type: JSON_TYPE, body: { ...SIGNATURE, kind: 'paper' } }, get(`${S}?page=last`)]);
   writes('create signature', [{ method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { pk: 3, ...SIGNATURE, url: 'x', extra: 1 } }, get(`${S}?page=last`)]);
-  writes('create signature', [{ method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05' }, get(`${S}?page=last`)]);
+  writes('create signature', [{ method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05&witness=Ada' }, get(`${S}?page=last`)]);
+  writes('create signature', [{ method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { ...SIGNATURE, witness: 'x'.repeat(20) } }, get(`${S}?page=last`)]);
   const invalidSignatures: unknown[] = [
     {},
     { ...SIGNATURE, kind: 'Paper' },
@@ -444,11 +446,17 @@ export function buildDesignerCorpus(): Sequence[] {
     { ...SIGNATURE, signed_on: '٢٠٢٤-٠١-٠٥' },
     { ...SIGNATURE, signed_on: ' 2024-01-05 ' },
     { signer: '', signed_on: 'x', kind: 'x' },
+    omit(SIGNATURE, 'witness'),
+    { ...SIGNATURE, witness: '' },
+    { ...SIGNATURE, witness: null },
+    { ...SIGNATURE, witness: 'x'.repeat(21) },
+    { ...SIGNATURE, witness: ['Ada'] },
     [SIGNATURE],
     '{"signer": "Ada", ',
   ];
   for (const body of invalidSignatures) writes('POST signature: invalid', [{ method: 'POST', path: S, type: JSON_TYPE, body }, get(`${S}?page=last`)]);
   writes('POST signature: invalid', [{ method: 'POST', path: S, type: 'text/plain', body: 'x' }, get(`${S}?page=last`)]);
+  writes('POST signature: invalid', [{ method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05' }, get(`${S}?page=last`)]);
   return sequences;
 }
 

@@ -9,6 +9,8 @@ its models: each schema constraint as the model field option or stock validator 
   Desk.<booleans>  no default in the spec           BooleanField() (so: required, as the spec's `required`)
   Signature.signer minLength 1, maxLength 40        CharField(max_length=40) (blank=False: not empty)
   Signature.kind   enum paper/electronic, default   CharField(choices=..., default='electronic')
+  Signature.witness maxLength 20, writeOnly         CharField(max_length=20); the serializer's
+                                                   extra_kwargs make it write_only (serializers.py)
 """
 
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
@@ -35,3 +37,4 @@ class Signature(models.Model):
     signer = models.CharField(max_length=40)
     signed_on = models.DateField()
     kind = models.CharField(max_length=10, choices=KIND_CHOICES, default='electronic')
+    witness = models.CharField(max_length=20)

@@ -18,4 +18,5 @@ class EmployeeSerializer(serializers.ModelSerializer):
 class SignatureSerializer(serializers.ModelSerializer):
     class Meta:
         model = models.Signature
-        fields = ['pk', 'signer', 'signed_on', 'kind']
+        fields = ['pk', 'signer', 'signed_on', 'kind', 'witness']
+        extra_kwargs = {'witness': {'write_only': True}}

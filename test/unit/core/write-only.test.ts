@@ -1,0 +1,105 @@
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ContractAjv } from '../../../src/contract/ajv.js';
+import { responseView } from '../../../src/core/spec/response-view.js';
+import { prepareItem, prepareItemFromText, writeOnlyFields } from '../../../src/core/store.js';
+import { loadState } from '../../../src/load/state.js';
+import { stateOptions } from '../../../src/server/config.js';
+import { ask, coreOf, testConfig } from '../../helpers.js';
+
+const DESIGNER = path.join(import.meta.dirname, '../../fixtures/designer');
+const DESIGNER_SPEC = path.join(DESIGNER, 'openapi.yaml');
+const DESIGNER_FIXTURES = path.join(DESIGNER, 'fixtures');
+
+// A `writeOnly` property (DRF's write_only=True) is accepted in a request and never in an answer.
+// The designer differential (test/reference/designer-differential.test.ts) holds the stub's writes and
+// reads of the designer's `Signature.witness` to DRF's; these hold the pieces.
+
+const doc = {
+  openapi: '3.1.0',
+  components: {
+    schemas: {
+      Secret: { type: 'string', writeOnly: true, minLength: 4 },
+      Base: { type: 'object', required: ['name', 'password'], properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
+      ByRef: { type: 'object', required: ['pin', 'name'], properties: { pin: { $ref: '#/components/schemas/Secret' }, name: { type: 'string' } } },
+      Composed: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['password', 'token', 'note'], properties: { token: { type: 'string', writeOnly: true }, note: { type: 'string' } } }] },
+      Nested: { type: 'object', required: ['inner'], properties: { inner: { $ref: '#/components/schemas/Base' } } },
+    },
+  },
+};
+
+describe("an answer's view of the document: no writeOnly property is required", () => {
+  it('is the document itself when nothing is writeOnly', () => {
+    const plain = { openapi: '3.1.0', components: { schemas: { A: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } } };
+    expect(responseView(plain, false)).toBe(plain);
+  });
+
+  it('takes writeOnly names out of required: beside it, through $ref, across allOf members; the rest stays, the document unchanged', () => {
+    const before = JSON.stringify(doc);
+    const view = responseView(doc, true) as typeof doc;
+    expect(JSON.stringify(doc)).toBe(before);
+    expect(view.components.schemas.Base.required).toEqual(['name']);
+    expect(view.components.schemas.ByRef.required).toEqual(['name']);
+    expect((view.components.schemas.Composed.allOf[1] as { required: string[] }).required).toEqual(['note']);
+    expect(view.components.schemas.Nested.required).toEqual(['inner']);
+  });
+
+  it("the contract's Ajv: an answer without them passes, one that has them is still checked, a missing plain member still fails", () => {
+    const ajv = new ContractAjv(doc);
+    expect(ajv.validate('#/components/schemas/Base', { name: 'a' })).toEqual([]);
+    expect(ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n' })).toEqual([]);
+    expect(ajv.validate('#/components/schemas/Nested', { inner: { name: 'a' } })).toEqual([]);
+    expect(ajv.validate('#/components/schemas/ByRef', { name: 'a', pin: 'xy' }).map((v) => v.keyword)).toEqual(['minLength']);
+    expect(ajv.validate('#/components/schemas/Base', { password: 'x' }).map((v) => v.message)).toEqual(["must have required property 'name'"]);
+    expect(ajv.validate('#/components/schemas/Composed', { name: 'a' }).map((v) => v.message)).toEqual(["must have required property 'note'"]);
+  });
+});
+
+describe('an item is prepared without its writeOnly members', () => {
+  it('names them through $ref and allOf', () => {
+    expect(writeOnlyFields(doc, '#/components/schemas/Composed')).toEqual(['password', 'token']);
+    expect(writeOnlyFields(doc, '#/components/schemas/ByRef')).toEqual(['pin']);
+    expect(writeOnlyFields(doc, '#/components/schemas/Nested')).toEqual([]);
+  });
+
+  it('leaves them out of the JSON, from an object and from its text', () => {
+    const opts = { fields: ['pk', 'name', 'password'], withUrl: false, pkField: 'pk', hidden: ['password'] };
+    const value = { pk: 1, name: 'a', password: 'secret' };
+    expect(prepareItem(value, opts).json).toBe('{"pk":1,"name":"a"}');
+    expect(prepareItemFromText(value, JSON.stringify(value), opts).json).toBe('{"pk":1,"name":"a"}');
+    // A `__proto__` member stays a member (no prototype set) when one is left out.
+    const odd = JSON.parse('{"pk":2,"__proto__":{"x":1},"password":"p"}') as Record<string, unknown>;
+    expect(prepareItem(odd, opts).json).toBe('{"pk":2,"__proto__":{"x":1}}');
+  });
+});
+
+describe("the designer's Signature.witness (writeOnly, required)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'write-only-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  copyFileSync(path.join(DESIGNER_FIXTURES, 'desk.json'), path.join(dir, 'desk.json'));
+  copyFileSync(path.join(DESIGNER_FIXTURES, 'employee.json'), path.join(dir, 'employee.json'));
+  const signature = (pk: number, witness?: string) => ({ pk, signer: `S${pk}`, signed_on: '2024-05-01', kind: 'paper', ...(witness ? { witness } : {}) });
+
+  it('a fixture whose items carry it: served without it, with a warning; one without it is valid', async () => {
+    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1, 'W1'), signature(2)]));
+    const config = testConfig({ specFile: DESIGNER_SPEC, fixturesDir: dir });
+    const state = await loadState(stateOptions(config));
+    expect(state.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/0 "witness": writeOnly in Signature, so never served/);
+    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature').body) as { results: Record<string, unknown>[] };
+    expect(page.results).toEqual([signature(1), signature(2)]);
+    expect(ask(coreOf(state, config), '/api/v1/signature?page=1').body).not.toMatch(/witness|W1/);
+  });
+
+  it('generated items: none carries it, and every one is valid (none left out)', async () => {
+    rmSync(path.join(dir, 'signature.json'), { force: true });
+    const late: string[] = [];
+    const config = testConfig({ specFile: DESIGNER_SPEC, fixturesDir: dir });
+    const state = await loadState({ ...stateOptions(config), onLateProblem: (p) => late.push(p.reason) });
+    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature?page_size=100').body) as { count: number; results: Record<string, unknown>[] };
+    expect(late).toEqual([]);
+    expect(page.count).toBe(25);
+    for (const item of page.results) expect(Object.keys(item)).toEqual(['pk', 'signer', 'signed_on', 'kind']);
+  });
+});
