@@ -91,7 +91,9 @@ export function shapeOf(spec: unknown, operations: Operations, list: ListOperati
   const detail = operations.detailOf.get(list.path);
   const itemRoute = operations.itemRouteOf.get(list.path);
   const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
-  return { fields: itemFields(spec, list.itemPointer), hidden: writeOnlyFields(spec, list.itemPointer), withUrl: buildsUrl(spec, list, detail), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
+  const hidden = writeOnlyFields(spec, list.itemPointer);
+  // A writeOnly `url` is never answered, so never built either.
+  return { fields: itemFields(spec, list.itemPointer), hidden, withUrl: buildsUrl(spec, list, detail) && !hidden.includes('url'), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
 }
 
 /** The first raw item of an input, if it is at hand without making anything. */

@@ -1,5 +1,6 @@
 import type { DetailOperation, ListOperation } from './spec/operations.js';
-import { appendPointer, follow, isObject } from './spec/pointer.js';
+import { follow, isObject } from './spec/pointer.js';
+import { throughRefs } from './spec/response-view.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -147,12 +148,7 @@ export function writeOnlyFields(doc: unknown, itemPointer: string, depth = 0): s
   const { pointer, node } = follow(doc, itemPointer);
   if (!isObject(node)) return [];
   const out: string[] = [];
-  if (isObject(node.properties)) {
-    for (const name of Object.keys(node.properties)) {
-      const p = follow(doc, appendPointer(pointer, 'properties', name)).node;
-      if (isObject(p) && p.writeOnly === true) out.push(name);
-    }
-  }
+  if (isObject(node.properties)) for (const [name, p] of Object.entries(node.properties)) if (throughRefs(doc, p).writeOnly) out.push(name);
   if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => out.push(...writeOnlyFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
   return [...new Set(out)];
 }
@@ -165,7 +161,7 @@ export function carriesAny(value: Record<string, unknown>, names: readonly strin
 }
 
 /** `value` without the members `names` (own data properties: a `__proto__` member stays a member). */
-function without(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+export function withoutMembers(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([k]) => !names.includes(k)));
 }
 
@@ -281,10 +277,11 @@ function isInSchemaOrder(value: Record<string, unknown>, fields: readonly string
 /** The item's members in schema order (a no-op for items already in it, the common case). */
 function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
   if (isInSchemaOrder(value, fields)) return value;
-  const out: Record<string, unknown> = {};
-  for (const f of fields) if (Object.hasOwn(value, f)) out[f] = value[f];
-  for (const k of Object.keys(value)) if (!Object.hasOwn(out, k)) out[k] = value[k];
-  return out;
+  // Members defined, not assigned: a `__proto__` member stays a member (JSON.parse makes it one).
+  const entries: [string, unknown][] = [];
+  for (const f of fields) if (Object.hasOwn(value, f)) entries.push([f, value[f]]);
+  for (const k of Object.keys(value)) if (!fields.includes(k)) entries.push([k, value[k]]);
+  return Object.fromEntries(entries);
 }
 
 /**
@@ -304,7 +301,7 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
   if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
-  let ordered = inSchemaOrder(carriesAny(value, opts.hidden) ? without(value, opts.hidden as readonly string[]) : value, opts.fields);
+  let ordered = inSchemaOrder(carriesAny(value, opts.hidden) ? withoutMembers(value, opts.hidden as readonly string[]) : value, opts.fields);
   if (opts.withUrl && 'url' in ordered) {
     const { url: _url, ...rest } = ordered;
     ordered = rest;

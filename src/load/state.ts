@@ -6,7 +6,7 @@ import { type CollectionInput, type CollectionModel, type CollectionShape, compi
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
 import { type ListOperation, type Operations, readOperations } from '../core/spec/operations.js';
 import { follow, isObject } from '../core/spec/pointer.js';
-import { describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
+import { carriesAny, describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
 import { type FlatItems, flatItemMatcher } from './flat-items.js';
@@ -105,13 +105,13 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     };
     const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, signal, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
     const itemRoute = operations.itemRouteOf.get(list.path);
-    const { lookup, hidden } = shapeOf(doc, operations, list, stored?.sample);
-    const carried = isObject(stored?.sample) ? hidden.filter((f) => Object.hasOwn(stored.sample as object, f)) : [];
-    if (carried.length > 0) {
+    const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
+    const carried = stored?.carried;
+    if (carried) {
       warnings.push({
         file: rel(file),
-        pointer: '/0',
-        reason: `${carried.map((f) => `"${f}"`).join(', ')}: writeOnly in ${list.itemName}, so never served (DRF never represents a write_only field): the items are served without ${carried.length > 1 ? 'them' : 'it'}`,
+        pointer: `/${carried.index}`,
+        reason: `${carried.names.map((f) => `"${f}"`).join(', ')}: writeOnly in ${list.itemName}, so never served (DRF never represents a write_only field): the items are served without ${carried.names.length > 1 ? 'them' : 'it'}`,
       });
     }
     if (itemRoute && lookup === undefined) {
@@ -209,9 +209,11 @@ async function readStored(
   ctxOf: (from: string, stored: boolean, sample?: unknown) => CheckContext,
   problems: LoadProblem[],
   before: CollectionModel | undefined,
-): Promise<{ set: ItemSet; sample: unknown } | undefined> {
+): Promise<{ set: ItemSet; sample: unknown; carried?: { index: number; names: string[] } } | undefined> {
   const builder = new ItemSetBuilder();
   let sample: unknown;
+  // The first item carrying a writeOnly member (served without it), for a warning.
+  let carried: { index: number; names: string[] } | undefined;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
   // The items served before (same spec), to take over those that did not change.
@@ -265,14 +267,17 @@ async function readStored(
       const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
       const was = old?.[index];
       const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
-      const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
+      const hides = isObject(value) && carriesAny(value, s.hidden);
+      if (hides && carried === undefined) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
+      // An item whose writeOnly member changed serves the same JSON, and is checked all the same.
+      const same = !hides && was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       builder.add(same ? was : prepared);
     },
     take,
   );
   if (outcome === 'missing' || outcome === 'failed') return undefined;
-  return { set: builder.finish(), sample };
+  return { set: builder.finish(), sample, ...(carried ? { carried } : {}) };
 }
 
 /** The serialisable snapshot of a loaded state (every item set made, as plain JSON values). */

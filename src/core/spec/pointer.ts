@@ -115,6 +115,8 @@ export function followChild(doc: unknown, from: At, token: string | number): At 
  * token after token (no `$ref` followed on the way, as that pointer would not follow one).
  */
 export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
+  // No token from a cycle's end (node undefined): the value at its pointer, from the root.
+  if (tokens.length === 0) return { pointer: from.pointer, node: from.node === undefined ? getAt(doc, from.pointer) : from.node };
   let at = from;
   for (const t of tokens) at = childAt(doc, at, t);
   return at;

@@ -6,9 +6,12 @@ import { getAt, isObject } from './pointer.js';
  * `_readable_fields`), though a request must send it when `required` names it. OpenAPI 3.0 said
  * so of `required` ("the required will take effect on the request only"); 3.1 hands the keyword to
  * JSON Schema, whose validators know nothing of requests and answers. So each `required` here
- * names no `writeOnly` property of its schema: the properties declared beside it, in an `allOf`
- * beneath it, and, for a member of an `allOf`, in the other members (`allOf: [$ref Base,
- * {required: [password]}]`). The property's own schema stays: one that is there is still checked.
+ * names no `writeOnly` property of its schema: the properties declared beside it or in an `allOf`
+ * beneath it; and for a subschema written inline in an `allOf`, `anyOf`, `oneOf`, `if`, `then`,
+ * `else` or `dependentSchemas` (`oneOf: [{required: [password]}, {required: [token]}]`), those of
+ * the schema holding it too, as `dependentRequired` does. A subschema reached by `$ref` is shared
+ * with other places, and keeps what its own properties say. The property's own schema stays: one
+ * that is there is still checked.
  *
  * Answers the document itself when nothing in it is `writeOnly: true` (no copy); else a copy (the
  * bundled document is JSON: its cycles are `$ref`s).
@@ -24,11 +27,13 @@ export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
       continue;
     }
     if (!isObject(node)) continue;
-    if (Array.isArray(node.required)) withoutNames(node, writeOnlyNames(copy, node, 0));
-    if (Array.isArray(node.allOf)) {
-      // A member's `required` may name what another member declares.
-      const names = writeOnlyNames(copy, node, 0);
-      for (const member of node.allOf) if (isObject(member) && member.$ref === undefined) withoutNames(member, names);
+    const names = writeOnlyNames(copy, node, new Set());
+    if (names.size > 0) {
+      withoutNames(node, names);
+      for (const sub of inlineSubschemas(node)) withoutNames(sub, names);
+      if (isObject(node.dependentRequired)) {
+        for (const [k, v] of Object.entries(node.dependentRequired)) if (Array.isArray(v)) node.dependentRequired[k] = v.filter((n) => typeof n !== 'string' || !names.has(n));
+      }
     }
     for (const key of Object.keys(node)) {
       const v = node[key];
@@ -38,30 +43,45 @@ export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
   return copy;
 }
 
+/** The subschemas written inline (no `$ref`) where a `required` constrains the same instance. */
+function inlineSubschemas(node: Record<string, unknown>): Record<string, unknown>[] {
+  const out: unknown[] = [];
+  for (const k of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(node[k])) out.push(...(node[k] as unknown[]));
+  for (const k of ['if', 'then', 'else']) out.push(node[k]);
+  if (isObject(node.dependentSchemas)) out.push(...Object.values(node.dependentSchemas));
+  return out.filter((s): s is Record<string, unknown> => isObject(s) && s.$ref === undefined);
+}
+
 function withoutNames(schema: Record<string, unknown>, names: ReadonlySet<string>): void {
-  if (names.size === 0 || !Array.isArray(schema.required)) return;
+  if (!Array.isArray(schema.required)) return;
   schema.required = schema.required.filter((n) => typeof n !== 'string' || !names.has(n));
 }
 
-/** A schema through its internal `$ref`s (at most 16), or undefined where one leads nowhere. */
-function resolved(doc: unknown, node: unknown): Record<string, unknown> | undefined {
+/**
+ * Follows a schema's internal `$ref`s (at most 16): the schema at the end, and whether any schema
+ * on the way says `writeOnly: true` (`{$ref: ..., writeOnly: true}` is a writeOnly property).
+ */
+export function throughRefs(doc: unknown, node: unknown): { node: Record<string, unknown> | undefined; writeOnly: boolean } {
+  let writeOnly = false;
   for (let hops = 0; hops <= 16; hops++) {
-    if (!isObject(node)) return undefined;
-    if (typeof node.$ref !== 'string') return node;
-    if (!node.$ref.startsWith('#')) return undefined;
+    if (!isObject(node)) return { node: undefined, writeOnly };
+    if (node.writeOnly === true) writeOnly = true;
+    if (typeof node.$ref !== 'string') return { node, writeOnly };
+    if (!node.$ref.startsWith('#')) return { node: undefined, writeOnly };
     node = getAt(doc, node.$ref);
   }
-  return undefined;
+  return { node: undefined, writeOnly };
 }
 
-/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf`. */
-function writeOnlyNames(doc: unknown, schema: unknown, depth: number): Set<string> {
+/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf` (each schema once). */
+function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>): Set<string> {
   const names = new Set<string>();
-  const node = resolved(doc, schema);
-  if (!node || depth > 16) return names;
+  const { node } = throughRefs(doc, schema);
+  if (!node || seen.has(node)) return names;
+  seen.add(node);
   if (isObject(node.properties)) {
-    for (const [name, p] of Object.entries(node.properties)) if (resolved(doc, p)?.writeOnly === true) names.add(name);
+    for (const [name, p] of Object.entries(node.properties)) if (throughRefs(doc, p).writeOnly) names.add(name);
   }
-  if (Array.isArray(node.allOf)) for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, depth + 1)) names.add(n);
+  if (Array.isArray(node.allOf)) for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, seen)) names.add(n);
   return names;
 }

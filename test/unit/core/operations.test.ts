@@ -185,6 +185,7 @@ describe('childAt, followChild, getFrom and followFrom: what getAt and follow an
           compared += 6;
         }
         expect(followFrom(doc, fromGet)).toEqual(follow(doc, p));
+        expect(getFrom(doc, fromFollow)).toEqual({ pointer: fromFollow.pointer, node: getAt(doc, fromFollow.pointer) });
       }
     }
     expect(compared).toBeGreaterThan(3_000);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { ContractAjv } from '../../../src/contract/ajv.js';
 import { responseView } from '../../../src/core/spec/response-view.js';
 import { prepareItem, prepareItemFromText, writeOnlyFields } from '../../../src/core/store.js';
 import { loadState } from '../../../src/load/state.js';
+import { writeFixture } from '../../../src/load/write-fixture.js';
 import { stateOptions } from '../../../src/server/config.js';
 import { ask, coreOf, testConfig } from '../../helpers.js';
 
@@ -26,6 +27,16 @@ const doc = {
       ByRef: { type: 'object', required: ['pin', 'name'], properties: { pin: { $ref: '#/components/schemas/Secret' }, name: { type: 'string' } } },
       Composed: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['password', 'token', 'note'], properties: { token: { type: 'string', writeOnly: true }, note: { type: 'string' } } }] },
       Nested: { type: 'object', required: ['inner'], properties: { inner: { $ref: '#/components/schemas/Base' } } },
+      // writeOnly beside a $ref; requireds in oneOf and dependentRequired naming the parent's.
+      Either: {
+        type: 'object',
+        properties: { code: { $ref: '#/components/schemas/Plain', writeOnly: true }, token: { type: 'string', writeOnly: true }, name: { type: 'string' } },
+        oneOf: [{ required: ['code'] }, { required: ['token', 'name'] }],
+        dependentRequired: { name: ['token', 'code'] },
+      },
+      Plain: { type: 'string' },
+      // A cycle through allOf.
+      Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }, { $ref: '#/components/schemas/Loop' }, { type: 'object', required: ['p'], properties: { p: { type: 'string', writeOnly: true } } }] },
     },
   },
 };
@@ -44,6 +55,9 @@ describe("an answer's view of the document: no writeOnly property is required", 
     expect(view.components.schemas.ByRef.required).toEqual(['name']);
     expect((view.components.schemas.Composed.allOf[1] as { required: string[] }).required).toEqual(['note']);
     expect(view.components.schemas.Nested.required).toEqual(['inner']);
+    expect(view.components.schemas.Either.oneOf).toEqual([{ required: [] }, { required: ['name'] }]);
+    expect(view.components.schemas.Either.dependentRequired).toEqual({ name: [] });
+    expect((view.components.schemas.Loop.allOf[2] as { required: string[] }).required).toEqual([]);
   });
 
   it("the contract's Ajv: an answer without them passes, one that has them is still checked, a missing plain member still fails", () => {
@@ -54,6 +68,7 @@ describe("an answer's view of the document: no writeOnly property is required", 
     expect(ajv.validate('#/components/schemas/ByRef', { name: 'a', pin: 'xy' }).map((v) => v.keyword)).toEqual(['minLength']);
     expect(ajv.validate('#/components/schemas/Base', { password: 'x' }).map((v) => v.message)).toEqual(["must have required property 'name'"]);
     expect(ajv.validate('#/components/schemas/Composed', { name: 'a' }).map((v) => v.message)).toEqual(["must have required property 'note'"]);
+    expect(ajv.validate('#/components/schemas/Either', {})).toEqual([]);
   });
 });
 
@@ -62,6 +77,7 @@ describe('an item is prepared without its writeOnly members', () => {
     expect(writeOnlyFields(doc, '#/components/schemas/Composed')).toEqual(['password', 'token']);
     expect(writeOnlyFields(doc, '#/components/schemas/ByRef')).toEqual(['pin']);
     expect(writeOnlyFields(doc, '#/components/schemas/Nested')).toEqual([]);
+    expect(writeOnlyFields(doc, '#/components/schemas/Either')).toEqual(['code', 'token']);
   });
 
   it('leaves them out of the JSON, from an object and from its text', () => {
@@ -72,6 +88,10 @@ describe('an item is prepared without its writeOnly members', () => {
     // A `__proto__` member stays a member (no prototype set) when one is left out.
     const odd = JSON.parse('{"pk":2,"__proto__":{"x":1},"password":"p"}') as Record<string, unknown>;
     expect(prepareItem(odd, opts).json).toBe('{"pk":2,"__proto__":{"x":1}}');
+    // Out of schema order, too: the members are put in order, the `__proto__` one kept.
+    const unordered = JSON.parse('{"password":"p","__proto__":{"x":1},"name":"n","pk":3}') as Record<string, unknown>;
+    expect(prepareItem(unordered, opts).json).toBe('{"pk":3,"name":"n","__proto__":{"x":1}}');
+    expect(prepareItem(unordered, { ...opts, hidden: [] }).json).toBe('{"pk":3,"name":"n","password":"p","__proto__":{"x":1}}');
   });
 });
 
@@ -82,14 +102,25 @@ describe("the designer's Signature.witness (writeOnly, required)", () => {
   copyFileSync(path.join(DESIGNER_FIXTURES, 'employee.json'), path.join(dir, 'employee.json'));
   const signature = (pk: number, witness?: string) => ({ pk, signer: `S${pk}`, signed_on: '2024-05-01', kind: 'paper', ...(witness ? { witness } : {}) });
 
-  it('a fixture whose items carry it: served without it, with a warning; one without it is valid', async () => {
-    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1, 'W1'), signature(2)]));
+  it('a fixture whose items carry it: served without it, with a warning at the first that does; one without it is valid', async () => {
+    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1), signature(2, 'W2'), signature(3, 'W3')]));
     const config = testConfig({ specFile: DESIGNER_SPEC, fixturesDir: dir });
     const state = await loadState(stateOptions(config));
-    expect(state.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/0 "witness": writeOnly in Signature, so never served/);
+    expect(state.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/1 "witness": writeOnly in Signature, so never served/);
     const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature').body) as { results: Record<string, unknown>[] };
-    expect(page.results).toEqual([signature(1), signature(2)]);
-    expect(ask(coreOf(state, config), '/api/v1/signature?page=1').body).not.toMatch(/witness|W1/);
+    expect(page.results).toEqual([signature(1), signature(2), signature(3)]);
+    expect(ask(coreOf(state, config), '/api/v1/signature?page=1').body).not.toMatch(/witness|W2/);
+    // Reloaded (--watch) with only a witness changed, now past its maxLength: checked, and refused.
+    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1), signature(2, 'x'.repeat(30)), signature(3, 'W3')]));
+    await expect(loadState({ ...stateOptions(config), previous: state })).rejects.toThrow(/signature\.json.*\/1\/witness.*20 characters/s);
+  });
+
+  it('`npm run fixtures` writes the items as they are served: without it', async () => {
+    const written = await writeFixture({ specFile: DESIGNER_SPEC, fixturesDir: dir, resource: 'signature', count: 3, defaultCount: 25, seed: 1, force: true });
+    expect(written.ok).toBe(true);
+    const items = JSON.parse(readFileSync(path.join(dir, 'signature.json'), 'utf8')) as Record<string, unknown>[];
+    expect(items).toHaveLength(3);
+    for (const item of items) expect(Object.keys(item)).not.toContain('witness');
   });
 
   it('generated items: none carries it, and every one is valid (none left out)', async () => {
