@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
 import { type Load, load, round2, summarize } from './load.js';
-import { type Answer, get, groupRssMiB, lastLines, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
+import { type Answer, cpuPlacement, get, groupRssMiB, lastLines, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
 
@@ -59,6 +59,8 @@ export interface PeersResult {
   host: string;
   path: string;
   bodyBytes: number;
+  /** Where the load and the servers ran (cpuPlacement). */
+  placement: string;
   targets: TargetResult[];
   checks: Check[];
   markdown: string;
@@ -93,6 +95,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   const results = new Map<string, TargetResult>();
   const running: Running[] = [];
   let ctx: Ctx | undefined;
+  const placement = cpuPlacement();
 
   try {
     for (const def of TARGETS) results.set(def.key, { key: def.key, label: def.label, version: '', how: def.how });
@@ -115,11 +118,13 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
         if (ctx) await def.prepare(ctx);
         else if (def.key !== 'stub') throw new Error('the stub (npm start) did not start, so there are no bytes to compare with');
         const port = await freePort();
-        const l = def.launch(c, port);
-        r.command = [path.basename(l.cmd), ...l.args].join(' ').replaceAll(o.work, '$WORK').replaceAll(`${o.root}/`, '');
+        const launched = def.launch(c, port);
+        // Every server where the load will not run (cpuPlacement), its threads and children too.
+        const l = placement ? { ...launched, cmd: 'taskset', args: ['-c', placement.serverCpus, launched.cmd, ...launched.args] } : launched;
+        r.command = `${placement ? `taskset -c ${placement.serverCpus} ` : ''}${[path.basename(launched.cmd), ...launched.args].join(' ')}`.replaceAll(o.work, '$WORK').replaceAll(`${o.root}/`, '');
         o.log(`starting ${def.label}…`);
         const t0 = performance.now();
-        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env });
+        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env, stdoutFile: path.join(o.work, `${def.key}.stdout`) });
         const startupMs = Math.round(await waitReady(proc, o.deskPath, headers, t0, def.startTimeoutMs));
         const answer = await get(port, o.deskPath, headers);
         if (!ctx) {
@@ -158,7 +163,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     }
     agent.destroy();
 
-    // Warm-up (JIT, JVM), then the interleaved rounds.
+    // Warm-up (JIT, JVM), then the interleaved rounds: the load from CPU 0 only (cpuPlacement).
+    placement?.pinSelf();
     for (const t of running) {
       o.log(`\rwarm-up: ${t.def.label}                    `);
       await load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections });
@@ -174,6 +180,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       }
     }
     o.log('\r\x1b[2K');
+    placement?.unpinSelf();
     for (const t of running) {
       const r = results.get(t.def.key) as TargetResult;
       r.runs = runs.get(t.def.key) ?? [];
@@ -184,6 +191,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       r.logDuringLoad = { bytes: t.proc.stdoutBytes() - before.bytes, lines: t.proc.stdoutLines() - before.lines };
     }
   } finally {
+    placement?.unpinSelf();
     for (const t of running) await stop(t.proc);
   }
 
@@ -255,7 +263,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     notes,
   ].join('\n');
   for (const c of checks) o.log(`${checkLine(c)}\n`);
-  return { host: o.host, path: o.deskPath, bodyBytes: want().length, targets: all, checks, markdown };
+  const where = placement ? `the load generator on CPU 0, every server on CPU${placement.serverCpus.includes('-') ? 's' : ''} ${placement.serverCpus} (taskset)` : 'unpinned (no taskset, or a single CPU)';
+  return { host: o.host, path: o.deskPath, bodyBytes: want().length, placement: where, targets: all, checks, markdown };
 
   function want(): Buffer {
     return ctx?.body ?? Buffer.alloc(0);

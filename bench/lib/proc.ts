@@ -1,10 +1,11 @@
 // Processes the bench starts: each in a process group of its own, so that a wrapper's children
 // (npm, java under a node launcher) go with it; every group is stopped on the way out, also on
 // Ctrl-C, SIGTERM and errors. Plus the small HTTP client and /proc readings the bench uses.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { closeSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { type Agent, request } from 'node:http';
+import { availableParallelism } from 'node:os';
 
 export interface Started {
   name: string;
@@ -90,24 +91,50 @@ export interface SpawnOptions {
   env?: NodeJS.ProcessEnv;
   /** A pipe for its standard input (closed by the bench to tell it to finish); else none. */
   stdin?: boolean;
+  /**
+   * Its stdout goes to this file, not to a pipe the bench drains: under load a server's request
+   * log is megabytes, and reading them would take the load generator's thread (and core) from the
+   * load, for that server only. The file is read when asked (its size, its lines, its tail).
+   */
+  stdoutFile?: string;
 }
 
 /** Starts `cmd args` in its own process group; stdout and stderr go to pipes the bench drains. */
 export function startProcess(name: string, cmd: string, args: string[], port: number, opts: SpawnOptions = {}): Started {
-  const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
+  const outFd = opts.stdoutFile === undefined ? undefined : openSync(opts.stdoutFile, 'w');
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.stdin ? 'pipe' : 'ignore', outFd ?? 'pipe', 'pipe'], detached: true });
+  } finally {
+    if (outFd !== undefined) closeSync(outFd);
+  }
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${name}: could not be spawned (${cmd})`);
   live.set(pid, child);
   child.once('exit', () => live.delete(pid));
-  let outText = '';
   let bytes = 0;
   let lines = 0;
   const waiters = new Set<{ pattern: RegExp; from: number; resolve: (ok: boolean) => void }>();
   let written = 0;
+  // The last TAIL characters of the output, as chunks joined when read: a server logging every
+  // request under load writes megabytes, and the bench (whose thread also drives the load) must
+  // not copy a quarter of a megabyte for each chunk it reads.
+  const TAIL = 262_144;
+  let chunks: string[] = [];
+  let kept = 0;
+  const tail = (): string => {
+    if (chunks.length > 1) chunks = [chunks.join('').slice(-TAIL)];
+    kept = chunks[0]?.length ?? 0;
+    return chunks[0] ?? '';
+  };
   const keep = (d: Buffer) => {
     const s = d.toString('utf8');
     written += s.length;
-    outText = (outText + s).slice(-262_144);
+    chunks.push(s);
+    kept += s.length;
+    while (chunks.length > 1 && kept - (chunks[0]?.length ?? 0) >= TAIL) kept -= chunks.shift()?.length ?? 0;
+    if (waiters.size === 0) return;
+    const outText = tail();
     for (const w of waiters) {
       // Only text written after waitFor() was called counts for it.
       const fresh = outText.slice(-Math.min(outText.length, written - w.from));
@@ -124,16 +151,18 @@ export function startProcess(name: string, cmd: string, args: string[], port: nu
   });
   child.stderr?.on('data', keep);
   child.on('error', (e) => keep(Buffer.from(`\n[spawn error] ${e.message}\n`)));
+  const file = opts.stdoutFile;
   return {
     name,
     child,
     pid,
     port,
-    out: () => outText,
-    stdoutBytes: () => bytes,
-    stdoutLines: () => lines,
+    out: file === undefined ? tail : () => `${fileTail(file, TAIL)}${tail()}`,
+    stdoutBytes: file === undefined ? () => bytes : () => statSync(file).size,
+    stdoutLines: file === undefined ? () => lines : () => countLines(file),
     exited: () => child.exitCode !== null || child.signalCode !== null,
     waitFor(pattern, timeoutMs) {
+      if (file !== undefined) throw new Error(`${name}: waitFor reads a pipe; this process writes its stdout to ${file}`);
       return new Promise((resolve) => {
         const w = { pattern, from: written, resolve };
         waiters.add(w);
@@ -143,6 +172,32 @@ export function startProcess(name: string, cmd: string, args: string[], port: nu
       });
     },
   };
+}
+
+/** The last `n` bytes of a file, as text. */
+function fileTail(file: string, n: number): string {
+  const size = statSync(file).size;
+  const buf = Buffer.alloc(Math.min(n, size));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, buf, 0, buf.length, size - buf.length);
+  } finally {
+    closeSync(fd);
+  }
+  return buf.toString('utf8');
+}
+
+/** How many newlines a file holds, read a megabyte at a time. */
+function countLines(file: string): number {
+  const buf = Buffer.alloc(1 << 20);
+  const fd = openSync(file, 'r');
+  let lines = 0;
+  try {
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+  } finally {
+    closeSync(fd);
+  }
+  return lines;
 }
 
 export interface Answer {
@@ -249,4 +304,27 @@ export async function runToEnd(
   clearTimeout(timer);
   await stop(p);
   return { code, out: p.out(), stdout, ms: performance.now() - t0 };
+}
+
+/**
+ * CPU placement for the load phase (Linux, `taskset`, two CPUs or more): the load generator (this
+ * process, every thread) on CPU 0, each server under load on the others, so that neither takes the
+ * other's core and every server runs in the same place. Undefined where that cannot be done (the
+ * bench then runs unpinned, and says so).
+ */
+export function cpuPlacement(): { serverCpus: string; pinSelf(): void; unpinSelf(): void } | undefined {
+  const n = availableParallelism();
+  if (process.platform !== 'linux' || n < 2) return undefined;
+  const taskset = (args: string[]) => execFileSync('taskset', args, { stdio: 'ignore' });
+  try {
+    taskset(['-p', String(process.pid)]);
+  } catch {
+    return undefined;
+  }
+  const all = `0-${n - 1}`;
+  return {
+    serverCpus: n === 2 ? '1' : `1-${n - 1}`,
+    pinSelf: () => taskset(['-a', '-p', '-c', '0', String(process.pid)]),
+    unpinSelf: () => taskset(['-a', '-p', '-c', all, String(process.pid)]),
+  };
 }
