@@ -14,7 +14,7 @@ export interface Started {
   port: number;
   /** Output of the process so far (stdout and stderr, the last 256 KiB of each). */
   out(): string;
-  /** Bytes and lines the process wrote to stdout: its log, drained by the bench. */
+  /** Bytes and lines the process wrote to stdout: its log (from the pipe the bench drains, or the file it writes to). */
   stdoutBytes(): number;
   stdoutLines(): number;
   /** Resolves once `pattern` appears in the output written after this call. */
@@ -99,7 +99,7 @@ export interface SpawnOptions {
   stdoutFile?: string;
 }
 
-/** Starts `cmd args` in its own process group; stdout and stderr go to pipes the bench drains. */
+/** Starts `cmd args` in its own process group; stdout and stderr go to pipes the bench drains (stdout to a file with `stdoutFile`). */
 export function startProcess(name: string, cmd: string, args: string[], port: number, opts: SpawnOptions = {}): Started {
   const outFd = opts.stdoutFile === undefined ? undefined : openSync(opts.stdoutFile, 'w');
   let child: ChildProcess;

@@ -102,7 +102,7 @@ export const TARGETS: TargetDef[] = [
     key: 'stub',
     label: 'stub (npm start)',
     version: stubVersion,
-    how: "package.json's `start` script run by node directly (as `npm start` runs it, without npm in front): its default request log on (one line per request, to stdout: a pipe the bench drains, as a terminal would), CORS on",
+    how: "package.json's `start` script run by node directly (as `npm start` runs it, without npm in front): its default request log on (one line per request, to stdout: a file, read after the load, so that the load generator never reads it), CORS on",
     startTimeoutMs: 60_000,
     async prepare() {},
     launch: (ctx, port) => ({ cmd: node, args: stubArgs(ctx, port, false), cwd: ctx.root }),
@@ -132,7 +132,7 @@ export const TARGETS: TargetDef[] = [
     key: 'prism',
     label: 'Prism (default log)',
     version: prismVersion,
-    how: 'the same as Prism starts by default (`-v info`: a few log lines per request, to stdout, drained)',
+    how: 'the same as Prism starts by default (`-v info`: a few log lines per request, to stdout, a file)',
     startTimeoutMs: 90_000,
     async prepare(ctx) {
       need(prismJs(ctx), '@stoplight/prism-cli');
@@ -145,7 +145,7 @@ export const TARGETS: TargetDef[] = [
     needsPeers: true,
     label: 'Mockoon CLI',
     version: (ctx) => pkgVersion(rel(ctx, PEERS, 'node_modules/@mockoon/cli/package.json')),
-    how: '`mockoon-cli start -d ENV.json -X` (bench/peers): an environment built with @mockoon/commons\' own builders, one route `GET api/v1/desk` answering the body inline with `Content-Type: application/json`; templating, CORS and the transaction log at their defaults, log to stdout only (`-X`, no log file), drained',
+    how: '`mockoon-cli start -d ENV.json -X` (bench/peers): an environment built with @mockoon/commons\' own builders, one route `GET api/v1/desk` answering the body inline with `Content-Type: application/json`; templating, CORS and the transaction log at their defaults, log to stdout only (`-X`, no log file of its own; stdout a file)',
     startTimeoutMs: 90_000,
     async prepare(ctx) {
       const dir = rel(ctx, PEERS, 'node_modules');
@@ -178,7 +178,7 @@ export const TARGETS: TargetDef[] = [
     needsPeers: true,
     label: 'json-server',
     version: (ctx) => pkgVersion(rel(ctx, PEERS, 'node_modules/json-server/package.json')),
-    how: "`json-server db.json --routes routes.json --middlewares json-server-compact.cjs` (bench/peers): the db's `desk` is the body's object, routes.json rewrites `/api/v1/desk` to it, the middleware turns json-server's pretty-printing (2 spaces) back to compact JSON; its request log (morgan, to stdout, drained), CORS, no-cache and ETag headers at their defaults",
+    how: "`json-server db.json --routes routes.json --middlewares json-server-compact.cjs` (bench/peers): the db's `desk` is the body's object, routes.json rewrites `/api/v1/desk` to it, the middleware turns json-server's pretty-printing (2 spaces) back to compact JSON; its request log (morgan, to stdout, a file), CORS, no-cache and ETag headers at their defaults",
     startTimeoutMs: 60_000,
     async prepare(ctx) {
       need(rel(ctx, PEERS, 'node_modules/json-server/lib/cli/bin.js'), 'json-server');
