@@ -205,7 +205,7 @@ async function main(): Promise<void> {
     `## npm run bench, ${date}`,
     '',
     `Machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB RAM, ${m.os}, Node ${m.node}${m.java !== 'none' ? `, Java ${m.java}` : ''}; load average ${m.loadAverageAtStart.join(' / ')} at the start (a shared machine: every ratio below comes from the same run).`,
-    `Load: autocannon ${version('node_modules/autocannon/package.json')}, ${o.connections} connections, ${o.rounds} interleaved round${o.rounds === 1 ? '' : 's'} of ${o.seconds} s per target after a ${o.warmSeconds} s warm-up each; medians of the rounds; latencies from every response, in ms. Host \`${HOST}\` on every request.${peers ? ` CPUs: ${peers.placement}.` : ''}${built.ok ? '' : ` **${built.note}**`}`,
+    `Load: autocannon ${version('node_modules/autocannon/package.json')}, ${o.connections} connections, ${o.rounds} interleaved round${o.rounds === 1 ? '' : 's'} of ${o.seconds} s per target after a ${o.warmSeconds} s warm-up each; medians of the rounds; latencies from every response, in ms. Host \`${HOST}\` on every request; the other servers paused (SIGSTOP) during each one's load.${peers ? ` CPUs: ${peers.placement}.` : ''}${built.ok ? '' : ` **${built.note}**`}`,
     `The stub: \`npm start\` is \`node ${start.join(' ')}\` (package.json), run by node directly with \`--port\` added; the checker: \`node ${check.join(' ')}\`.`,
     '',
   ];

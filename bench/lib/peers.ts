@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
 import { type Load, load, round2, summarize } from './load.js';
-import { type Answer, cpuPlacement, get, groupRssMiB, lastLines, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
+import { type Answer, cpuPlacement, get, groupRssMiB, lastLines, pause, resume, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
 
@@ -163,11 +163,21 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     }
     agent.destroy();
 
+    // Each load runs with every other server paused (SIGSTOP), then lets them run again.
+    const alone = async <T>(t: Running, fn: () => Promise<T>): Promise<T> => {
+      const others = running.filter((u) => u !== t && !u.proc.exited());
+      for (const u of others) pause(u.proc);
+      try {
+        return await fn();
+      } finally {
+        for (const u of others) resume(u.proc);
+      }
+    };
     // Warm-up (JIT, JVM), then the interleaved rounds: the load from CPU 0 only (cpuPlacement).
     placement?.pinSelf();
     for (const t of running) {
       o.log(`\rwarm-up: ${t.def.label}                    `);
-      await load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections });
+      await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections }));
     }
     const logBefore = new Map(running.map((t) => [t.def.key, { bytes: t.proc.stdoutBytes(), lines: t.proc.stdoutLines() }]));
     const runs = new Map<string, Load[]>();
@@ -175,7 +185,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       for (const t of running) {
         o.log(`\rround ${round}/${o.rounds}: ${t.def.label}                    `);
         if (t.proc.exited()) continue;
-        const l = await load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections });
+        const l = await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections }));
         (runs.get(t.def.key) ?? runs.set(t.def.key, []).get(t.def.key))?.push(l);
       }
     }

@@ -43,6 +43,8 @@ export async function stop(p: Started | undefined, graceMs = 3000): Promise<void
   if (child.exitCode === null && child.signalCode === null) {
     const gone = new Promise<void>((r) => child.once('exit', () => r()));
     killGroup(pid, 'SIGTERM');
+    // One paused (`pause`) takes its SIGTERM once it runs again.
+    killGroup(pid, 'SIGCONT');
     const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), graceMs);
     await gone;
     clearTimeout(timer);
@@ -50,6 +52,18 @@ export async function stop(p: Started | undefined, graceMs = 3000): Promise<void
   // A grandchild that outlived its parent (a launcher's java, say) goes too.
   killGroup(pid, 'SIGKILL');
   live.delete(pid);
+}
+
+/**
+ * Pauses a process group (SIGSTOP) or lets it run again (SIGCONT): while one server is loaded the
+ * others are paused, so that nothing an idle server does in the background (a JVM compiling or
+ * collecting after its round) runs beside it.
+ */
+export function pause(p: Started): void {
+  killGroup(p.pid, 'SIGSTOP');
+}
+export function resume(p: Started): void {
+  killGroup(p.pid, 'SIGCONT');
 }
 
 /** Stops every process group still running, at once (on exit, Ctrl-C, errors). */
