@@ -1,6 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { responseView } from '../core/spec/response-view.js';
+import { NEVER_ANSWERED, responseView } from '../core/spec/response-view.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -44,6 +44,7 @@ export class ContractAjv {
     this.ajv = contractAjv();
     const scanned = scanDocument(doc);
     this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...scanned.extensions]);
+    if (scanned.writeOnly) this.ajv.addKeyword(neverAnswered);
     const view = responseView(doc as object, scanned.writeOnly);
     this.ajv.addSchema(scanned.identifies ? view : opaqueRoot(view), SPEC_ID, undefined, false);
   }
@@ -76,6 +77,10 @@ export class ContractAjv {
     return fn(value) ? [] : (fn.errors ?? []).map(toViolation);
   }
 }
+
+/** A writeOnly property present in an answer (its schema in the response view): always a violation. */
+const neverAnswered: FuncKeywordDefinition = { keyword: NEVER_ANSWERED, schemaType: 'boolean', validate: () => false };
+const NEVER_ANSWERED_MESSAGE = 'is writeOnly in the spec: never in an answer (DRF never represents a write_only field)';
 
 /**
  * The contract's Ajv options: JSON Schema 2020-12, all errors, nothing coerced, removed or
@@ -179,7 +184,7 @@ export function toViolation(e: ErrorObject): SchemaViolation {
     keyword: e.keyword,
     schemaPath: e.schemaPath,
     params: e.params,
-    message: e.message ?? 'is invalid',
+    message: e.keyword === NEVER_ANSWERED ? NEVER_ANSWERED_MESSAGE : (e.message ?? 'is invalid'),
     data: e.data,
   };
 }

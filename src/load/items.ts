@@ -2,7 +2,7 @@ import { describeViolation, toViolation, type ContractAjv } from '../contract/aj
 import type { LoadProblem } from '../core/errors.js';
 import type { DetailOperation, ListOperation } from '../core/spec/operations.js';
 import { pointerOf } from '../core/spec/pointer.js';
-import { isIntegerText, PK_SEGMENT, pkOf } from '../core/store.js';
+import { carriesAny, isIntegerText, PK_SEGMENT, pkOf, withoutMembers } from '../core/store.js';
 import { isObject } from '../core/spec/pointer.js';
 
 /** A stand-in deployment for validating stored items, whose urls are built per request. */
@@ -20,6 +20,11 @@ export interface CheckContext {
   readonly file: string;
   /** Items a designer stored (a fixture): a `url` there is a mistake, not something to strip. */
   readonly stored: boolean;
+  /**
+   * The item schema's writeOnly fields: never served, so an item is checked without them (the
+   * contract's Ajv refuses them in an answer; the loader warns of a fixture that carries them).
+   */
+  readonly hidden?: readonly string[];
 }
 
 /**
@@ -93,7 +98,7 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
       problem(index, [], 'an item is a JSON object');
       return undefined;
     }
-    let item = value;
+    let item = carriesAny(value, ctx.hidden) ? withoutMembers(value, ctx.hidden as readonly string[]) : value;
     const pk = pkOf(item, lookup);
     if (withUrl) {
       if ('url' in item) {

@@ -101,7 +101,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     fixtureFiles.push(file);
     const ctxOf = (from: string, stored: boolean, sample?: unknown): CheckContext => {
       const shape = shapeOf(doc, operations, list, sample);
-      return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, file: from, stored };
+      return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, hidden: shape.hidden, file: from, stored };
     };
     const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, signal, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
     const itemRoute = operations.itemRouteOf.get(list.path);
@@ -269,8 +269,7 @@ async function readStored(
       const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
       const hides = isObject(value) && carriesAny(value, s.hidden);
       if (hides && carried === undefined) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
-      // An item whose writeOnly member changed serves the same JSON, and is checked all the same.
-      const same = !hides && was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
+      const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       builder.add(same ? was : prepared);
     },

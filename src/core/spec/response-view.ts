@@ -1,22 +1,30 @@
 import { getAt, isObject } from './pointer.js';
 
 /**
+ * The keyword a writeOnly property's schema is in the response view: present in an answer, it is
+ * a violation (src/contract/ajv.ts defines it). No JSON Schema or OpenAPI keyword has the name.
+ */
+export const NEVER_ANSWERED = 'stubNeverAnswered';
+
+/**
  * The document as an answer is checked against it. A property marked `writeOnly` is never in an
  * answer: DRF never represents a `write_only` field (Serializer.to_representation reads only
  * `_readable_fields`), though a request must send it when `required` names it. OpenAPI 3.0 said
  * so of `required` ("the required will take effect on the request only"); 3.1 hands the keyword to
- * JSON Schema, whose validators know nothing of requests and answers. So each `required` here
+ * JSON Schema, whose validators know nothing of requests and answers. So a writeOnly property
+present in an answer is a violation here (its schema replaced by NEVER_ANSWERED), and each `required` here
  * names no `writeOnly` property of its schema: the properties declared beside it or in an `allOf`
  * beneath it; and for a subschema written inline in an `allOf`, `anyOf`, `oneOf`, `if`, `then`,
  * `else` or `dependentSchemas` (`oneOf: [{required: [password]}, {required: [token]}]`), those of
  * the schema holding it too, as `dependentRequired` does. A subschema reached by `$ref` is shared
- * with other places, and keeps what its own properties say. The property's own schema stays: one
- * that is there is still checked.
+ * with other places, and keeps what its own properties say.
  *
  * Answers the document itself when nothing in it is `writeOnly: true` (no copy); else a copy (the
  * bundled document is JSON: its cycles are `$ref`s).
  */
 export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
+  // (Each writeOnly property's schema becomes `{writeOnly: true, [NEVER_ANSWERED]: true}`: the
+  // keyword the contract's Ajv fails wherever the property is present.)
   if (!hasWriteOnly) return doc;
   const copy = JSON.parse(JSON.stringify(doc)) as T;
   const stack: unknown[] = [copy];
@@ -27,6 +35,9 @@ export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
       continue;
     }
     if (!isObject(node)) continue;
+    if (isObject(node.properties)) {
+      for (const [name, p] of Object.entries(node.properties)) if (throughRefs(copy, p).writeOnly) node.properties[name] = { writeOnly: true, [NEVER_ANSWERED]: true };
+    }
     const names = writeOnlyNames(copy, node, new Set());
     if (names.size > 0) {
       withoutNames(node, names);

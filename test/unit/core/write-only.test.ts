@@ -2,13 +2,16 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCheck } from '../../../src/contract/checker.js';
+import { loadContract } from '../../../src/contract/load.js';
 import { ContractAjv } from '../../../src/contract/ajv.js';
 import { responseView } from '../../../src/core/spec/response-view.js';
 import { prepareItem, prepareItemFromText, writeOnlyFields } from '../../../src/core/store.js';
 import { loadState } from '../../../src/load/state.js';
 import { writeFixture } from '../../../src/load/write-fixture.js';
 import { stateOptions } from '../../../src/server/config.js';
-import { ask, coreOf, testConfig } from '../../helpers.js';
+import { deployment, stubbed } from '../../contract/deployments.js';
+import { ask, coreOf, listen, makeApp, testConfig } from '../../helpers.js';
 
 const DESIGNER = path.join(import.meta.dirname, '../../fixtures/designer');
 const DESIGNER_SPEC = path.join(DESIGNER, 'openapi.yaml');
@@ -60,13 +63,16 @@ describe("an answer's view of the document: no writeOnly property is required", 
     expect((view.components.schemas.Loop.allOf[2] as { required: string[] }).required).toEqual([]);
   });
 
-  it("the contract's Ajv: an answer without them passes, one that has them is still checked, a missing plain member still fails", () => {
+  it("the contract's Ajv: an answer without them passes, one that has them is a violation there, a missing plain member still fails", () => {
     const ajv = new ContractAjv(doc);
     expect(ajv.validate('#/components/schemas/Base', { name: 'a' })).toEqual([]);
     expect(ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n' })).toEqual([]);
     expect(ajv.validate('#/components/schemas/Nested', { inner: { name: 'a' } })).toEqual([]);
-    expect(ajv.validate('#/components/schemas/ByRef', { name: 'a', pin: 'xy' }).map((v) => v.keyword)).toEqual(['minLength']);
-    expect(ajv.validate('#/components/schemas/Base', { password: 'x' }).map((v) => v.message)).toEqual(["must have required property 'name'"]);
+    const leaked = ajv.validate('#/components/schemas/ByRef', { name: 'a', pin: 'xyzw' });
+    expect(leaked.map((v) => [v.pointer, v.message])).toEqual([['/pin', 'is writeOnly in the spec: never in an answer (DRF never represents a write_only field)']]);
+    expect(ajv.validate('#/components/schemas/Nested', { inner: { name: 'a', password: 'p' } }).map((v) => v.pointer)).toEqual(['/inner/password']);
+    expect(ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n', token: 't' }).map((v) => v.pointer)).toEqual(['/token']);
+    expect(ajv.validate('#/components/schemas/Base', {}).map((v) => v.message)).toEqual(["must have required property 'name'"]);
     expect(ajv.validate('#/components/schemas/Composed', { name: 'a' }).map((v) => v.message)).toEqual(["must have required property 'note'"]);
     expect(ajv.validate('#/components/schemas/Either', {})).toEqual([]);
   });
@@ -110,9 +116,12 @@ describe("the designer's Signature.witness (writeOnly, required)", () => {
     const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature').body) as { results: Record<string, unknown>[] };
     expect(page.results).toEqual([signature(1), signature(2), signature(3)]);
     expect(ask(coreOf(state, config), '/api/v1/signature?page=1').body).not.toMatch(/witness|W2/);
-    // Reloaded (--watch) with only a witness changed, now past its maxLength: checked, and refused.
+    // Reloaded (--watch) with only a witness changed (past its maxLength, even): never served, so
+    // never checked, on a reload as on a start; still said.
     writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1), signature(2, 'x'.repeat(30)), signature(3, 'W3')]));
-    await expect(loadState({ ...stateOptions(config), previous: state })).rejects.toThrow(/signature\.json.*\/1\/witness.*20 characters/s);
+    const reloaded = await loadState({ ...stateOptions(config), previous: state });
+    expect(reloaded.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/1 "witness"/);
+    expect(JSON.parse(ask(coreOf(reloaded, config), '/api/v1/signature').body)).toEqual(page);
   });
 
   it('`npm run fixtures` writes the items as they are served: without it', async () => {
@@ -132,5 +141,31 @@ describe("the designer's Signature.witness (writeOnly, required)", () => {
     expect(late).toEqual([]);
     expect(page.count).toBe(25);
     for (const item of page.results) expect(Object.keys(item)).toEqual(['pk', 'signer', 'signed_on', 'kind']);
+  });
+});
+
+describe('the checker and a writeOnly property', () => {
+  it("passes the designer's stub (no answer carries witness, none must), and reports a deployment that answers it", async () => {
+    const stub = await makeApp({ specFile: DESIGNER_SPEC, fixturesDir: DESIGNER_FIXTURES });
+    const good = await listen(stub);
+    const leaking = await deployment(
+      stubbed(stub, (a, req) => {
+        if (req.url?.startsWith('/api/v1/signature')) a.body = a.body.replaceAll('"kind":"', '"witness":"leaked","kind":"');
+      }),
+    );
+    try {
+      const contract = await loadContract(DESIGNER_SPEC);
+      const opts = { headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 20, only: ['signature'] };
+      const pass = await runCheck(contract, { ...opts, baseUrl: good });
+      expect(pass.violations).toEqual([]);
+      const fail = await runCheck(contract, { ...opts, baseUrl: leaking.base });
+      const found = fail.violations.map((v) => `${v.rule} ${v.pointer} ${v.expected}`);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found[0]).toBe('schema /results/0/witness is writeOnly in the spec: never in an answer (DRF never represents a write_only field)');
+      expect(new Set(fail.violations.map((v) => v.rule))).toEqual(new Set(['schema']));
+    } finally {
+      await leaking.close();
+      await stub.close();
+    }
   });
 });
