@@ -1,5 +1,6 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { Operations } from '../core/spec/operations.js';
+import { withoutWriteOnly } from '../core/spec/response-view.js';
 import { generationOptions, generationSchema } from './finite-schema.js';
 
 /**
@@ -14,7 +15,8 @@ export function generatedBodies(doc: object, operations: Operations, seed: numbe
       if (status === '200' || Object.keys(declared.examples).length > 0 || !declared.schemaPointer) continue;
       // A recursive schema made finite, as for items (finite-schema.ts).
       const body = generationSchema(doc, declared.schemaPointer);
-      out[`${op.pointer} ${status}`] = generateSync(body.schema as JsonSchema, generationOptions(doc, seed, body.finite));
+      // As an answer holds it: no writeOnly member.
+      out[`${op.pointer} ${status}`] = withoutWriteOnly(doc, { $ref: declared.schemaPointer }, generateSync(body.schema as JsonSchema, generationOptions(doc, seed, body.finite)));
     }
   }
   return out;

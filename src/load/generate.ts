@@ -2,6 +2,7 @@ import { generateSync, type JsonSchema } from 'json-schema-faker';
 import type { ListOperation } from '../core/spec/operations.js';
 import { fieldSchema } from '../core/model.js';
 import { isObject } from '../core/spec/pointer.js';
+import { withoutWriteOnly } from '../core/spec/response-view.js';
 import { generationOptions, generationSchema } from './finite-schema.js';
 
 export interface GenerateOptions {
@@ -37,7 +38,10 @@ export function generateItemsSync(doc: unknown, list: ListOperation, lookup: str
   // Found through `$ref` and `allOf` too (an item composed of a base schema holding its pk).
   const pkSchema = fieldSchema(doc, list.itemPointer, pkField);
   const numberedPk = pkSchema.type === 'integer' || pkSchema.type === 'string';
-  return items.map((item, i) => {
+  return items.map((generatedItem, i) => {
+    // As it would be answered: no writeOnly member, at any depth (the top level's are left out
+    // when items are prepared, a nested one only here).
+    const item = withoutWriteOnly(doc, { $ref: list.itemPointer }, generatedItem);
     if (!isObject(item)) return item;
     const { url: _url, ...rest } = item;
     if (numberedPk) rest[pkField] = pkSchema.type === 'integer' ? i + 1 : String(i + 1);

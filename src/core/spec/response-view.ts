@@ -96,3 +96,65 @@ function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>): Set<s
   if (Array.isArray(node.allOf)) for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, seen)) names.add(n);
   return names;
 }
+
+/**
+ * `value` as an answer would hold it under `schema`: without the members a schema marks
+ * `writeOnly`, at any depth (object properties through `$ref` and `allOf`, array `items`). For
+ * what the stub makes itself from a schema (generated items and bodies), which json-schema-faker
+ * fills with every property, writeOnly ones too. Only objects that lose a member are copied.
+ */
+export function withoutWriteOnly(doc: unknown, schema: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  const { node } = throughRefs(doc, schema);
+  if (!node) return value;
+  if (Array.isArray(value)) {
+    const items = itemsSchema(doc, node, new Set());
+    if (items === undefined) return value;
+    let changed = false;
+    const out = value.map((v) => {
+      const w = withoutWriteOnly(doc, items, v, depth + 1);
+      if (w !== v) changed = true;
+      return w;
+    });
+    return changed ? out : value;
+  }
+  const props = new Map<string, unknown>();
+  propertySchemas(doc, node, props, new Set());
+  let changed = false;
+  const entries: [string, unknown][] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const p = props.get(k);
+    if (p !== undefined && throughRefs(doc, p).writeOnly) {
+      changed = true;
+      continue;
+    }
+    const w = p === undefined ? v : withoutWriteOnly(doc, p, v, depth + 1);
+    if (w !== v) changed = true;
+    entries.push([k, w]);
+  }
+  return changed ? Object.fromEntries(entries) : value;
+}
+
+/** Each property's schema, from a schema and its `allOf` (the first declaration of a name wins). */
+function propertySchemas(doc: unknown, schema: unknown, out: Map<string, unknown>, seen: Set<object>): void {
+  const { node } = throughRefs(doc, schema);
+  if (!node || seen.has(node)) return;
+  seen.add(node);
+  if (isObject(node.properties)) for (const [name, p] of Object.entries(node.properties)) if (!out.has(name)) out.set(name, p);
+  if (Array.isArray(node.allOf)) for (const member of node.allOf) propertySchemas(doc, member, out, seen);
+}
+
+/** An array schema's `items`, from the schema or its `allOf`. */
+function itemsSchema(doc: unknown, schema: unknown, seen: Set<object>): unknown {
+  const { node } = throughRefs(doc, schema);
+  if (!node || seen.has(node)) return undefined;
+  seen.add(node);
+  if (node.items !== undefined && typeof node.items === 'object') return node.items;
+  if (Array.isArray(node.allOf)) {
+    for (const member of node.allOf) {
+      const found = itemsSchema(doc, member, seen);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
