@@ -1,6 +1,6 @@
 import type { DetailOperation, ListOperation } from './spec/operations.js';
 import { follow, isObject } from './spec/pointer.js';
-import { throughRefs } from './spec/response-view.js';
+import { writeOnlyNames } from './spec/response-view.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -143,14 +143,8 @@ export function itemFields(doc: unknown, itemPointer: string, depth = 0): string
  * request, never in an answer (DRF's `write_only=True`: to_representation reads only the
  * readable fields). A fixture's item that carries one is served without it.
  */
-export function writeOnlyFields(doc: unknown, itemPointer: string, depth = 0): string[] {
-  if (depth > 16) return [];
-  const { pointer, node } = follow(doc, itemPointer);
-  if (!isObject(node)) return [];
-  const out: string[] = [];
-  if (isObject(node.properties)) for (const [name, p] of Object.entries(node.properties)) if (throughRefs(doc, p).writeOnly) out.push(name);
-  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => out.push(...writeOnlyFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
-  return [...new Set(out)];
+export function writeOnlyFields(doc: unknown, itemPointer: string): string[] {
+  return [...writeOnlyNames(doc, { $ref: itemPointer.startsWith('#') ? itemPointer : `#${itemPointer}` }, new Set())];
 }
 
 /** Does `value` have any of `names` as a member? */

@@ -39,8 +39,7 @@ export function generateItemsSync(doc: unknown, list: ListOperation, lookup: str
   const pkSchema = fieldSchema(doc, list.itemPointer, pkField);
   const numberedPk = pkSchema.type === 'integer' || pkSchema.type === 'string';
   return items.map((generatedItem, i) => {
-    // As it would be answered: no writeOnly member, at any depth (the top level's are left out
-    // when items are prepared, a nested one only here).
+    // As it would be answered: no writeOnly member, at any depth.
     const item = withoutWriteOnly(doc, { $ref: list.itemPointer }, generatedItem);
     if (!isObject(item)) return item;
     const { url: _url, ...rest } = item;

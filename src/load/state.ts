@@ -267,8 +267,7 @@ async function readStored(
       const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
       const was = old?.[index];
       const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
-      const hides = isObject(value) && carriesAny(value, s.hidden);
-      if (hides && carried === undefined) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
+      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden)) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
       const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       builder.add(same ? was : prepared);

@@ -2,8 +2,7 @@ import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
-import { isObject } from '../core/spec/pointer.js';
-import { carriesAny, describesFields, withoutMembers } from '../core/store.js';
+import { describesFields } from '../core/store.js';
 import { generateItems } from './generate.js';
 
 export interface WriteFixtureOptions {
@@ -36,13 +35,11 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
     () => false,
   );
   if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
-  const shape = shapeOf(contract.spec.doc, contract.operations, list);
-  const generated = await generateItems(contract.spec.doc, list, shape.lookup, {
+  // As the stub serves them: generated items hold no writeOnly member (a fixture holds answers).
+  const items = await generateItems(contract.spec.doc, list, shapeOf(contract.spec.doc, contract.operations, list).lookup, {
     seed: opts.seed,
     count: opts.count ?? list.generateCount ?? opts.defaultCount,
   });
-  // As the stub serves them: without writeOnly members (a fixture holds answers).
-  const items = generated.map((item) => (isObject(item) && carriesAny(item, shape.hidden) ? withoutMembers(item, shape.hidden) : item));
   await writeFile(file, `${JSON.stringify(items, null, 2)}\n`);
   return { ok: true, file, count: items.length };
 }

@@ -12,12 +12,12 @@ export const NEVER_ANSWERED = 'stubNeverAnswered';
  * `_readable_fields`), though a request must send it when `required` names it. OpenAPI 3.0 said
  * so of `required` ("the required will take effect on the request only"); 3.1 hands the keyword to
  * JSON Schema, whose validators know nothing of requests and answers. So a writeOnly property
-present in an answer is a violation here (its schema replaced by NEVER_ANSWERED), and each `required` here
- * names no `writeOnly` property of its schema: the properties declared beside it or in an `allOf`
- * beneath it; and for a subschema written inline in an `allOf`, `anyOf`, `oneOf`, `if`, `then`,
- * `else` or `dependentSchemas` (`oneOf: [{required: [password]}, {required: [token]}]`), those of
- * the schema holding it too, as `dependentRequired` does. A subschema reached by `$ref` is shared
- * with other places, and keeps what its own properties say.
+ * present in an answer is a violation here (its schema replaced by NEVER_ANSWERED), and each
+ * `required` here names no `writeOnly` property of its schema: the properties declared beside it
+ * or in an `allOf` beneath it; and for a subschema written inline in an `allOf`, `anyOf`, `oneOf`,
+ * `if`, `then`, `else` or `dependentSchemas` (`oneOf: [{required: [password]}, {required:
+ * [token]}]`), those of the schema holding it too, as `dependentRequired` does. A subschema
+ * reached by `$ref` is shared with other places, and keeps what its own properties say.
  *
  * Answers the document itself when nothing in it is `writeOnly: true` (no copy); else a copy (the
  * bundled document is JSON: its cycles are `$ref`s).
@@ -84,8 +84,8 @@ export function throughRefs(doc: unknown, node: unknown): { node: Record<string,
   return { node: undefined, writeOnly };
 }
 
-/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf` (each schema once). */
-function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>): Set<string> {
+/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf` (each schema once), in order. */
+export function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>): Set<string> {
   const names = new Set<string>();
   const { node } = throughRefs(doc, schema);
   if (!node || seen.has(node)) return names;
