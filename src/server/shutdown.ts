@@ -18,42 +18,63 @@ export interface Connections {
   destroyAll(): void;
 }
 
+/** Requests in flight on a socket (a property of the socket: no lookup per request). */
+const IN_FLIGHT = Symbol('requests in flight');
+/** The socket of a response in flight (its own is taken away before its 'close'). */
+const SOCKET_OF = Symbol('socket of the response');
+type Tracked = Socket & { [IN_FLIGHT]?: number };
+type TrackedResponse = ServerResponse & { [SOCKET_OF]?: Tracked };
+type RequestListener = (this: Server, req: IncomingMessage, res: ServerResponse) => void;
+
 /**
- * Follows a server's sockets and requests (call it before `listen`). The listener runs before the
- * server's own request handler, so that an answer written synchronously (from the answer cache)
- * already carries `Connection: close` while closing.
+ * Follows a server's sockets and requests (call it before `listen`, after the server's request
+ * handler is in place). The following runs first, in the server's one 'request' listener, so that
+ * an answer written synchronously (from the answer cache) already carries `Connection: close`
+ * while closing. One listener, and per request one 'close' listener shared by every response:
+ * this is paid on every request, at tens of thousands a second (Node's emit copies the list of an
+ * event that has two listeners, and a closure per response costs the collector), where the rest
+ * of a cached answer costs little more than writing it.
  */
 export function trackConnections(server: Server): Connections {
-  /** Each open socket and its requests not yet answered. */
-  const sockets = new Map<Socket, number>();
+  const sockets = new Set<Tracked>();
   const responses = new Set<ServerResponse>();
   let closing = false;
 
-  const settle = (socket: Socket) => {
+  const settle = (socket: Tracked) => {
     // Answered, and nothing more in flight on it: close it now rather than keep it alive.
-    if (closing && sockets.get(socket) === 0 && !socket.destroyed) socket.destroySoon();
+    if (closing && !socket[IN_FLIGHT] && !socket.destroyed) socket.destroySoon();
+  };
+  // A response's 'close' comes once, when it is finished or its socket closed first.
+  function finished(this: TrackedResponse) {
+    responses.delete(this);
+    const socket = this[SOCKET_OF];
+    if (socket === undefined) return;
+    socket[IN_FLIGHT] = Math.max(0, (socket[IN_FLIGHT] ?? 1) - 1);
+    settle(socket);
+  }
+  const track = (req: IncomingMessage, res: TrackedResponse) => {
+    const socket = req.socket as Tracked;
+    if (sockets.has(socket)) {
+      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
+      res[SOCKET_OF] = socket;
+    }
+    responses.add(res);
+    if (closing) res.setHeader('connection', 'close');
+    res.on('close', finished);
   };
 
-  server.on('connection', (socket: Socket) => {
-    sockets.set(socket, 0);
+  server.on('connection', (socket: Tracked) => {
+    sockets.add(socket);
+    socket[IN_FLIGHT] = 0;
     socket.once('close', () => sockets.delete(socket));
     if (closing) socket.destroy();
   });
-  server.prependListener('request', (req: IncomingMessage, res: ServerResponse) => {
-    const socket = req.socket;
-    if (sockets.has(socket)) sockets.set(socket, (sockets.get(socket) ?? 0) + 1);
-    responses.add(res);
-    if (closing) res.setHeader('connection', 'close');
-    let done = false;
-    const finished = () => {
-      if (done) return;
-      done = true;
-      responses.delete(res);
-      if (sockets.has(socket)) sockets.set(socket, Math.max(0, (sockets.get(socket) ?? 1) - 1));
-      settle(socket);
-    };
-    res.once('finish', finished);
-    res.once('close', finished);
+  // The server's request listeners, behind the one that tracks.
+  const handlers = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', function (this: Server, req: IncomingMessage, res: ServerResponse) {
+    track(req, res);
+    for (const handler of handlers) handler.call(this, req, res);
   });
 
   return {
@@ -67,11 +88,11 @@ export function trackConnections(server: Server): Connections {
       if (closing) return;
       closing = true;
       for (const res of responses) if (!res.headersSent) res.setHeader('connection', 'close');
-      for (const [socket, n] of sockets) if (n === 0) socket.destroy();
+      for (const socket of sockets) if (!socket[IN_FLIGHT]) socket.destroy();
     },
     destroyAll() {
       closing = true;
-      for (const socket of sockets.keys()) socket.destroy();
+      for (const socket of sockets) socket.destroy();
       server.closeAllConnections();
     },
   };
