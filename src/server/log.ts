@@ -220,16 +220,26 @@ function stdoutSink(): LogSink {
 
 let clockAt = 0;
 let clockText = '';
+let secondAt = -1;
+let secondText = '';
 
-/** `HH:MM:ss.mmm`, made once per millisecond (thousands of lines share it under load). */
+/**
+ * `HH:MM:ss.mmm`, local time. Thousands of lines share a millisecond under load, and a second: the
+ * local time (a time-zone lookup) is made once a second, the milliseconds once a millisecond.
+ */
 function clock(): string {
   const now = Date.now();
-  if (now !== clockAt) {
-    const d = new Date(now);
-    const p = (n: number, w = 2) => String(n).padStart(w, '0');
-    clockAt = now;
-    clockText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  if (now === clockAt) return clockText;
+  const ms = now % 1000;
+  const second = now - ms;
+  if (second !== secondAt) {
+    const d = new Date(second);
+    const p = (n: number) => String(n).padStart(2, '0');
+    secondAt = second;
+    secondText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.`;
   }
+  clockAt = now;
+  clockText = secondText + (ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : String(ms));
   return clockText;
 }
 

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestLog } from '../../src/server/log.js';
 import { startCli } from '../cli-helpers.js';
 
@@ -21,6 +21,20 @@ function get(url: string, ms = 5_000): Promise<number> {
     req.setTimeout(ms, () => req.destroy(new Error(`no answer in ${ms} ms: ${url.slice(0, 80)}`)));
     req.on('error', reject);
   });
+}
+
+/** A sink that keeps every chunk at once. */
+function memorySink() {
+  const chunks: Buffer[] = [];
+  const sink = {
+    writableLength: 0,
+    write(chunk: Uint8Array, cb: (err?: Error | null) => void) {
+      chunks.push(Buffer.from(chunk));
+      cb();
+      return true;
+    },
+  };
+  return { chunks, sink };
 }
 
 let stop: (() => void) | undefined;
@@ -108,15 +122,7 @@ describe('RequestLog', () => {
   });
 
   it('writes each line whole, in order: non-ASCII, a line longer than a batch, thousands of lines', async () => {
-    const chunks: Buffer[] = [];
-    const sink = {
-      writableLength: 0,
-      write(chunk: Uint8Array, cb: (err?: Error | null) => void) {
-        chunks.push(Buffer.from(chunk));
-        cb();
-        return true;
-      },
-    };
+    const { chunks, sink } = memorySink();
     const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1 << 30 });
     const long = `/api/v1/desk?q=${'é€𝄞x'.repeat(30_000)}`;
     const urls = [...Array.from({ length: 5_000 }, (_, i) => `/api/v1/desk?name=é€𝄞&i=${i}`), long, '/api/v1/desk?last'];
@@ -126,5 +132,30 @@ describe('RequestLog', () => {
     const lines = Buffer.concat(chunks).toString('utf8').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines.map((l) => l.replace(/^\S+ GET (\S+) 200 0\.1ms$/, '$1'))).toEqual(urls);
+  });
+
+  it('starts each pretty line with the local time it was written, HH:MM:ss.mmm, whatever the instant', async () => {
+    const { chunks, sink } = memorySink();
+    const log = new RequestLog({ sink, format: 'pretty', color: false });
+    const base = Date.UTC(2026, 2, 29, 0, 59, 58);
+    // Milliseconds of one, two and three digits; seconds, minutes, hours and days crossed; the clock set back.
+    const instants = [0, 9, 10, 99, 100, 999, 1000, 1001, 1999, 2000, 62_345, 3_600_000 + 7, 86_400_000 + 123, 5, 5, 999].map((d) => base + d);
+    const reference = (t: number) => {
+      const d = new Date(t);
+      const p = (n: number, w = 2) => String(n).padStart(w, '0');
+      return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+    };
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      for (const t of instants) {
+        vi.setSystemTime(t);
+        log.request({ method: 'GET', url: `/t${t}`, status: 200, ms: 0.1 });
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+    await log.drain(100);
+    const lines = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n');
+    expect(lines).toEqual(instants.map((t) => `${reference(t)} GET /t${t} 200 0.1ms`));
   });
 });
