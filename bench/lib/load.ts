@@ -10,6 +10,10 @@ export interface Load {
   requests: number;
   errors: number;
   non2xx: number;
+  /** The server's CPU time per answer (µs), when `serverCpuMs` was given. */
+  cpuPerAnswerUs?: number;
+  /** The load generator's (this process's) CPU use during the load, in % of one core. */
+  loadgenCpuPercent: number;
 }
 
 export interface LoadOptions {
@@ -20,9 +24,31 @@ export interface LoadOptions {
   connections: number;
   /** Each request adds `&n=<i>` (or `?n=<i>`), so that no answer can come from a cache. */
   unique?: boolean;
+  /** The server's CPU time used so far (ms): read before and after the load. */
+  serverCpuMs?: () => Promise<number>;
 }
 
-export function load(o: LoadOptions): Promise<Load> {
+/**
+ * One load, with what it cost: the server's CPU time per answer, a measure that does not depend on
+ * how fast the load generator is (on a machine of two cores, its one core is often the limit of
+ * the fastest servers: their req/s then tell the generator's speed, and the noise of its core).
+ */
+export async function load(o: LoadOptions): Promise<Load> {
+  const serverBefore = await o.serverCpuMs?.();
+  const cpuBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const l = await autocannonLoad(o);
+  const elapsedMs = performance.now() - t0;
+  const used = process.cpuUsage(cpuBefore);
+  const serverAfter = serverBefore === undefined ? undefined : await o.serverCpuMs?.();
+  return {
+    ...l,
+    ...(serverBefore !== undefined && serverAfter !== undefined && l.requests > 0 ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / l.requests) } : {}),
+    loadgenCpuPercent: Math.round(((used.user + used.system) / 1000 / elapsedMs) * 100),
+  };
+}
+
+function autocannonLoad(o: LoadOptions): Promise<Omit<Load, 'loadgenCpuPercent'>> {
   let n = 0;
   const sep = o.path.includes('?') ? '&' : '?';
   const requests: autocannon.Request[] | undefined = o.unique ? [{ setupRequest: (req) => ({ ...req, path: `${o.path}${sep}n=${n++}` }) }] : undefined;
@@ -84,6 +110,8 @@ export function summarize(runs: Load[]): Load & { rounds: number } {
     requests: runs.reduce((a, r) => a + r.requests, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+    ...(runs.every((r) => r.cpuPerAnswerUs !== undefined) ? { cpuPerAnswerUs: round2(median(runs.map((r) => r.cpuPerAnswerUs ?? 0))) } : {}),
+    loadgenCpuPercent: Math.round(median(runs.map((r) => r.loadgenCpuPercent))),
     rounds: runs.length,
   };
 }

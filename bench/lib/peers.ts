@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
 import { type Load, load, round2, summarize } from './load.js';
-import { type Answer, cpuPlacement, get, groupRssMiB, lastLines, pause, resume, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
+import { type Answer, cpuPlacement, get, groupCpuMs, groupRssMiB, lastLines, pause, resume, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
 
@@ -185,7 +185,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       for (const t of running) {
         o.log(`\rround ${round}/${o.rounds}: ${t.def.label}                    `);
         if (t.proc.exited()) continue;
-        const l = await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections }));
+        const l = await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid) }));
         (runs.get(t.def.key) ?? runs.set(t.def.key, []).get(t.def.key))?.push(l);
       }
     }
@@ -206,6 +206,9 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   }
 
   const rawRps = results.get('raw')?.load?.rps;
+  // Raw's CPU per answer over a target's: the req/s ratio the target would have where the server's
+  // core, not the load generator's, is the limit.
+  const rawCpu = results.get('raw')?.load?.cpuPerAnswerUs;
   const prismRps = results.get('prism-silent')?.load?.rps;
   for (const r of results.values()) {
     if (!r.load) continue;
@@ -214,11 +217,15 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   }
   const all = [...results.values()];
   const stub = results.get('stub');
+  const rawLoadgen = results.get('raw')?.load?.loadgenCpuPercent;
+  /** What the req/s ratio cannot tell: the CPU per answer over raw's, and whether the generator was the limit. */
+  const cpuNote = (r: TargetResult) =>
+    rawCpu && r.load?.cpuPerAnswerUs ? `; server CPU per answer: raw's ${ratio(round2(rawCpu / r.load.cpuPerAnswerUs))} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw` : '';
   const checks: Check[] = [
     {
       name: 'the stub as `npm start` runs it, req/s',
       target: '≥ 0.8× raw',
-      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s)`,
+      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s${cpuNote(stub)})`,
       met: stub?.overRaw === undefined ? undefined : stub.overRaw >= 0.8,
     },
     {
@@ -241,7 +248,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     all.filter((r) => !r.notRun || r.bodyBytes !== undefined).map((r) => [r.label, r.version, r.status ?? '—', r.contentType ?? '—', r.contentLength ?? '—', r.bodyBytes ?? '—', bodyNote(r)]),
   );
   const perf = table(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', '× Prism (silent)', 'start-up to first answer', 'RSS after load', 'stdout during load', 'errors'],
+    ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', '× Prism (silent)', 'server CPU per answer', 'load generator CPU', 'start-up to first answer', 'RSS after load', 'stdout during load', 'errors'],
     all.map((r) =>
       r.load && !r.notRun
         ? [
@@ -251,12 +258,14 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
             fmt(r.load.p99, 2),
             ratio(r.overRaw ?? NaN),
             ratio(r.overPrismSilent ?? NaN),
+            r.load.cpuPerAnswerUs === undefined ? '—' : `${fmt(r.load.cpuPerAnswerUs, 1)} µs${rawCpu && r.key !== 'raw' ? ` (${ratio(round2(rawCpu / r.load.cpuPerAnswerUs))} raw's)` : ''}`,
+            `${fmt(r.load.loadgenCpuPercent)} %`,
             `${fmt(r.startupMs ?? 0)} ms`,
             `${fmt(r.rssAfterLoadMiB ?? 0, 1)} MiB`,
             r.logDuringLoad?.bytes ? `${fmt(r.logDuringLoad.lines)} lines, ${fmt(r.logDuringLoad.bytes / 2 ** 20, 1)} MiB` : 'none',
             r.load.errors + r.load.non2xx,
           ]
-        : [r.label, `not run: ${r.notRun ?? 'no figures'}`, '', '', '', '', '', '', '', ''],
+        : [r.label, `not run: ${r.notRun ?? 'no figures'}`, '', '', '', '', '', '', '', '', '', ''],
     ),
   );
   const notes = all.map((r) => `- **${r.label}** ${r.version ? `(${r.version})` : ''}: ${r.how}.`).join('\n');
@@ -267,6 +276,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     verify,
     '',
     perf,
+    '',
+    `Server CPU per answer: the CPU time the server's process group used during its rounds over the answers it gave (the median of its rounds), and in brackets raw's over it: the req/s ratio to raw where the server's core is the limit. Load generator CPU: autocannon's one core during the load (the median of the rounds); where it nears 100 %, the req/s of the fastest targets are the generator's limit, and their ratio to raw reads its noise.`,
     '',
     'How each target runs:',
     '',

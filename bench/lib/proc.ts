@@ -265,24 +265,40 @@ export function lastLines(text: string, n = 4): string {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The processes of a process group (the started process and everything it started), each with its /proc/PID/stat fields after the command. */
+async function groupStats(pgid: number): Promise<{ pid: string; fields: string[] }[]> {
+  const pids = await readdir('/proc').catch(() => [] as string[]);
+  const stats = await Promise.all(
+    pids
+      .filter((d) => /^\d+$/.test(d))
+      .map(async (pid) => {
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+        // Fields after the command (which may hold spaces) start after the last ')'.
+        return { pid, fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+      }),
+  );
+  return stats.filter((s) => Number(s.fields[2]) === pgid);
+}
+
 /** RSS (MiB) of a process group: the started process and everything it started. */
 export async function groupRssMiB(pgid: number): Promise<number> {
   let kb = 0;
-  const pids = await readdir('/proc').catch(() => [] as string[]);
-  await Promise.all(
-    pids
-      .filter((d) => /^\d+$/.test(d))
-      .map(async (d) => {
-        const stat = await readFile(`/proc/${d}/stat`, 'utf8').catch(() => '');
-        // Fields after the command (which may hold spaces) start after the last ')'.
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(fields[2]) !== pgid) return;
-        const status = await readFile(`/proc/${d}/status`, 'utf8').catch(() => '');
-        kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      }),
-  );
+  for (const { pid } of await groupStats(pgid)) {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+    kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
   return Math.round((kb / 1024) * 10) / 10;
 }
+
+/** CPU time (ms, user + system, every thread) a process group has used so far. */
+export async function groupCpuMs(pgid: number): Promise<number> {
+  const tick = 1000 / CLOCK_TICKS;
+  let ms = 0;
+  for (const { fields } of await groupStats(pgid)) ms += (Number(fields[11]) + Number(fields[12])) * tick;
+  return ms;
+}
+/** USER_HZ, the unit of /proc/PID/stat's times: 100 on Linux. */
+const CLOCK_TICKS = 100;
 
 let nextPort = 5100 + Math.floor(Math.random() * 2000);
 /** A port nothing on this machine listens on right now. */
