@@ -51,6 +51,8 @@ export interface TargetResult {
   runs?: Load[];
   overRaw?: number;
   overPrismSilent?: number;
+  /** Raw's CPU per answer over this target's: the req/s ratio it would have where the server's core, not the load generator's, is the limit. */
+  cpuOverRaw?: number;
   rssAfterLoadMiB?: number;
   logDuringLoad?: { bytes: number; lines: number };
 }
@@ -206,21 +208,19 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   }
 
   const rawRps = results.get('raw')?.load?.rps;
-  // Raw's CPU per answer over a target's: the req/s ratio the target would have where the server's
-  // core, not the load generator's, is the limit.
   const rawCpu = results.get('raw')?.load?.cpuPerAnswerUs;
   const prismRps = results.get('prism-silent')?.load?.rps;
   for (const r of results.values()) {
     if (!r.load) continue;
     if (rawRps) r.overRaw = round2(r.load.rps / rawRps);
     if (prismRps) r.overPrismSilent = round2(r.load.rps / prismRps);
+    if (rawCpu && r.load.cpuPerAnswerUs) r.cpuOverRaw = round2(rawCpu / r.load.cpuPerAnswerUs);
   }
   const all = [...results.values()];
   const stub = results.get('stub');
   const rawLoadgen = results.get('raw')?.load?.loadgenCpuPercent;
   /** What the req/s ratio cannot tell: the CPU per answer over raw's, and whether the generator was the limit. */
-  const cpuNote = (r: TargetResult) =>
-    rawCpu && r.load?.cpuPerAnswerUs ? `; server CPU per answer: raw's ${ratio(round2(rawCpu / r.load.cpuPerAnswerUs))} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw` : '';
+  const cpuNote = (r: TargetResult) => (r.cpuOverRaw === undefined ? '' : `; server CPU per answer: raw's ${ratio(r.cpuOverRaw)} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw`);
   const checks: Check[] = [
     {
       name: 'the stub as `npm start` runs it, req/s',
@@ -258,7 +258,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
             fmt(r.load.p99, 2),
             ratio(r.overRaw ?? NaN),
             ratio(r.overPrismSilent ?? NaN),
-            r.load.cpuPerAnswerUs === undefined ? '—' : `${fmt(r.load.cpuPerAnswerUs, 1)} µs${rawCpu && r.key !== 'raw' ? ` (${ratio(round2(rawCpu / r.load.cpuPerAnswerUs))} raw's)` : ''}`,
+            r.load.cpuPerAnswerUs === undefined ? '—' : `${fmt(r.load.cpuPerAnswerUs, 1)} µs${r.cpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.cpuOverRaw)} raw's)` : ''}`,
             `${fmt(r.load.loadgenCpuPercent)} %`,
             `${fmt(r.startupMs ?? 0)} ms`,
             `${fmt(r.rssAfterLoadMiB ?? 0, 1)} MiB`,

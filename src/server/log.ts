@@ -239,7 +239,7 @@ function clock(): string {
     secondText = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.`;
   }
   clockAt = now;
-  clockText = secondText + (ms < 10 ? `00${ms}` : ms < 100 ? `0${ms}` : String(ms));
+  clockText = secondText + String(ms).padStart(3, '0');
   return clockText;
 }
 
