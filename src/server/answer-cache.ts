@@ -9,59 +9,80 @@ export interface CachedAnswer {
   readonly body: Buffer;
 }
 
+/** A kept answer and what its request carried in each keyed header (undefined: absent). */
+interface Entry extends CachedAnswer {
+  readonly values: readonly (string | undefined)[];
+}
+
 /**
  * Answers are a pure function of the state, the request line and the headers the core reads
  * (CACHE_KEY_HEADERS), so the stub keeps the last ones it sent and writes them again without
  * answering anew: most of the raw node:http limit (`npm run bench`). Only answers the core marks
- * cacheable (GET or HEAD, no scenario, declared parameters only) are kept; an entry counts only for
+ * cacheable to a GET (no scenario, declared parameters only) are kept; an entry counts only for
  * the state that produced it, so a reload makes every entry stale at once. Bounded in bytes: when
  * full, it starts again empty.
  *
- * The cache must be invisible: the key is everything the core's answer depends on, written so that
- * two different requests can never share it. The method, the target exactly as received, and for
- * each keyed header whether it is present, and its value length-prefixed: an empty header is not an
- * absent one (an empty Host is Django's 400; no Host at all is answered with the server's own), and
- * no value, whatever bytes it holds, can read as another header's.
+ * The cache must be invisible: a request meets an answer only when its target is exactly the one
+ * received then, and each keyed header is exactly as it was, present or absent (an empty Host is
+ * Django's 400; no Host at all is answered with the server's own). Nothing is built to compare
+ * them: the target is looked up as Node gave it, then each header's value compared with `===`,
+ * so that no value, whatever bytes it holds, can stand for another header's (this runs on every
+ * request: a key string made of them all cost 3 % of the raw limit).
  */
 export class AnswerCache {
-  readonly #entries = new Map<string, CachedAnswer>();
+  readonly #byTarget = new Map<string, Entry[]>();
   #bytes = 0;
+  #size = 0;
   constructor(readonly maxBytes = 8 * 2 ** 20) {}
 
-  /** The key of a request whose answer may be kept, or undefined. */
-  static keyOf(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders): string | undefined {
-    if ((method !== 'GET' && method !== 'HEAD') || url === undefined || headers.prefer !== undefined) return undefined;
-    let key = `${method} ${url.length}:${url}`;
+  /** Whether the answer to this request may be kept: a GET with every keyed header a single value, and no Prefer. */
+  static keeps(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders): url is string {
+    if (method !== 'GET' || url === undefined || headers.prefer !== undefined) return false;
     for (const name of CACHE_KEY_HEADERS) {
       const v = headers[name];
-      if (v === undefined) key += ' -';
-      else {
-        const value = Array.isArray(v) ? v.join(', ') : v;
-        key += ` ${value.length}:${value}`;
-      }
+      if (v !== undefined && typeof v !== 'string') return false;
     }
-    return key;
+    return true;
   }
 
-  get(key: string, state: object): CachedAnswer | undefined {
-    const hit = this.#entries.get(key);
-    return hit !== undefined && hit.state === state ? hit : undefined;
+  /** The answer kept for this request in `state`, if any. */
+  get(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders, state: object): CachedAnswer | undefined {
+    if (method !== 'GET' || url === undefined) return undefined;
+    const kept = this.#byTarget.get(url);
+    if (kept === undefined) return undefined;
+    for (const entry of kept) if (entry.state === state && sameHeaders(entry.values, headers)) return entry;
+    return undefined;
   }
 
-  set(key: string, answer: CachedAnswer): void {
-    const size = answer.body.length + key.length + 512;
+  /** Keeps the answer to this request (nothing when `keeps` says no), in place of one for the same request or an older state. */
+  set(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders, answer: CachedAnswer): void {
+    if (!AnswerCache.keeps(method, url, headers)) return;
+    const values = CACHE_KEY_HEADERS.map((name) => headers[name] as string | undefined);
+    const size = answer.body.length + url.length + values.reduce((n, v) => n + (v?.length ?? 0), 0) + 512;
     if (size > this.maxBytes) return;
     if (this.#bytes + size > this.maxBytes) this.clear();
-    this.#entries.set(key, answer);
+    const entry: Entry = { state: answer.state, status: answer.status, headers: answer.headers, body: answer.body, values };
+    const before = this.#byTarget.get(url) ?? [];
+    const kept = before.filter((e) => e.state === answer.state && !sameHeaders(e.values, headers));
+    kept.push(entry);
+    this.#byTarget.set(url, kept);
+    this.#size += kept.length - before.length;
     this.#bytes += size;
   }
 
   clear(): void {
-    this.#entries.clear();
+    this.#byTarget.clear();
     this.#bytes = 0;
+    this.#size = 0;
   }
 
+  /** The answers kept. */
   get size(): number {
-    return this.#entries.size;
+    return this.#size;
   }
+}
+
+function sameHeaders(values: readonly (string | undefined)[], headers: IncomingHttpHeaders): boolean {
+  for (let i = 0; i < values.length; i++) if (headers[CACHE_KEY_HEADERS[i] as string] !== values[i]) return false;
+  return true;
 }

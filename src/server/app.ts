@@ -52,7 +52,11 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   const cache = new AnswerCache();
   const log = config.logLevel === 'silent' ? undefined : new RequestLog({ format: config.logFormat });
   const cores = new WeakMap<StubState, StubCore>();
+  // The state of the last request, and its core: every request asks, and it changes on a reload only.
+  let lastState: StubState | undefined;
+  let lastCore: StubCore | undefined;
   const coreOf = (state: StubState): StubCore => {
+    if (state === lastState && lastCore !== undefined) return lastCore;
     let core = cores.get(state);
     if (!core) {
       // Without a Host, Django builds urls from SERVER_NAME:SERVER_PORT: the address listened on.
@@ -61,31 +65,33 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       core = new StubCore(state.model, coreOptions({ ...config, port }, state));
       cores.set(state, core);
     }
+    lastState = state;
+    lastCore = core;
     return core;
   };
 
   // A cached answer counts for the state and the writes that produced it: the core's generation.
-  const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, key: string | undefined, answer: CoreAnswer, started: number) => {
+  const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, cacheable: boolean, answer: CoreAnswer, started: number) => {
     const body = Buffer.from(answer.body);
     const headers = outgoingHeaders(answer, body);
     const send = () => {
       writeAnswer(res, req.method, answer.status, headers, body);
-      log?.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      if (log) log.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
     };
-    if (key !== undefined && answer.cacheable === true && req.method === 'GET') cache.set(key, { state: coreOf(state).generation, status: answer.status, headers, body });
+    if (cacheable && answer.cacheable === true) cache.set(req.method, req.url, req.headers, { state: coreOf(state).generation, status: answer.status, headers, body });
     if (answer.delayMs) setTimeout(send, answer.delayMs);
     else send();
   };
 
   /** Answers one request to the service's paths: from the cache, or from the core. */
   const serveService = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
+    // The clock is read for the log's sake only.
+    const started = log === undefined ? 0 : performance.now();
     const state = holder.current;
-    const key = AnswerCache.keyOf(req.method, req.url, req.headers);
-    const hit = key === undefined ? undefined : cache.get(key, coreOf(state).generation);
+    const hit = cache.get(req.method, req.url, req.headers, coreOf(state).generation);
     if (hit !== undefined) {
       writeAnswer(res, req.method, hit.status, hit.headers, hit.body);
-      log?.request({ method: req.method ?? '', url: req.url ?? '', status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      if (log) log.request({ method: req.method ?? '', url: req.url ?? '', status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 });
       return;
     }
     const answerWith = (body?: Uint8Array) => {
@@ -96,14 +102,14 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
         log?.message(`error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
         answer = djangoPage(DJANGO_ERRORS.SERVER_ERROR);
       }
-      finish(req, res, state, key, answer, started);
+      finish(req, res, state, true, answer, started);
     };
     if (!mayHaveBody(req.method)) return answerWith();
     void readBody(req).then((body) => {
       if (body === undefined) {
         // RequestDataTooBig: Django's 400 page; the rest of the body is never read.
         res.setHeader('connection', 'close');
-        finish(req, res, state, undefined, djangoPage(DJANGO_ERRORS.BAD_REQUEST), started);
+        finish(req, res, state, false, djangoPage(DJANGO_ERRORS.BAD_REQUEST), started);
         return;
       }
       answerWith(body);

@@ -30,9 +30,11 @@ function raw(base: string, url: string, method = 'GET', headers: Record<string, 
   });
 }
 
-describe('the answer cache key: everything the answer depends on, no two requests alike', () => {
-  const key = (method: string, url: string, headers: Record<string, string | undefined>) => AnswerCache.keyOf(method, url, Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)));
-  it.each<[string, Parameters<typeof key>, Parameters<typeof key>]>([
+describe('the answer cache: everything the answer depends on, no two requests alike', () => {
+  type Ask = [method: string, url: string, headers: Record<string, string | undefined>];
+  const headersOf = (h: Ask[2]) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined));
+  const answer = (state: object, body: string) => ({ state, status: 200, headers: {}, body: Buffer.from(body) });
+  it.each<[string, Ask, Ask]>([
     ['an empty Host and no Host', ['GET', '/a', { host: '' }], ['GET', '/a', {}]],
     ['an empty X-Forwarded-Host and none', ['GET', '/a', { host: 'h', 'x-forwarded-host': '' }], ['GET', '/a', { host: 'h' }]],
     ['an empty Origin and none', ['GET', '/a', { host: 'h', origin: '' }], ['GET', '/a', { host: 'h' }]],
@@ -41,13 +43,46 @@ describe('the answer cache key: everything the answer depends on, no two request
     ['a value that looks like the next header', ['GET', '/a', { host: 'h -', accept: undefined }], ['GET', '/a', { host: 'h', 'x-forwarded-host': undefined }]],
     ['a url that looks like a header', ['GET', '/a 1:h', {}], ['GET', '/a', { host: 'h' }]],
     ['two values moved between headers', ['GET', '/a', { host: 'a', accept: 'b' }], ['GET', '/a', { host: 'a b', accept: undefined }]],
+    ['the last keyed header', ['GET', '/a', { host: 'h', 'access-control-request-headers': 'x' }], ['GET', '/a', { host: 'h' }]],
+    ['two targets', ['GET', '/a?x=1', { host: 'h' }], ['GET', '/a?x=2', { host: 'h' }]],
   ])('%s differ', (_n, a, b) => {
-    expect(key(...a)).toBeDefined();
-    expect(key(...a)).not.toBe(key(...b));
+    const cache = new AnswerCache();
+    const state = {};
+    cache.set(a[0], a[1], headersOf(a[2]), answer(state, 'a'));
+    // What is kept answers its own request, and never the other one.
+    expect(cache.get(a[0], a[1], headersOf(a[2]), state)?.body.toString()).toBe('a');
+    expect(cache.get(b[0], b[1], headersOf(b[2]), state)).toBeUndefined();
+    // Both kept side by side, each answers its own (a HEAD's is never kept).
+    cache.set(b[0], b[1], headersOf(b[2]), answer(state, 'b'));
+    expect(cache.get(a[0], a[1], headersOf(a[2]), state)?.body.toString()).toBe('a');
+    expect(cache.get(b[0], b[1], headersOf(b[2]), state)?.body.toString()).toBe(b[0] === 'GET' ? 'b' : undefined);
   });
-  it('nothing is kept for another method, or with Prefer (even empty)', () => {
-    expect(AnswerCache.keyOf('POST', '/a', { host: 'h' })).toBeUndefined();
-    expect(AnswerCache.keyOf('GET', '/a', { host: 'h', prefer: '' })).toBeUndefined();
+  it('nothing is kept for another method, with Prefer (even empty), or with a keyed header given as a list', () => {
+    const cache = new AnswerCache();
+    const state = {};
+    cache.set('POST', '/a', { host: 'h' }, answer(state, 'x'));
+    cache.set('HEAD', '/a', { host: 'h' }, answer(state, 'x'));
+    cache.set('GET', '/a', { host: 'h', prefer: '' }, answer(state, 'x'));
+    cache.set('GET', '/a', { host: 'h', accept: ['a', 'b'] as unknown as string }, answer(state, 'x'));
+    expect(cache.size).toBe(0);
+    expect(cache.get('GET', '/a', { host: 'h' }, state)).toBeUndefined();
+  });
+  it('an answer counts for its state only, and a new one for the same request replaces it', () => {
+    const cache = new AnswerCache();
+    const [s1, s2] = [{}, {}];
+    cache.set('GET', '/a', { host: 'h' }, answer(s1, '1'));
+    expect(cache.get('GET', '/a', { host: 'h' }, s2)).toBeUndefined();
+    cache.set('GET', '/a', { host: 'h' }, answer(s2, '2'));
+    expect(cache.size).toBe(1);
+    expect(cache.get('GET', '/a', { host: 'h' }, s2)?.body.toString()).toBe('2');
+    expect(cache.get('GET', '/a', { host: 'h' }, s1)).toBeUndefined();
+  });
+  it('starts again empty when full', () => {
+    const cache = new AnswerCache(4096);
+    const state = {};
+    for (let i = 0; i < 10; i++) cache.set('GET', `/a${i}`, {}, answer(state, 'x'.repeat(1000)));
+    expect(cache.size).toBeLessThan(4);
+    expect(cache.get('GET', '/a9', {}, state)?.body.length).toBe(1000);
   });
 });
 
@@ -89,7 +124,7 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     expect(app.answerCache.size).toBe(1);
     // What the cache holds for a request's key and the current state (its core's generation) is what goes out.
     const fake = { method: 'GET', url: '/api/v1/desk?format=json', headers: { host: new URL(base).host } } as unknown as IncomingMessage;
-    app.answerCache.set(AnswerCache.keyOf(fake.method, fake.url, fake.headers) ?? '', { state: app.coreOf(holder.current).generation, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
+    app.answerCache.set(fake.method, fake.url, fake.headers, { state: app.coreOf(holder.current).generation, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
     expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();
   });
