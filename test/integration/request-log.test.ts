@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RequestLog } from '../../src/server/log.js';
 import { startCli } from '../cli-helpers.js';
@@ -157,5 +158,38 @@ describe('RequestLog', () => {
     await log.drain(100);
     const lines = Buffer.concat(chunks).toString('utf8').trimEnd().split('\n');
     expect(lines).toEqual(instants.map((t) => `${reference(t)} GET /t${t} 200 0.1ms`));
+  });
+
+  it('writes every request line as its text reads, whichever way it is written (printable ASCII byte by byte, anything else as text)', async () => {
+    const { chunks, sink } = memorySink();
+    const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1 << 30 });
+    // Printable ASCII, a space, control characters (escaped), DEL, C1 controls, non-ASCII, a lone surrogate.
+    const alphabet = fc.constantFrom(...'abz/?=&%+~ 09', '\x00', '\x1f', '\x7f', '\x85', '\x9f', 'é', '€', '𝄞', '\ud800');
+    const line = fc.record({
+      method: fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'GÉT'),
+      url: fc.array(alphabet, { maxLength: 40 }).map((cs) => `/${cs.join('')}`),
+      status: fc.constantFrom(200, 301, 404, 405, 500, 99, 1000),
+      // Tenths as the server rounds them, powers of ten, and values that are no whole tenth.
+      ms: fc.oneof(fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 10), fc.constantFrom(0, 1, 10, 100, 1000, 1e6, 0.30000000000000004, 1e21, -1), fc.double()),
+    });
+    const asked = fc.sample(line, { numRuns: 3_000, seed: 14 });
+    // Long enough that a line also meets a batch's end.
+    asked.push({ method: 'GET', url: `/${'a'.repeat(20_000)}`, status: 200, ms: 0.1 });
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 7);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(at);
+      for (const r of asked) log.request(r);
+    } finally {
+      vi.useRealTimers();
+    }
+    await log.drain(100);
+    const d = new Date(at);
+    const p = (n: number, w = 2) => String(n).padStart(w, '0');
+    const time = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.007`;
+    const shown = (url: string) => url.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+    const want = asked.map((r) => `${time} ${r.method} ${shown(r.url)} ${r.status} ${r.ms}ms\n`).join('');
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(Buffer.from(want, 'utf8').toString('utf8'));
+    expect(Buffer.concat(chunks).equals(Buffer.from(want, 'utf8'))).toBe(true);
   });
 });
