@@ -5,7 +5,7 @@
 // schema check precompiled (see the end): a file whose source is gone (a renamed module, an older
 // build's bundle) is removed, so the package never ships one.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,6 +39,26 @@ const PRECOMPILED = [
 ];
 const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), ...PRECOMPILED.map((p) => p.file)]);
 
+// `npm start` and `npm run check` build first, every time: when nothing that goes into dist/ has
+// changed since the last build, that build stands, known from a stamp of what it was made from
+// (each source's and config's size and time, TypeScript's and the packages' own) without starting
+// tsc, which takes ~0.2 s to find out the same. Anything else goes on to tsc -b as before.
+const stampFile = path.join(root, 'node_modules/.cache/workplace-admin-stub/build-stamp.json');
+const inputs = () =>
+  JSON.stringify([
+    process.version,
+    ...[...sources.map((f) => path.join(src, f)), ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) => path.join(root, f)), require.resolve('typescript/package.json'), ...PRECOMPILED.flatMap((p) => p.packages)].map(
+      (f) => {
+        const st = existsSync(f) ? statSync(f) : undefined;
+        return `${path.relative(root, f)} ${st ? `${st.size} ${st.mtimeMs}` : 'none'}`;
+      },
+    ),
+  ]);
+const before = inputs();
+const complete = () => [...outputs].every((f) => existsSync(path.join(dist, f)));
+if (process.argv.includes('--if-stale') && complete() && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === before) process.exit(0);
+rmSync(stampFile, { force: true });
+
 // tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.
 if (sources.some((f) => !existsSync(path.join(dist, f.replace(/\.ts$/, '.js'))))) rmSync(buildInfo, { force: true });
 
@@ -69,4 +89,9 @@ for (const { file, modules, make, packages } of PRECOMPILED) {
   const out = path.join(dist, file);
   const madeFrom = [...modules.map((m) => path.join(dist, m)), ...packages];
   if (madeFrom.some((f) => mtime(f) >= mtime(out))) writeFileSync(out, (await import(pathToFileURL(madeFrom[0]).href))[make]());
+}
+// What this build was made from, read before it started: a source edited meanwhile is built next time.
+if (complete()) {
+  mkdirSync(path.dirname(stampFile), { recursive: true });
+  writeFileSync(stampFile, before);
 }
