@@ -11,7 +11,7 @@ import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
 import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
 import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from './spec/operations.js';
-import { drfJson, EMPTY_SET, type ItemSet, type PreparedItem, renderItem } from './store.js';
+import { drfJson, EMPTY_SET, type ItemList, type ItemSet, type PreparedItem, renderItem } from './store.js';
 import { authenticate } from './auth.js';
 import { parseBody } from './body.js';
 import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
@@ -118,6 +118,7 @@ export class StubCore {
   #live = new Map<string, LiveCollection>();
   readonly #rules = new Map<string, FieldRule[]>();
   readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
+  readonly #arrays = new WeakMap<ItemSet, readonly PreparedItem[]>();
   /**
    * Replaced by every write and reset: an answer cache keys its entries on it, so that nothing
    * kept from before a write is served after it.
@@ -145,6 +146,17 @@ export class StubCore {
   }
 
   /** An item's members, parsed once (for filters and writes). */
+  /** Every item of a set, as one array kept for the set (the set's own when it is one). */
+  #all(set: ItemSet): readonly PreparedItem[] {
+    if (Array.isArray(set.items)) return set.items as readonly PreparedItem[];
+    let all = this.#arrays.get(set);
+    if (all === undefined) {
+      all = Array.from(set.items);
+      this.#arrays.set(set, all);
+    }
+    return all;
+  }
+
   #object(collection: CollectionModel, item: PreparedItem): Record<string, unknown> {
     let o = this.#objects.get(item);
     if (!o) {
@@ -280,11 +292,13 @@ export class StubCore {
       if (active && !filtered.keep(this.#object(collection, found))) return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
       return respond(view, 200, renderItem(found, url));
     }
-    let items = set.items;
-    if (active) items = items.filter((item) => filtered.keep(this.#object(collection, item)));
+    let items: ItemList = set.items;
     const ordering = orderingTerms(collection.filters, ctx.query);
+    // Filters and ordering read every item's values: of the same item objects each time (a packed
+    // set's are made as asked for), whose values are parsed once.
+    if (active) items = this.#all(set).filter((item) => filtered.keep(this.#object(collection, item)));
     if (ordering.length > 0) {
-      items = [...items].sort((a, b) => {
+      items = [...(items === set.items ? this.#all(set) : items)].sort((a, b) => {
         const x = this.#object(collection, a);
         const y = this.#object(collection, b);
         for (const { field, desc } of ordering) {

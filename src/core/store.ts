@@ -1,6 +1,9 @@
 import type { DetailOperation, ListOperation } from './spec/operations.js';
 import { follow, isObject } from './spec/pointer.js';
 import { writeOnlyNames } from './spec/response-view.js';
+import { type ItemList, PackedItems, PackedItemsWriter } from './packed-items.js';
+
+export type { ItemList } from './packed-items.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -17,21 +20,21 @@ export interface PreparedItem {
   readonly urlAt: number;
 }
 
-/** Items by pk: a Map, or a binary search when the pks are integers in ascending order (no Map of a million). */
+/** Items by pk: a map to their places, or a binary search when the pks are integers in ascending order (no map of a million). */
 export interface PkIndex {
   get(pk: string): PreparedItem | undefined;
   keys(): IterableIterator<string>;
 }
 
-/** Items ready to serve, in order, and by pk for the item path. */
+/** Items ready to serve, in order (an array, or packed: packed-items.ts), and by pk for the item path. */
 export interface ItemSet {
-  readonly items: readonly PreparedItem[];
+  readonly items: ItemList;
   readonly byPk: PkIndex;
 }
 
 class AscendingIntIndex implements PkIndex {
   constructor(
-    readonly items: readonly PreparedItem[],
+    readonly items: ItemList,
     readonly pks: Float64Array,
   ) {}
   get(pk: string): PreparedItem | undefined {
@@ -43,7 +46,7 @@ class AscendingIntIndex implements PkIndex {
       const mid = (lo + hi) >>> 1;
       const v = this.pks[mid] as number;
       if (v === n) {
-        const item = this.items[mid];
+        const item = this.items.at(mid);
         return item?.pk === pk ? item : undefined;
       }
       if (v < n) lo = mid + 1;
@@ -52,7 +55,22 @@ class AscendingIntIndex implements PkIndex {
     return undefined;
   }
   *keys(): IterableIterator<string> {
-    for (const item of this.items) if (item.pk !== undefined) yield item.pk;
+    // Each pk's text is its number's (isIntegerText): no item made.
+    for (const n of this.pks) yield String(n);
+  }
+}
+
+class MapIndex implements PkIndex {
+  constructor(
+    readonly items: ItemList,
+    readonly places: ReadonlyMap<string, number>,
+  ) {}
+  get(pk: string): PreparedItem | undefined {
+    const at = this.places.get(pk);
+    return at === undefined ? undefined : this.items.at(at);
+  }
+  keys(): IterableIterator<string> {
+    return this.places.keys();
   }
 }
 
@@ -68,29 +86,21 @@ export function isIntegerText(s: string): boolean {
   return true;
 }
 
-/** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
-export function indexByPk(items: readonly PreparedItem[]): PkIndex {
-  const builder = new ItemSetBuilder();
-  for (const item of items) builder.add(item);
-  return builder.finish().byPk;
-}
-
 /**
- * An item set built one item at a time (a streamed fixture): the pk index grows with it, so that
- * finishing costs nothing (no pass over a million items at once, which would stall a reload).
+ * The pk index of items told one after another: a binary search while their pks are integers in
+ * ascending order (the common fixture), a map from the first one out of order on. The first item
+ * wins for a repeated pk (the loader refuses repeats).
  */
-export class ItemSetBuilder {
-  readonly items: PreparedItem[] = [];
+class PkIndexBuilder {
   #pks = new Float64Array(1024);
+  #count = 0;
   #ascending = true;
-  #map: Map<string, PreparedItem> | undefined;
+  #places: Map<string, number> | undefined;
 
-  add(item: PreparedItem): void {
-    const i = this.items.length;
-    this.items.push(item);
+  /** The next item's pk: its text, or (`n`) the safe integer its canonical text writes. */
+  add(pk: string | undefined, n = pk !== undefined && isIntegerText(pk) ? Number(pk) : Number.NaN): void {
+    const i = this.#count++;
     if (this.#ascending) {
-      const pk = item.pk;
-      const n = pk !== undefined && isIntegerText(pk) ? Number(pk) : Number.NaN;
       if (Number.isSafeInteger(n) && (i === 0 || n > (this.#pks[i - 1] as number))) {
         if (i === this.#pks.length) {
           const bigger = new Float64Array(this.#pks.length * 2);
@@ -101,16 +111,73 @@ export class ItemSetBuilder {
         return;
       }
       this.#ascending = false;
-      this.#map = new Map();
-      for (const earlier of this.items) if (earlier.pk !== undefined && !this.#map.has(earlier.pk)) this.#map.set(earlier.pk, earlier);
-      return;
+      this.#places = new Map();
+      for (let j = 0; j < i; j++) this.#places.set(String(this.#pks[j]), j);
     }
-    if (item.pk !== undefined && !this.#map?.has(item.pk)) this.#map?.set(item.pk, item);
+    const text = pk ?? (Number.isSafeInteger(n) ? String(n) : undefined);
+    if (text !== undefined && !this.#places?.has(text)) this.#places?.set(text, i);
+  }
+
+  /** A pk of undefined: no number, no map entry (ascending stops there, as it always did). */
+  finish(items: ItemList): PkIndex {
+    return this.#ascending ? new AscendingIntIndex(items, this.#pks.subarray(0, this.#count)) : new MapIndex(items, this.#places as Map<string, number>);
+  }
+}
+
+/** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
+export function indexByPk(items: readonly PreparedItem[]): PkIndex {
+  const index = new PkIndexBuilder();
+  for (const item of items) index.add(item.pk);
+  return index.finish(items);
+}
+
+/**
+ * An item set built one item at a time (a streamed fixture), packed (packed-items.ts): the pk
+ * index grows with it, so that finishing costs nothing (no pass over a million items at once,
+ * which would stall a reload). `previous`: the set it replaces (a reload), whose blocks are kept
+ * where the same items stand at the same places.
+ */
+export class ItemSetBuilder {
+  readonly #items: PackedItemsWriter;
+  readonly #index = new PkIndexBuilder();
+
+  constructor(previous?: ItemList) {
+    this.#items = new PackedItemsWriter(previous instanceof PackedItems ? previous : undefined);
+  }
+
+  get length(): number {
+    return this.#items.length;
+  }
+
+  add(item: PreparedItem): void {
+    this.#items.add(item);
+    this.#index.add(item.pk);
+  }
+
+  /**
+   * An item given as its ASCII bytes (a flat item: load/flat-items.ts): the same as `add` of the
+   * item its text makes, whose pk is the text at `pkFrom` to `pkTo` (-1: none), `pkNumber` the safe
+   * integer that text writes (else NaN). The bytes are read by the next `flush` (or `add`, or a
+   * flat item from other bytes), which must come before they are written again.
+   */
+  addAscii(bytes: Uint8Array, start: number, end: number, pkFrom: number, pkTo: number, pkNumber: number, urlAt: number): void {
+    this.#items.addAscii(bytes, start, end, pkFrom, pkTo, urlAt);
+    if (pkFrom < 0) this.#index.add(undefined);
+    else if (Number.isSafeInteger(pkNumber)) this.#index.add(undefined, pkNumber);
+    else this.#index.add(String.fromCharCode(...bytes.subarray(pkFrom, pkTo)));
+  }
+
+  /**
+   * Copies what `addAscii` was given and has not copied yet: to be called before the bytes given
+   * are written again (the loader: at the end of each chunk's items).
+   */
+  flush(): void {
+    this.#items.flush();
   }
 
   finish(): ItemSet {
-    const byPk = this.#ascending ? new AscendingIntIndex(this.items, this.#pks.subarray(0, this.items.length)) : (this.#map as Map<string, PreparedItem>);
-    return { items: this.items, byPk };
+    const items = this.#items.finish();
+    return { items, byPk: this.#index.finish(items) };
   }
 }
 

@@ -91,6 +91,8 @@ export async function streamFixtureFile<T extends object>(
     readonly onTaken: (index: number, taken: T) => void;
     /** Takes flat items from their bytes as they are scanned (load/flat-items.ts): asked before each chunk. */
     readonly flat?: () => FlatTake<T> | undefined;
+    /** A batch's items are all handed over: its bytes are read again no more (the next chunk is read into them). */
+    readonly batchDone?: () => void;
   },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
@@ -149,6 +151,7 @@ export async function streamFixtureFile<T extends object>(
         f++;
         onItem({ value, index: item.index, text, canonical: item.canonical });
       }
+      take?.batchDone?.();
       if (performance.now() - turn > 8) {
         await new Promise((r) => setImmediate(r));
         turn = performance.now();

@@ -38,6 +38,8 @@ export interface FlatTake<T extends object> {
   scan(bytes: Buffer, start: number, limit: number): number;
   /** The item just scanned, the array's `index`th, taken; or undefined: it is read the usual way. */
   take(bytes: Buffer, start: number, end: number, index: number): T | undefined;
+  /** A chunk is about to be scanned: what was taken from the chunks before is all handed over. */
+  nextChunk?(): void;
 }
 
 /** Are bytes `start` to `end` exactly this ASCII string? (Compared without decoding them.) */
@@ -224,6 +226,7 @@ export class ItemScanner<T extends object = never> {
     }
     const n = chunk.length;
     const flat = this.flatTake();
+    flat?.nextChunk?.();
     // The loops read the bytes through a local the closures above do not capture (a captured
     // binding lives in their context, read from there at each use): measured, ~10% of the scan.
     const bytes = chunk;

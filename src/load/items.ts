@@ -50,8 +50,18 @@ export function checkItems(raw: readonly unknown[], ctx: CheckContext, problems:
  */
 export interface ItemCheck {
   (value: unknown, index: number, trusted?: boolean): Record<string, unknown> | undefined;
-  /** An item taken over unparsed (the same as before, under the same spec): only its pk is checked. */
-  reused(pk: string | undefined, index: number): boolean;
+  /**
+   * An item taken unparsed (the same as before under the same spec, or checked as its bytes were
+   * read): only its pk is checked, given as its text, or as a flat item's (load/flat-items.ts:
+   * the safe integer its text writes, its text made only where needed).
+   */
+  reused(pk: string | undefined | FlatPk, index: number): boolean;
+}
+
+/** A pk read from an item's bytes: `pkNumber` the safe integer its text writes (else NaN), `pk` its text (made when read). */
+export interface FlatPk {
+  readonly pk: string | undefined;
+  readonly pkNumber: number;
 }
 
 /** The url the schema sees for every item: its shape is the stub's, whatever the pk. */
@@ -66,25 +76,36 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
   const firstIndex = new Map<string, number>();
   let ascending = true;
   let lastPk = Number.NEGATIVE_INFINITY;
-  const ascendingPks: number[] = [];
-  const firstIndexOf: number[] = [];
+  // The pks while they ascend, and their items' indexes (typed: a million of them cost the collector nothing).
+  let ascendingPks = new Float64Array(1024);
+  let firstIndexOf = new Float64Array(1024);
+  let ascended = 0;
   const validationUrl = validationUrlOf(ctx);
   const problem = (index: number, tokens: (string | number)[], reason: string) => problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
-  const unique = (pk: string | undefined, index: number): boolean => {
-    if (pk === undefined) return true;
+  const unique = (given: string | undefined | FlatPk, index: number): boolean => {
+    if (given === undefined) return true;
     // While the pks are integers in ascending order (the common fixture), none can repeat and
     // no map of them is kept; the first one out of order brings the map in.
-    const n = ascending && isIntegerText(pk) ? Number(pk) : Number.NaN;
+    const text = typeof given === 'string' ? given : Number.isSafeInteger(given.pkNumber) ? undefined : given.pk;
+    const n = !ascending ? Number.NaN : text === undefined ? (given as FlatPk).pkNumber : isIntegerText(text) ? Number(text) : Number.NaN;
     if (Number.isSafeInteger(n) && n > lastPk) {
       lastPk = n;
-      ascendingPks.push(n);
-      firstIndexOf.push(index);
+      if (ascended === ascendingPks.length) {
+        const [pks, at] = [new Float64Array(ascended * 2), new Float64Array(ascended * 2)];
+        pks.set(ascendingPks);
+        at.set(firstIndexOf);
+        [ascendingPks, firstIndexOf] = [pks, at];
+      }
+      ascendingPks[ascended] = n;
+      firstIndexOf[ascended++] = index;
       return true;
     }
     if (ascending) {
       ascending = false;
-      ascendingPks.forEach((p, i) => firstIndex.set(String(p), firstIndexOf[i] ?? i));
+      for (let i = 0; i < ascended; i++) firstIndex.set(String(ascendingPks[i]), firstIndexOf[i] as number);
     }
+    const pk = text ?? (given as FlatPk).pk;
+    if (pk === undefined) return true;
     const earlier = firstIndex.get(pk);
     if (earlier !== undefined) {
       problem(index, [lookup ?? 'pk'], `repeats ${lookup ?? 'pk'} ${pk} of item ${earlier}`);

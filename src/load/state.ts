@@ -9,8 +9,9 @@ import { follow, isObject } from '../core/spec/pointer.js';
 import { carriesAny, describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
-import { type FlatItems, flatItemMatcher } from './flat-items.js';
+import { type FlatItems, flatItemMatcher, FlatSpan } from './flat-items.js';
 import { bytesAre, type FlatTake, type StreamedItem } from './item-stream.js';
+import { type ItemList, PackedItems } from '../core/packed-items.js';
 import { generateItemsSync } from './generate.js';
 import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
 import type { LoadLimits } from './limits.js';
@@ -210,24 +211,23 @@ async function readStored(
   problems: LoadProblem[],
   before: CollectionModel | undefined,
 ): Promise<{ set: ItemSet; sample: unknown; carried?: { index: number; names: string[] } } | undefined> {
-  const builder = new ItemSetBuilder();
+  // The items served before (same spec): a reload keeps those that did not change (their blocks).
+  const old = before?.source === 'fixture' ? before.items.items : undefined;
+  const builder = new ItemSetBuilder(old);
   let sample: unknown;
   // The first item carrying a writeOnly member (served without it), for a warning.
   let carried: { index: number; names: string[] } | undefined;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
-  // The items served before (same spec), to take over those that did not change.
-  const old = before?.source === 'fixture' ? before.items.items : undefined;
-  // Flat items are read from their bytes once the first item has set the collection's shape.
-  let flat: FlatTake<PreparedItem> | undefined;
-  // A flat item the same as before (same text, same place) is the one kept before, like any other.
-  const flatTake = (match: FlatItems | undefined): FlatTake<PreparedItem> | undefined =>
+  // Flat items are read from their bytes once the first item has set the collection's shape, and
+  // copied into the item set as they stand (where they are the same as before, into a block kept).
+  let flat: FlatTake<FlatSpan> | undefined;
+  const flatTake = (match: FlatItems | undefined): FlatTake<FlatSpan> | undefined =>
     match && {
       scan: (bytes, start, limit) => match.scan(bytes, start, limit),
-      take: (bytes, start, end, index) => {
-        const was = old?.[index];
-        return was !== undefined && bytesAre(bytes, start, end, was.json) ? was : match.prepare(bytes, start, end);
-      },
+      take: (bytes, start, end) => match.span(bytes, start, end, true),
+      // A chunk's items are all handed over (and copied: batchDone) before the next is scanned.
+      nextChunk: () => match.reuseSpans(),
     };
   // A flat item is taken as its bytes are: not where a member must be left out (writeOnly).
   const flatFor = (ctx: CheckContext, s: CollectionShape) => (s.hidden.length > 0 ? undefined : flatTake(flatItemMatcher(doc, ctx, s.fields)));
@@ -241,11 +241,8 @@ async function readStored(
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
   const take = {
-    test: (item: StreamedItem): PreparedItem | undefined => {
-      const was = old?.[item.index];
-      return item.canonical && was !== undefined && item.isText(was.json) ? was : undefined;
-    },
-    onTaken: (index: number, taken: PreparedItem): void => {
+    test: (item: StreamedItem): PreparedItem | undefined => (item.canonical && old !== undefined && sameTextAt(old, item.index, item.bytes) ? itemAt(old, item.index) : undefined),
+    onTaken: (index: number, taken: PreparedItem | FlatSpan): void => {
       if (check === undefined) {
         const b = before as CollectionModel;
         shape = { fields: b.fields, hidden: b.hidden, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
@@ -253,9 +250,13 @@ async function readStored(
         check = itemChecker(ctx, problems);
         flat = flatFor(ctx, shape);
       }
-      if (check.reused(taken.pk, index)) builder.add(taken);
+      if (!(taken instanceof FlatSpan)) {
+        if (check.reused(taken.pk, index)) builder.add(taken);
+      } else if (check.reused(taken.pkFrom < 0 ? undefined : taken, index)) builder.addAscii(taken.bytes, taken.start, taken.end, taken.pkFrom, taken.pkTo, taken.pkNumber, taken.urlAt);
     },
     flat: () => flat,
+    // Flat items are copied from the batch's chunk once it is all handed over (one copy a run).
+    batchDone: () => builder.flush(),
   };
   const outcome = await streamFixtureFile(
     file,
@@ -265,7 +266,7 @@ async function readStored(
       if (check === undefined) start(value);
       const s = shape as CollectionShape;
       const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
-      const was = old?.[index];
+      const was = old && itemAt(old, index);
       const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
       if (carried === undefined && isObject(value) && carriesAny(value, s.hidden)) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
       const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
@@ -285,9 +286,9 @@ function snapshotOf(doc: Readonly<Record<string, unknown>>, model: Model, inputs
     const c = model.collections.get(p);
     if (!c) continue;
     const examples: Record<string, unknown[]> = {};
-    for (const name of c.examples.keys()) examples[name] = (c.examples.get(name)?.items ?? []).map(itemObject);
-    const dynamic = c.dynamic?.items.map(itemObject);
-    collections[p] = { source: input.source, from: input.from, items: c.items.items.map(itemObject), ...(dynamic ? { dynamic } : {}), examples };
+    for (const name of c.examples.keys()) examples[name] = Array.from(c.examples.get(name)?.items ?? [], itemObject);
+    const dynamic = c.dynamic && Array.from(c.dynamic.items, itemObject);
+    collections[p] = { source: input.source, from: input.from, items: Array.from(c.items.items, itemObject), ...(dynamic ? { dynamic } : {}), examples };
   }
   return { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: bodies };
 }
@@ -323,4 +324,16 @@ function itemExamples(doc: unknown, list: ListOperation): unknown[] | undefined 
 /** Prints a problem found after start-up (for onLateProblem). */
 export function latePrinter(log: (line: string) => void): (p: LoadProblem) => void {
   return (p) => log(`warning: ${formatProblem(p)}`);
+}
+
+/** Is the text of item `index` of `items` these bytes? (A packed set's compared as bytes, nothing made.) */
+function sameTextAt(items: ItemList, index: number, bytes: Buffer): boolean {
+  if (items instanceof PackedItems) return items.sameBytesAt(index, bytes, 0, bytes.length);
+  const was = items.at(index);
+  return was !== undefined && bytesAre(bytes, 0, bytes.length, was.json);
+}
+
+/** Item `index` of `items`, for a look at it: a packed set's made alone (none of its block made and kept for it). */
+function itemAt(items: ItemList, index: number): PreparedItem | undefined {
+  return items instanceof PackedItems ? items.peek(index) : items.at(index);
 }

@@ -38,7 +38,7 @@ async function served(schemas: Record<string, unknown>): Promise<{ items: unknow
   const late: LoadProblem[] = [];
   const state = await loadState({ specFile: path.join(dir, 'openapi.json'), fixturesDir: dir, seed: 1, defaultGenerateCount: 25, onLateProblem: (p) => late.push(p) });
   const collection = state.model.collections.get('/api/v1/node');
-  const items = (collection?.dynamic ?? collection?.items)?.items.map((i) => JSON.parse(i.json) as unknown) ?? [];
+  const items = Array.from((collection?.dynamic ?? collection?.items)?.items ?? [], (i) => JSON.parse(i.json) as unknown);
   return { items, late, doc: state.spec.doc };
 }
 

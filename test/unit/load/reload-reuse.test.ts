@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { bundleSpec, loadSpec } from '../../../src/load/spec.js';
 import { loadState, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
+import { BLOCK_ITEMS, type PackedItems } from '../../../src/core/packed-items.js';
 import { SPEC } from '../../helpers.js';
 
 const desks: StoredDesk[] = Array.from({ length: 300 }, (_, i) => ({
@@ -18,18 +19,21 @@ const desks: StoredDesk[] = Array.from({ length: 300 }, (_, i) => ({
   held_today: i % 5 === 0,
 }));
 
-const json = (state: StubState) => state.model.collections.get('/api/v1/desk')?.items.items.map((i) => i.json);
+const itemsOf = (state: StubState) => state.model.collections.get('/api/v1/desk')?.items.items;
+const json = (state: StubState) => Array.from(itemsOf(state) ?? [], (i) => i.json);
+/** How many of the reloaded items stand in blocks kept from the state before (src/core/packed-items.ts). */
+const kept = (reloaded: StubState, before: StubState) => (itemsOf(reloaded) as PackedItems).sharedWith(itemsOf(before) as PackedItems);
 
 describe('a reload takes over the items that did not change, and gives what a fresh load gives', () => {
-  // Items are taken over by position (no map of a million texts): an edit in place keeps the rest,
-  // a shift keeps nothing, and the answers are right either way.
+  // Items are kept in blocks of BLOCK_ITEMS (no map of a million texts): a block whose items are
+  // the same, at the same places, is the block kept before; here every fixture is one block.
   it.each<[string, (d: StoredDesk[]) => StoredDesk[], boolean, number]>([
     ['nothing changed', (d) => d, true, 300],
-    ['the first item edited', (d) => d.map((x, i) => (i === 0 ? { ...x, building: 'Z' } : x)), true, 299],
-    ['an item in the middle edited', (d) => d.map((x, i) => (i === 150 ? { ...x, floor: 99 } : x)), true, 299],
-    ['an item added at the end', (d) => [...d, { ...(d[0] as StoredDesk), pk: 1000 }], true, 300],
+    ['the first item edited', (d) => d.map((x, i) => (i === 0 ? { ...x, building: 'Z' } : x)), true, 0],
+    ['an item added at the end', (d) => [...d, { ...(d[0] as StoredDesk), pk: 1000 }], true, 0],
     ['the first item removed (a shift)', (d) => d.slice(1), true, 0],
-    ['two items swapped', (d) => [d[1] as StoredDesk, d[0] as StoredDesk, ...d.slice(2)], true, 298],
+    ['two items swapped', (d) => [d[1] as StoredDesk, d[0] as StoredDesk, ...d.slice(2)], true, 0],
+    // One chunk, read before any item set a shape: every item parsed either way, the same block.
     ['pretty-printed (parsed, then taken over where equal)', (d) => d, false, 300],
   ])('%s', async (_name, edit, compact, keeps) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'reuse-'));
@@ -41,12 +45,9 @@ describe('a reload takes over the items that did not change, and gives what a fr
     const reloaded = await loadState({ ...opts, previous: before });
     const fresh = await loadState(opts);
     expect(json(reloaded)).toEqual(json(fresh));
-    // The unchanged items are the very objects served before.
-    const old = new Set(before.model.collections.get('/api/v1/desk')?.items.items);
-    const kept = reloaded.model.collections.get('/api/v1/desk')?.items.items.filter((i) => old.has(i)).length ?? 0;
-    expect(kept).toBe(keeps);
+    expect(kept(reloaded, before)).toBe(keeps);
     // Lookups by pk still find every item.
-    for (const item of reloaded.model.collections.get('/api/v1/desk')?.items.items ?? []) expect(reloaded.model.collections.get('/api/v1/desk')?.items.byPk.get(item.pk ?? '')).toBe(item);
+    for (const item of itemsOf(reloaded) ?? []) expect(reloaded.model.collections.get('/api/v1/desk')?.items.byPk.get(item.pk ?? '')).toBe(item);
   });
 
   it('a repeated pk is still refused when the items around it are taken over', async () => {
@@ -60,14 +61,16 @@ describe('a reload takes over the items that did not change, and gives what a fr
   });
 });
 
-describe('a reload of a fixture of many chunks (items read from their bytes) takes over what did not change', () => {
-  // 3,000 desks, one per line: ~330 KB, so that most are read the flat way (src/load/flat-items.ts).
-  const many: StoredDesk[] = Array.from({ length: 3000 }, (_, i) => ({ ...(desks[i % desks.length] as StoredDesk), pk: i + 1 }));
+describe('a reload of a fixture of many blocks (items read from their bytes) keeps the blocks that did not change', () => {
+  // Three blocks and a part, one desk per line (~1.3 MB): most are read the flat way (src/load/flat-items.ts).
+  const count = 3 * BLOCK_ITEMS + 100;
+  const many: StoredDesk[] = Array.from({ length: count }, (_, i) => ({ ...(desks[i % desks.length] as StoredDesk), pk: i + 1 }));
   const lines = (d: StoredDesk[]) => `[\n${d.map((x) => JSON.stringify(x)).join(',\n')}\n]\n`;
   it.each<[string, (d: StoredDesk[]) => StoredDesk[], number]>([
-    ['nothing changed', (d) => d, 3000],
-    ['two items edited, one in the first chunk, one far in', (d) => d.map((x, i) => (i === 5 || i === 2500 ? { ...x, floor: 42 } : x)), 2998],
-    ['an item removed far in (a shift after it)', (d) => [...d.slice(0, 2000), ...d.slice(2001)], 2000],
+    ['nothing changed', (d) => d, count],
+    ['two items edited, one in the first block, one in the third', (d) => d.map((x, i) => (i === 5 || i === 2 * BLOCK_ITEMS + 9 ? { ...x, floor: 42 } : x)), BLOCK_ITEMS + 100],
+    ['an item edited in the last, partial block', (d) => d.map((x, i) => (i === count - 3 ? { ...x, floor: 42 } : x)), 3 * BLOCK_ITEMS],
+    ['an item removed in the second block (a shift after it)', (d) => [...d.slice(0, BLOCK_ITEMS + 10), ...d.slice(BLOCK_ITEMS + 11)], BLOCK_ITEMS],
   ])('%s', async (_name, edit, keeps) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'reuse-many-'));
     const file = path.join(dir, 'desk.json');
@@ -77,8 +80,7 @@ describe('a reload of a fixture of many chunks (items read from their bytes) tak
     await writeFile(file, lines(edit(many)));
     const reloaded = await loadState({ ...opts, previous: before });
     expect(json(reloaded)).toEqual(json(await loadState(opts)));
-    const old = new Set(before.model.collections.get('/api/v1/desk')?.items.items);
-    expect(reloaded.model.collections.get('/api/v1/desk')?.items.items.filter((i) => old.has(i)).length).toBe(keeps);
+    expect(kept(reloaded, before)).toBe(keeps);
   });
 });
 
