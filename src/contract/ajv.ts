@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { type DocumentScan, scanDocument } from '../core/spec/document-scan.js';
 import { NEVER_ANSWERED, responseView } from '../core/spec/response-view.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
@@ -38,11 +39,13 @@ export class ContractAjv {
   /**
    * `doc`: the bundled spec. What is registered is its response view (src/core/spec/response-view.ts):
    * every check made here is of an answer (a fixture's items are answers, as are a deployment's),
-   * and an answer never holds a `writeOnly` property, `required` or not.
+   * and an answer never holds a `writeOnly` property, `required` or not. `scan`: what the document
+   * uses (core/spec/document-scan.ts), when the caller has it.
    */
-  constructor(doc: unknown) {
+  constructor(doc: unknown, scan?: DocumentScan) {
     this.ajv = contractAjv();
-    const scanned = scanDocument(doc);
+    // What the loader gathered as it read the spec's files, else a walk of the document.
+    const scanned = scan ?? scanDocument(doc);
     this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...scanned.extensions]);
     if (scanned.writeOnly) this.ajv.addKeyword(neverAnswered);
     const view = responseView(doc as object, scanned.writeOnly);
@@ -131,38 +134,6 @@ function rememberLast(ajv: Ajv2020, name: string): void {
     }
     return lastResult;
   });
-}
-
-/**
- * What of the document matters to its registration: every `x-…` specification extension it uses
- * (annotations to Ajv, not errors), whether any of its objects has an `$id`, `$anchor` or
- * `$dynamicAnchor` member (a schema Ajv must index to resolve a `$ref` by it), and whether any says
- * `writeOnly: true` (its response view is then a copy).
- */
-function scanDocument(doc: unknown): { extensions: string[]; identifies: boolean; writeOnly: boolean } {
-  const found = new Set<string>();
-  const seen = new Set<object>();
-  let identifies = false;
-  let writeOnly = false;
-  // Only objects are walked into (a spec has some hundred thousand values, most of them scalars).
-  const walk = (node: object): void => {
-    if (seen.has(node)) return;
-    seen.add(node);
-    if (Array.isArray(node)) {
-      for (const v of node) if (v !== null && typeof v === 'object') walk(v);
-      return;
-    }
-    for (const k of Object.keys(node)) {
-      const first = k.charCodeAt(0);
-      if (first === 120 && k.charCodeAt(1) === 45) found.add(k);
-      else if (first === 36 && (k === '$id' || k === '$anchor' || k === '$dynamicAnchor')) identifies = true;
-      const v = (node as Record<string, unknown>)[k];
-      if (v === true && k === 'writeOnly') writeOnly = true;
-      if (v !== null && typeof v === 'object') walk(v);
-    }
-  };
-  if (doc !== null && typeof doc === 'object') walk(doc);
-  return { extensions: [...found], identifies, writeOnly };
 }
 
 /**

@@ -7,6 +7,7 @@ import { ResolverError } from '@apidevtools/json-schema-ref-parser';
 // look-alike of that resolution would put it.
 import * as refUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { LoadError, type LoadProblem } from '../core/errors.js';
+import { type DocumentScan, ScanCollector } from '../core/spec/document-scan.js';
 import { pointerOf } from '../core/spec/pointer.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
@@ -32,6 +33,10 @@ export interface LoadedSpec {
   readonly values: ReadonlyMap<string, unknown>;
   /** The files whose value is exactly what the bundler's own parser makes of their text (js-yaml). */
   readonly asBundlerReads: ReadonlySet<string>;
+  /** What each file read uses (core/spec/document-scan.ts), by path, gathered as it was parsed. */
+  readonly scans: ReadonlyMap<string, DocumentScan>;
+  /** The same for the whole spec: what the contract's Ajv registers it with. */
+  readonly scan: DocumentScan;
 }
 
 interface FoundRef {
@@ -60,15 +65,16 @@ async function readSpecFile(
   limits: LoadLimits,
   previous?: LoadedSpec,
   onText?: (text: string) => void,
-): Promise<{ ok: true; text: string; value: unknown; asBundlerReads: boolean } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
+): Promise<{ ok: true; text: string; value: unknown; asBundlerReads: boolean; scan: DocumentScan } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
   const read = await readConfinedText(file, folder, limits);
   if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
   onText?.(read.text);
   // The same text as the last load: the same value (a reload for a fixture's sake parses no YAML).
-  if (previous?.texts.get(file) === read.text && previous.values.has(file)) return { ok: true, text: read.text, value: previous.values.get(file), asBundlerReads: previous.asBundlerReads.has(file) };
+  const scan = previous?.scans.get(file);
+  if (previous?.texts.get(file) === read.text && previous.values.has(file) && scan !== undefined) return { ok: true, text: read.text, value: previous.values.get(file), asBundlerReads: previous.asBundlerReads.has(file), scan };
   const parsed = parseYamlText(read.text, limits);
   if (!parsed.ok) return { ok: false, kind: 'unreadable', problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })) };
-  return { ok: true, text: read.text, value: parsed.value, asBundlerReads: parsed.asBundlerReads };
+  return { ok: true, text: read.text, value: parsed.value, asBundlerReads: parsed.asBundlerReads, scan: parsed.scan };
 }
 
 /**
@@ -138,6 +144,7 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
   const texts = new Map<string, string>();
   const values = new Map<string, unknown>();
   const asBundlerReads = new Set<string>();
+  const scans = new Map<string, DocumentScan>();
   // The external `$ref`s of each file the bundler will be handed as a value, by its URL.
   const scanned = new Map<string, readonly ExternalRef[]>();
   const files: string[] = [root];
@@ -175,6 +182,7 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       texts.set(file, read.text);
       values.set(file, read.value);
       if (read.asBundlerReads) asBundlerReads.add(file);
+      scans.set(file, read.scan);
       // Every external `$ref`, as the bundler's resolution will meet them. A tree js-yaml read cleanly
       // reaches no object twice (yaml-text.ts checked): no set of them is kept.
       const refs: FoundRef[] = [];
@@ -217,7 +225,9 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     });
     // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
     validated.catch(() => undefined);
-    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads }, validated };
+    const scan = new ScanCollector();
+    for (const s of scans.values()) scan.add(s);
+    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads, scans, scan: scan.finish() }, validated };
   }
 }
 

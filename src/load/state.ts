@@ -81,7 +81,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   const previous = opts.previous;
   const sameSpec = previous !== undefined && (previous.spec === spec || JSON.stringify(previous.spec.doc) === JSON.stringify(doc));
   // The same spec again (a fixture edited): its validators, compiled already, serve again.
-  const ajv = sameSpec && previous ? previous.ajv : new ContractAjv(doc);
+  const ajv = sameSpec && previous ? previous.ajv : new ContractAjv(doc, spec.scan);
   // What Ajv's strict compilation would refuse stops start-up; validators compile when first used.
   const pointers = [
     ...operations.all.flatMap((op) => [op.itemPointer, ...Object.values(op.responses).map((r) => r.schemaPointer)]),

@@ -1,5 +1,6 @@
 import jsYaml from 'js-yaml';
 import type * as Yaml from 'yaml';
+import { type DocumentScan, ScanCollector, scanDocument } from '../core/spec/document-scan.js';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
 import { yamlPackage } from './yaml-package.js';
@@ -14,7 +15,7 @@ export interface TextProblem {
  * `asBundlerReads`: the value is js-yaml's (JSON schema), exactly what the bundler's own YAML
  * parser makes of the text, so that it may be handed to the bundler instead of the text.
  */
-export type YamlRead = { ok: true; value: unknown; asBundlerReads: boolean } | { ok: false; problems: TextProblem[] };
+export type YamlRead = { ok: true; value: unknown; asBundlerReads: boolean; scan: DocumentScan } | { ok: false; problems: TextProblem[] };
 
 type Tree = Yaml.Node | { key: unknown; value: unknown } | null | unknown;
 
@@ -32,10 +33,10 @@ type Tree = Yaml.Node | { key: unknown; value: unknown } | null | unknown;
  */
 export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
   const quick = quickParse(text, limits.maxDepth);
-  return quick !== undefined ? { ok: true, value: quick.value, asBundlerReads: true } : carefulParse(text, limits);
+  return quick !== undefined ? { ok: true, value: quick.value, asBundlerReads: true, scan: quick.scan } : carefulParse(text, limits);
 }
 
-function quickParse(text: string, maxDepth: number): { value: unknown } | undefined {
+function quickParse(text: string, maxDepth: number): { value: unknown; scan: DocumentScan } | undefined {
   let value: unknown;
   try {
     value = jsYaml.load(text, { schema: jsYaml.JSON_SCHEMA });
@@ -43,14 +44,16 @@ function quickParse(text: string, maxDepth: number): { value: unknown } | undefi
     return undefined;
   }
   // An alias needs an anchor (`&name`) before it: a text without `&` has none to look for.
-  return plainTree(value, maxDepth, text.includes('&')) ? { value } : undefined;
+  const scan = new ScanCollector();
+  return plainTree(value, maxDepth, text.includes('&'), scan) ? { value, scan: scan.finish() } : undefined;
 }
 
 /**
  * No collection reached twice (an alias: the careful path counts its copies), none nested deeper
- * than `max`, no number JSON cannot hold (`.inf`, `.nan`: the careful path places it).
+ * than `max`, no number JSON cannot hold (`.inf`, `.nan`: the careful path places it). Every
+ * member is told to `scan` on the way (the walk the contract's Ajv would otherwise make again).
  */
-function plainTree(root: unknown, max: number, aliases: boolean): boolean {
+function plainTree(root: unknown, max: number, aliases: boolean, scan: ScanCollector): boolean {
   const seen = aliases ? new Set<object>() : undefined;
   // Two stacks, not one of pairs: a spec of thousands of paths has hundreds of thousands of nodes.
   const nodes: object[] = [];
@@ -72,7 +75,12 @@ function plainTree(root: unknown, max: number, aliases: boolean): boolean {
       seen.add(node);
     }
     if (Array.isArray(node)) for (const child of node) push(child, depth + 1);
-    else for (const key in node) push(node[key], depth + 1);
+    else
+      for (const key in node) {
+        const value = node[key];
+        scan.key(key, value);
+        push(value, depth + 1);
+      }
   }
   return finite;
 }
@@ -131,7 +139,8 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
     };
   }
   try {
-    return { ok: true, value: doc.toJS({ maxAliasCount: limits.maxAliasCount }), asBundlerReads: false };
+    const value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
+    return { ok: true, value, asBundlerReads: false, scan: scanDocument(value) };
   } catch (e) {
     return { ok: false, problems: [{ place: '', reason: (e as Error).message }] };
   }

@@ -1,8 +1,11 @@
+import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../src/load/spec.js';
 import { readOperations } from '../../../src/core/spec/operations.js';
 import { follow, isObject } from '../../../src/core/spec/pointer.js';
+import { scanDocument } from '../../../src/core/spec/document-scan.js';
+import { ROOT } from '../../cli-helpers.js';
 import { DOCUMENT_COLLECTIONS, SPEC } from '../../helpers.js';
 
 const { doc } = await loadSpec(SPEC);
@@ -81,5 +84,19 @@ describe('the authored spec against the interface document', () => {
       'Staging deployment',
     ]);
     expect(node('#/components/responses/MethodNotAllowed').headers).toHaveProperty('Allow');
+  });
+});
+
+describe('what a spec uses, gathered as its files are parsed', () => {
+  it.each([
+    ['the authored spec', SPEC],
+    ["the designer's spec", path.join(ROOT, 'test/fixtures/designer/openapi.yaml')],
+    ['the mini spec', path.join(ROOT, 'test/fixtures/mini/openapi.yaml')],
+  ])('%s: what a walk of the bundled document finds (extensions: those and perhaps more)', async (_name, file) => {
+    const spec = await loadSpec(file);
+    const walked = scanDocument(spec.doc);
+    expect(spec.scan.identifies).toBe(walked.identifies);
+    expect(spec.scan.writeOnly).toBe(walked.writeOnly);
+    expect(new Set(spec.scan.extensions)).toEqual(new Set([...spec.scan.extensions, ...walked.extensions]));
   });
 });

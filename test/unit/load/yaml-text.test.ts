@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { parseYamlText } from '../../../src/load/yaml-text.js';
+import { scanDocument } from '../../../src/core/spec/document-scan.js';
 
 describe('spec files: a repeated key is an error with its place', () => {
   it.each([
@@ -16,11 +17,11 @@ describe('spec files: a repeated key is an error with its place', () => {
 
   it('a value is handed to the bundler only when it is what js-yaml reads (an aliased map is read by yaml)', () => {
     const read = parseYamlText('a: &x {k: 1}\nb: *x\n', DEFAULT_LOAD_LIMITS);
-    expect(read).toEqual({ ok: true, asBundlerReads: false, value: { a: { k: 1 }, b: { k: 1 } } });
+    expect(read).toEqual({ ok: true, asBundlerReads: false, value: { a: { k: 1 }, b: { k: 1 } }, scan: { extensions: [], identifies: false, writeOnly: false } });
   });
 
   it('the same key in different maps is fine', () => {
-    expect(parseYamlText('a: {x: 1}\nb: {x: 2}\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: { x: 1 }, b: { x: 2 } } });
+    expect(parseYamlText('a: {x: 1}\nb: {x: 2}\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: { x: 1 }, b: { x: 2 } }, scan: { extensions: [], identifies: false, writeOnly: false } });
   });
 });
 
@@ -37,7 +38,7 @@ describe("spec files: a number JSON cannot hold is an error with its place (Open
   });
 
   it('a quoted .inf is a string, and a large finite number a number', () => {
-    expect(parseYamlText("a: '.inf'\nb: 1e300\nc: -0.5\n", DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: '.inf', b: 1e300, c: -0.5 } });
+    expect(parseYamlText("a: '.inf'\nb: 1e300\nc: -0.5\n", DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: true, value: { a: '.inf', b: 1e300, c: -0.5 }, scan: { extensions: [], identifies: false, writeOnly: false } });
   });
 });
 
@@ -53,7 +54,18 @@ describe('spec files: an alias inside the node its anchor names (a value contain
   });
 
   it('an alias of a node it does not stand in is read, repeated (a sibling, a node before)', () => {
-    expect(parseYamlText('A: &a {x: 1}\nB: {y: *a}\nC: &c {z: *a}\nD: *c\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: false, value: { A: { x: 1 }, B: { y: { x: 1 } }, C: { z: { x: 1 } }, D: { z: { x: 1 } } } });
+    expect(parseYamlText('A: &a {x: 1}\nB: {y: *a}\nC: &c {z: *a}\nD: *c\n', DEFAULT_LOAD_LIMITS)).toEqual({ ok: true, asBundlerReads: false, value: { A: { x: 1 }, B: { y: { x: 1 } }, C: { z: { x: 1 } }, D: { z: { x: 1 } } }, scan: { extensions: [], identifies: false, writeOnly: false } });
+  });
+
+  it.each<[string, string]>([
+    ['read quickly (js-yaml)', 'info: {x-logo: 1}\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n'],
+    ['read carefully (yaml: an aliased map)', 'base: &b {x-logo: 1}\nmore: *b\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n'],
+  ])('tells what the contract registers the file with, %s, as a walk of its value does', (_n, text) => {
+    const read = parseYamlText(text, DEFAULT_LOAD_LIMITS);
+    if (!read.ok) throw new Error('not read');
+    expect({ ...read.scan, extensions: [...read.scan.extensions].sort() }).toEqual({ extensions: ['x-', 'x-deep', 'x-logo', 'x-p'], identifies: true, writeOnly: true });
+    const walked = scanDocument(read.value);
+    expect({ ...read.scan, extensions: [...read.scan.extensions].sort() }).toEqual({ ...walked, extensions: [...walked.extensions].sort() });
+    expect(parseYamlText('a: {$anchor: x, writeOnly: "true"}\n', DEFAULT_LOAD_LIMITS)).toMatchObject({ scan: { extensions: [], identifies: true, writeOnly: false } });
   });
 });
-
