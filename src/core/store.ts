@@ -268,8 +268,12 @@ export interface ItemUrlParts {
 const REVERSE_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@]/;
 const encoder = new TextEncoder();
 
+/** A text of safe characters only, which `reverse()` writes as it is (an integer pk, a slug): one test, not one a character. */
+const REVERSE_SAFE_TEXT = /^[A-Za-z0-9_.\-~!$&'()*+,;=:@]*$/;
+
 /** How Django's `reverse()` writes a pk into a path. */
 export function reverseQuote(value: string): string {
+  if (REVERSE_SAFE_TEXT.test(value)) return value;
   let out = '';
   for (const ch of value) {
     if (REVERSE_SAFE.test(ch)) out += ch;

@@ -72,13 +72,16 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
 
   // A cached answer counts for the state and the writes that produced it: the core's generation.
   const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, cacheable: boolean, answer: CoreAnswer, started: number) => {
-    const body = Buffer.from(answer.body);
+    const kept = cacheable && answer.cacheable === true && AnswerCache.keeps(req.method, req.url, req.headers);
+    // An answer kept is kept as bytes; any other is written as its text (UTF-8, the same bytes),
+    // without a copy of its bytes made for it alone.
+    const body = kept ? Buffer.from(answer.body) : answer.body;
     const headers = outgoingHeaders(answer, body);
     const send = () => {
       writeAnswer(res, req.method, answer.status, headers, body);
       if (log) log.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
     };
-    if (cacheable && answer.cacheable === true) cache.set(req.method, req.url, req.headers, { state: coreOf(state).generation, status: answer.status, headers, body });
+    if (kept) cache.set(req.method, req.url, req.headers, { state: coreOf(state).generation, status: answer.status, headers, body: body as Buffer });
     if (answer.delayMs) setTimeout(send, answer.delayMs);
     else send();
   };

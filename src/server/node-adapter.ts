@@ -60,13 +60,13 @@ export function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> 
   });
 }
 
-/** The headers an answer is written with: the core's, and its length. */
-export function outgoingHeaders(answer: CoreAnswer, body: Buffer): OutgoingHttpHeaders {
-  return { ...answer.headers, 'content-length': String(body.length) };
+/** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */
+export function outgoingHeaders(answer: CoreAnswer, body: Buffer | string): OutgoingHttpHeaders {
+  return { ...answer.headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length) };
 }
 
-/** Writes an answer; HEAD gets GET's headers and no body, as Django's WSGI servers send it. */
-export function writeAnswer(res: ServerResponse, method: string | undefined, status: number, headers: OutgoingHttpHeaders, body: Buffer): void {
+/** Writes an answer (a text as UTF-8); HEAD gets GET's headers and no body, as Django's WSGI servers send it. */
+export function writeAnswer(res: ServerResponse, method: string | undefined, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): void {
   res.writeHead(status, headers);
   res.end(method === 'HEAD' || status === 204 || status === 304 ? undefined : body);
 }
