@@ -107,7 +107,7 @@ export class PackedBlock {
 
   /** The same items, written the same way (what a reload compares: then the block kept is this one). */
   equals(bytes: Uint8Array, meta: Int32Array, count: number, odd: ReadonlyMap<number, string> | undefined): boolean {
-    if (count !== this.count || bytes.length !== this.bytes.length || !sameInts(meta, this.meta, count * STRIDE) || !sameBytes(bytes, this.bytes)) return false;
+    if (count !== this.count || bytes.length !== this.bytes.length || !sameInts(meta, this.meta, count * STRIDE) || !equalBytes(bytes, this.bytes)) return false;
     if ((odd?.size ?? 0) !== (this.odd?.size ?? 0)) return false;
     for (const [k, pk] of odd ?? []) if (this.odd?.get(k) !== pk) return false;
     return true;
@@ -120,7 +120,7 @@ function sameInts(a: Int32Array, b: Int32Array, n: number): boolean {
 }
 
 /** Byte arrays compared four bytes at a time where both start on a word (a block's own bytes do). */
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   const n = a.length;
   let i = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
