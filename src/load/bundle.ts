@@ -193,9 +193,12 @@ export function forEachExternalRef(node: unknown, path: Path, tokens: (string | 
   if (Ref.isExternal$Ref(node)) found(node as { $ref: string }, path, tokens);
   const record = node as Record<string, unknown>;
   const array = Array.isArray(node);
-  for (const key of Object.keys(record)) {
+  // for…in, not Object.keys: no array of keys made for each of a spec's hundred thousand objects
+  // (own members only, as Object.keys: a parsed document's objects inherit no enumerable one,
+  // which hasOwn checks all the same).
+  for (const key in record) {
     const value = record[key];
-    if (!crawlable(value)) continue;
+    if (!crawlable(value) || !Object.hasOwn(record, key)) continue;
     tokens.push(array ? Number(key) : key);
     forEachExternalRef(value, new LazyPath(path, key), tokens, seen, found);
     tokens.pop();
@@ -247,6 +250,20 @@ function depthOf(pathFromRoot: string): number {
   let n = 0;
   for (let i = pathFromRoot.indexOf('#') + 1; i < pathFromRoot.length; i++) if (pathFromRoot.charCodeAt(i) === 47) n++;
   return n;
+}
+
+/**
+ * Are `keys` (at most one of `definitions` and `$defs` among them) in crawlOrder already: that
+ * one first, the others by length, not decreasing? Then the library's stable sort keeps them so.
+ */
+function inCrawlOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) {
+    const a = keys[i - 1] as string;
+    const b = keys[i] as string;
+    if (b === 'definitions' || b === '$defs') return false;
+    if (a !== 'definitions' && a !== '$defs' && a.length > b.length) return false;
+  }
+  return true;
 }
 
 /** The library's crawl order: `definitions`/`$defs` first, then keys by length (a stable sort). */
@@ -303,12 +320,12 @@ function crawlMembers(record: Record<string, unknown>, path: Path, pathFromRoot:
   // order among themselves is the same either way, but for an object holding both `definitions`
   // and `$defs` (each comes before the other in crawlOrder: the order is the sort's own), whose
   // keys are all sorted, as the library sorts them.
-  const keys = Object.keys(record);
   let members: string[] = [];
-  for (const k of keys) if (crawlable(record[k])) members.push(k);
+  for (const k in record) if (crawlable(record[k]) && Object.hasOwn(record, k)) members.push(k);
   if (members.length > 1) {
-    if (Object.hasOwn(record, 'definitions') && Object.hasOwn(record, '$defs')) members = keys.sort(crawlOrder).filter((k) => crawlable(record[k]));
-    else members.sort(crawlOrder);
+    if (Object.hasOwn(record, 'definitions') && Object.hasOwn(record, '$defs')) members = Object.keys(record).sort(crawlOrder).filter((k) => crawlable(record[k]));
+    // Already in the sort's order (the common case): the stable sort would leave it as it is.
+    else if (!inCrawlOrder(members)) members.sort(crawlOrder);
   }
   for (const k of members) {
     const value = record[k] as Record<string, unknown>;
