@@ -167,6 +167,16 @@ describe('the bundler: the library output, in linear time', () => {
         'b.yaml': "Z: {q: {$ref: '#/Q'}}\nW: {b: {$ref: '#/Q'}}\nQ: {type: string}\n",
       },
     ],
+    [
+      // Two $refs to one value, at the same depth, by paths of the same length: the one crawled
+      // first (members by the length of their key, the shorter first) is inlined, the other
+      // points to it; written longer key first, and shorter first.
+      'two $refs alike but for the order their members are crawled in',
+      {
+        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nP: {long: {k: {$ref: './a.yaml#/X'}}, s: {kkkk: {$ref: './a.yaml#/X'}}}\nQ: {s: {kkkk: {$ref: './a.yaml#/V'}}, long: {k: {$ref: './a.yaml#/V'}}}\n",
+        'a.yaml': 'X: {type: string}\nV: {type: integer}\n',
+      },
+    ],
   ])('%s', async (_name, texts) => {
     const dir = await freshDir();
     for (const [name, text] of Object.entries(texts)) await writeFile(path.join(dir, name), text);
