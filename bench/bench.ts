@@ -48,7 +48,7 @@ function options() {
         '  --duration S         seconds per target per round (default 4)',
         '  --rounds N           interleaved rounds, and starts per start-up figure (default 3)',
         '  --connections N      autocannon connections (default 10)',
-        `  --skip a,b           leave targets out (${TARGETS.map((t) => t.key).join(', ')})`,
+        `  --skip a,b           leave targets out (${TARGETS.map((t) => t.key).join(', ')}), or wrk's second pass (wrk)`,
         '  --scale-count N      desks of the large fixture (default 1000000)',
         '  --crawl-count N      desks the checker crawls (default 100000)',
         '  --collections N      collections of the generated spec (default 2000)',

@@ -1,5 +1,6 @@
 // Load with autocannon, latencies taken from its per-response event at microsecond resolution
 // (its own histogram rounds to whole milliseconds, which reads 0 for a fast server).
+import { spawn, spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 
 export interface Load {
@@ -113,5 +114,58 @@ export function summarize(runs: Load[]): Load & { rounds: number } {
     ...(runs.every((r) => r.cpuPerAnswerUs !== undefined) ? { cpuPerAnswerUs: round2(median(runs.map((r) => r.cpuPerAnswerUs ?? 0))) } : {}),
     loadgenCpuPercent: Math.round(median(runs.map((r) => r.loadgenCpuPercent))),
     rounds: runs.length,
+  };
+}
+
+/** wrk's path and version where it is installed (Debian: `apt-get install wrk`), else undefined. */
+export function wrkVersion(): string | undefined {
+  try {
+    const r = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
+    const m = /wrk (\S+)/.exec(`${r.stdout}${r.stderr}`);
+    return m ? m[1] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One load with wrk (C, one thread, on CPU 0 where `pinned`): a generator that costs a fraction
+ * of autocannon's per request, so that the fastest servers, not the generator, are the limit.
+ * Latencies from its own histogram (`--latency`), whose p50 and p99 it prints.
+ */
+export async function wrkLoad(o: LoadOptions & { pinned: boolean }): Promise<Load> {
+  const serverBefore = await o.serverCpuMs?.();
+  const args = ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-H', `Host: ${o.host}`, `http://127.0.0.1:${o.port}${o.path}`];
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(o.pinned ? 'taskset' : 'wrk', o.pinned ? ['-c', '0', 'wrk', ...args] : args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (text += d.toString('utf8')));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text.slice(-300)}`))));
+  });
+  const serverAfter = serverBefore === undefined ? undefined : await o.serverCpuMs?.();
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
+  if (!Number.isFinite(requests) || !Number.isFinite(rps)) throw new Error(`wrk printed no figures: ${out.slice(-300)}`);
+  const ms = (p: string) => {
+    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
+    if (!m) return Number.NaN;
+    const v = Number(m[1]);
+    return round2(m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v);
+  };
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  return {
+    rps: Math.round(rps),
+    p50: ms('50'),
+    p99: ms('99'),
+    max: Number.NaN,
+    requests,
+    errors: socketErrors ? socketErrors.slice(1).reduce((a, n) => a + Number(n), 0) : 0,
+    non2xx,
+    ...(serverBefore !== undefined && serverAfter !== undefined && requests > 0 ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / requests) } : {}),
+    // wrk is a process of its own: its CPU is not this one's.
+    loadgenCpuPercent: Number.NaN,
   };
 }

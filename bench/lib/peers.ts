@@ -1,10 +1,11 @@
 // The side-by-side section: every target answers the stub's desk list bytes (verified first),
-// then interleaved rounds of load (A B C … A B C …), medians, ratios from the same run.
+// then interleaved rounds of load (A B C … A B C …), medians, ratios from the same run; then,
+// where wrk is installed, the same for the fastest targets with wrk.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
-import { type Load, load, round2, summarize } from './load.js';
+import { type Load, load, round2, summarize, wrkLoad, wrkVersion } from './load.js';
 import { type Answer, cpuPlacement, get, groupCpuMs, groupRssMiB, lastLines, pause, resume, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
@@ -55,7 +56,14 @@ export interface TargetResult {
   cpuOverRaw?: number;
   rssAfterLoadMiB?: number;
   logDuringLoad?: { bytes: number; lines: number };
+  /** The same load by wrk (where installed): medians of its rounds. */
+  wrk?: Load & { rounds: number; runs: Load[] };
+  wrkOverRaw?: number;
+  wrkCpuOverRaw?: number;
 }
+
+/** The targets loaded with wrk too: those whose req/s autocannon's core limits. */
+const WRK_TARGETS = ['raw', 'stub', 'stub-q'];
 
 export interface PeersResult {
   host: string;
@@ -98,6 +106,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   const running: Running[] = [];
   let ctx: Ctx | undefined;
   const placement = cpuPlacement();
+  const wrk = o.skip.includes('wrk') ? undefined : wrkVersion();
+  const wrkRuns = new Map<string, Load[]>();
 
   try {
     for (const def of TARGETS) results.set(def.key, { key: def.key, label: def.label, version: '', how: def.how });
@@ -191,12 +201,27 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
         (runs.get(t.def.key) ?? runs.set(t.def.key, []).get(t.def.key))?.push(l);
       }
     }
+    // The same again with wrk, where it is installed, for the targets fast enough that autocannon's
+    // core is their limit: raw, and the stub both ways.
+    if (wrk !== undefined) {
+      const fast = running.filter((t) => WRK_TARGETS.includes(t.def.key));
+      for (let round = 1; round <= o.rounds; round++) {
+        for (const t of fast) {
+          o.log(`\rwrk round ${round}/${o.rounds}: ${t.def.label}                    `);
+          if (t.proc.exited()) continue;
+          const l = await alone(t, () => wrkLoad({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid), pinned: placement !== undefined }));
+          (wrkRuns.get(t.def.key) ?? wrkRuns.set(t.def.key, []).get(t.def.key))?.push(l);
+        }
+      }
+    }
     o.log('\r\x1b[2K');
     placement?.unpinSelf();
     for (const t of running) {
       const r = results.get(t.def.key) as TargetResult;
       r.runs = runs.get(t.def.key) ?? [];
       if (r.runs.length) r.load = summarize(r.runs);
+      const w = wrkRuns.get(t.def.key) ?? [];
+      if (w.length) r.wrk = { ...summarize(w), runs: w };
       if (t.proc.exited()) r.notRun = `exited during the load: ${lastLines(t.proc.out())}`;
       r.rssAfterLoadMiB = await groupRssMiB(t.proc.pid);
       const before = logBefore.get(t.def.key) ?? { bytes: 0, lines: 0 };
@@ -210,7 +235,12 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   const rawRps = results.get('raw')?.load?.rps;
   const rawCpu = results.get('raw')?.load?.cpuPerAnswerUs;
   const prismRps = results.get('prism-silent')?.load?.rps;
+  const rawWrk = results.get('raw')?.wrk;
   for (const r of results.values()) {
+    if (r.wrk && rawWrk) {
+      r.wrkOverRaw = round2(r.wrk.rps / rawWrk.rps);
+      if (rawWrk.cpuPerAnswerUs && r.wrk.cpuPerAnswerUs) r.wrkCpuOverRaw = round2(rawWrk.cpuPerAnswerUs / r.wrk.cpuPerAnswerUs);
+    }
     if (!r.load) continue;
     if (rawRps) r.overRaw = round2(r.load.rps / rawRps);
     if (prismRps) r.overPrismSilent = round2(r.load.rps / prismRps);
@@ -221,12 +251,14 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   const rawLoadgen = results.get('raw')?.load?.loadgenCpuPercent;
   /** What the req/s ratio cannot tell: the CPU per answer over raw's, and whether the generator was the limit. */
   const cpuNote = (r: TargetResult) => (r.cpuOverRaw === undefined ? '' : `; server CPU per answer: raw's ${ratio(r.cpuOverRaw)} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw`);
+  // With wrk as well, the target is met only where both generators find it so.
+  const wrkNote = stub?.wrkOverRaw === undefined ? '' : `; with wrk: ${ratio(stub.wrkOverRaw)} (${fmt(stub.wrk?.rps ?? 0)} vs ${fmt(rawWrk?.rps ?? 0)} req/s)`;
   const checks: Check[] = [
     {
       name: 'the stub as `npm start` runs it, req/s',
       target: '≥ 0.8× raw',
-      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s${cpuNote(stub)})`,
-      met: stub?.overRaw === undefined ? undefined : stub.overRaw >= 0.8,
+      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s${cpuNote(stub)})${wrkNote}`,
+      met: stub?.overRaw === undefined ? undefined : stub.overRaw >= 0.8 && (stub.wrkOverRaw === undefined || stub.wrkOverRaw >= 0.8),
     },
     {
       name: 'the stub as `npm start` runs it, req/s',
@@ -268,6 +300,21 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
         : [r.label, `not run: ${r.notRun ?? 'no figures'}`, '', '', '', '', '', '', '', '', '', ''],
     ),
   );
+  const withWrk = all.filter((r) => r.wrk && !r.notRun);
+  const wrkTable =
+    withWrk.length === 0
+      ? `With wrk: not run (${wrk === undefined ? (o.skip.includes('wrk') ? 'left out, --skip wrk' : 'wrk is not installed: `apt-get install wrk`') : 'no target ran'}).`
+      : [
+          `With wrk ${wrk} (C, one thread${placement ? ', on CPU 0' : ''}, ${o.connections} connections, ${o.rounds} interleaved rounds of ${o.seconds} s; medians; latencies from its histogram): a generator that costs a fraction of autocannon's per request, so that these targets, not the generator, are the limit.`,
+          '',
+          table(
+            ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', 'server CPU per answer', 'errors'],
+            withWrk.map((r) => {
+              const w = r.wrk as NonNullable<TargetResult['wrk']>;
+              return [r.label, fmt(w.rps), fmt(w.p50, 2), fmt(w.p99, 2), ratio(r.wrkOverRaw ?? NaN), w.cpuPerAnswerUs === undefined ? '—' : `${fmt(w.cpuPerAnswerUs, 1)} µs${r.wrkCpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.wrkCpuOverRaw)} raw's)` : ''}`, w.errors + w.non2xx];
+            }),
+          ),
+        ].join('\n');
   const notes = all.map((r) => `- **${r.label}** ${r.version ? `(${r.version})` : ''}: ${r.how}.`).join('\n');
   const identical = all.filter((r) => r.identical).map((r) => r.label);
   const markdown = [
@@ -278,6 +325,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     perf,
     '',
     `Server CPU per answer: the CPU time the server's process group used during its rounds over the answers it gave (the median of its rounds), and in brackets raw's over it: the req/s ratio to raw where the server's core is the limit. Load generator CPU: autocannon's one core during the load (the median of the rounds); where it nears 100 %, the req/s of the fastest targets are the generator's limit, and their ratio to raw reads its noise.`,
+    '',
+    wrkTable,
     '',
     'How each target runs:',
     '',
