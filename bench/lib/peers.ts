@@ -13,6 +13,8 @@ import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
 export interface PeersOptions {
   root: string;
   work: string;
+  /** Where the servers' stdout files go (in memory where the machine has a tmpfs). */
+  logs: string;
   host: string;
   deskPath: string;
   /** `npm start`'s arguments after `node`. */
@@ -136,7 +138,7 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
         r.command = `${placement ? `taskset -c ${placement.serverCpus} ` : ''}${[path.basename(launched.cmd), ...launched.args].join(' ')}`.replaceAll(o.work, '$WORK').replaceAll(`${o.root}/`, '');
         o.log(`starting ${def.label}…`);
         const t0 = performance.now();
-        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env, stdoutFile: path.join(o.work, `${def.key}.stdout`) });
+        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env, stdoutFile: path.join(o.logs, `${def.key}.stdout`) });
         const startupMs = Math.round(await waitReady(proc, o.deskPath, headers, t0, def.startTimeoutMs));
         const answer = await get(port, o.deskPath, headers);
         if (!ctx) {
