@@ -5,6 +5,7 @@
 // schema check precompiled (see the end): a file whose source is gone (a renamed module, an older
 // build's bundle) is removed, so the package never ships one.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -41,23 +42,33 @@ const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f
 
 // `npm start` and `npm run check` build first, every time: when nothing that goes into dist/ has
 // changed since the last build, that build stands, known from a stamp of what it was made from
-// (each source's and config's size and time, TypeScript's and the packages' own) without starting
-// tsc, which takes ~0.2 s to find out the same. Anything else goes on to tsc -b as before.
+// (a hash of each source's and config's bytes, TypeScript's and the packages' own: a few
+// milliseconds, where sizes and times would miss a same-size edit within one tick of a coarse
+// file system's clock) without starting tsc, which takes ~0.2 s to find out the same. Anything
+// else goes on to tsc -b as before.
 const stampFile = path.join(root, 'node_modules/.cache/workplace-admin-stub/build-stamp.json');
 const inputs = () =>
   JSON.stringify([
     process.version,
     ...[...sources.map((f) => path.join(src, f)), ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) => path.join(root, f)), require.resolve('typescript/package.json'), ...PRECOMPILED.flatMap((p) => p.packages)].map(
-      (f) => {
-        const st = existsSync(f) ? statSync(f) : undefined;
-        return `${path.relative(root, f)} ${st ? `${st.size} ${st.mtimeMs}` : 'none'}`;
-      },
+      (f) => `${path.relative(root, f)} ${existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('base64') : 'none'}`,
     ),
   ]);
 const before = inputs();
 const complete = () => [...outputs].every((f) => existsSync(path.join(dist, f)));
-if (process.argv.includes('--if-stale') && complete() && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === before) process.exit(0);
+const stamped = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : undefined;
+if (process.argv.includes('--if-stale') && complete() && stamped === before) process.exit(0);
 rmSync(stampFile, { force: true });
+// tsc -b goes by times: a source whose bytes changed since the stamp but whose time is no newer
+// than the last build's (a same-size edit within a coarse clock's tick, a copy that keeps times)
+// would be taken as built. Then everything is built again.
+if (stamped !== undefined && existsSync(buildInfo)) {
+  const was = new Set(JSON.parse(stamped));
+  const now = new Set(JSON.parse(before));
+  const builtAt = statSync(buildInfo).mtimeMs;
+  const changed = (f) => [...now].some((e) => e.startsWith(`${path.relative(root, path.join(src, f))} `) && !was.has(e));
+  if (sources.some((f) => statSync(path.join(src, f)).mtimeMs <= builtAt && changed(f))) rmSync(buildInfo, { force: true });
+}
 
 // tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.
 if (sources.some((f) => !existsSync(path.join(dist, f.replace(/\.ts$/, '.js'))))) rmSync(buildInfo, { force: true });

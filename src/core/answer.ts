@@ -50,7 +50,7 @@ export interface CoreAnswer {
 }
 
 /** The headers an answer depends on; an answer cache keys on these (presence and value). */
-export const CACHE_KEY_HEADERS = Object.freeze(['host', 'x-forwarded-host', 'x-forwarded-proto', 'accept', 'authorization', 'origin', 'prefer', 'access-control-request-method', 'access-control-request-headers']);
+export const CACHE_KEY_HEADERS = Object.freeze(['host', 'x-forwarded-host', 'x-forwarded-proto', 'accept', 'authorization', 'cookie', 'origin', 'prefer', 'access-control-request-method', 'access-control-request-headers']);
 
 export interface CoreOptions {
   /** PageNumberPagination's PAGE_SIZE. */

@@ -75,7 +75,8 @@ export class LiveCollection {
   replace(old: PreparedItem, values: Record<string, unknown>): PreparedItem {
     const { items, byPk } = this.#own();
     const item = this.#prepare(values);
-    items[items.indexOf(old)] = item;
+    const at = this.#placeOf(items, old);
+    if (at !== -1) items[at] = item;
     if (old.pk !== undefined) byPk.delete(old.pk);
     if (item.pk !== undefined) byPk.set(item.pk, item);
     return item;
@@ -83,7 +84,21 @@ export class LiveCollection {
 
   remove(old: PreparedItem): void {
     const { items, byPk } = this.#own();
-    items.splice(items.indexOf(old), 1);
+    const at = this.#placeOf(items, old);
+    if (at !== -1) items.splice(at, 1);
     if (old.pk !== undefined) byPk.delete(old.pk);
+  }
+
+  /**
+   * Where an item found before the first write stands in the copy that write made: the same object,
+   * or, from a packed set (whose items are made again once their block has been let go: a
+   * collection of more than 32 blocks), the item of the same pk (pks are unique: the loader
+   * refuses a repeated one); -1 for none.
+   */
+  #placeOf(items: readonly PreparedItem[], old: PreparedItem): number {
+    const at = items.indexOf(old);
+    if (at !== -1 || old.pk === undefined) return at;
+    const same = this.#byPk?.get(old.pk);
+    return same === undefined ? -1 : items.indexOf(same);
   }
 }

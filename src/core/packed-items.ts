@@ -164,7 +164,8 @@ export class PackedItems implements ItemList {
 
   /** As Array.prototype.at. */
   at(index: number): PreparedItem | undefined {
-    const i = Math.trunc(index) + (index < 0 ? this.length : 0);
+    const t = Math.trunc(index) || 0;
+    const i = t < 0 ? t + this.length : t;
     if (!(i >= 0 && i < this.length)) return undefined;
     return this.#itemsOf(i >>> BLOCK_BITS)[i & BLOCK_MASK];
   }

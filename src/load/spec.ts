@@ -7,7 +7,7 @@ import { ResolverError } from '@apidevtools/json-schema-ref-parser';
 // look-alike of that resolution would put it.
 import * as refUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { LoadError, type LoadProblem } from '../core/errors.js';
-import { type DocumentScan, ScanCollector } from '../core/spec/document-scan.js';
+import { type DocumentScan, ScanCollector, scanDocument } from '../core/spec/document-scan.js';
 import { pointerOf } from '../core/spec/pointer.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
@@ -86,7 +86,7 @@ async function readSpecFile(
  * copy (the bundler's parsers take a value as it is, and the bundler changes what it is given),
  * or, with `copy` false, as it is, once (its owner keeps nothing of it).
  */
-export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>, parsed: ReadonlyMap<string, unknown> = new Map(), copy = true) {
+export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>, parsed: ReadonlyMap<string, unknown> = new Map(), copy = true, onUnforeseen?: () => void) {
   const handed = new Set<string>();
   return {
     resolve: {
@@ -109,6 +109,7 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
           }
           const text = known.get(where.file);
           if (text !== undefined) return text;
+          onUnforeseen?.();
           const read = await readSpecFile(where.file, folder, limits);
           if (!read.ok) throw new ResolverError(new Error(read.problems.map((p) => `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('; ')), file.url);
           return read.text;
@@ -210,7 +211,9 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       return { spec: previous, validated: Promise.resolve('main') };
     }
 
-    const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])), keepValues);
+    // A file the pre-scan did not read (none is known to be possible) has no scan: the document is then walked instead.
+    let unforeseen = false;
+    const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])), keepValues, () => (unforeseen = true));
     if (!keepValues) values.clear();
     let doc: Record<string, unknown>;
     try {
@@ -227,7 +230,7 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     validated.catch(() => undefined);
     const scan = new ScanCollector();
     for (const s of scans.values()) scan.add(s);
-    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads, scans, scan: scan.finish() }, validated };
+    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads, scans, scan: unforeseen ? scanDocument(doc) : scan.finish() }, validated };
   }
 }
 

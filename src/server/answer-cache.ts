@@ -12,6 +12,8 @@ export interface CachedAnswer {
 /** A kept answer and what its request carried in each keyed header (undefined: absent). */
 interface Entry extends CachedAnswer {
   readonly values: readonly (string | undefined)[];
+  /** What it counts for against the bound. */
+  readonly size: number;
 }
 
 /**
@@ -61,9 +63,11 @@ export class AnswerCache {
     const size = answer.body.length + url.length + values.reduce((n, v) => n + (v?.length ?? 0), 0) + 512;
     if (size > this.maxBytes) return;
     if (this.#bytes + size > this.maxBytes) this.clear();
-    const entry: Entry = { state: answer.state, status: answer.status, headers: answer.headers, body: answer.body, values };
+    const entry: Entry = { state: answer.state, status: answer.status, headers: answer.headers, body: answer.body, values, size };
     const before = this.#byTarget.get(url) ?? [];
+    // An entry for the same request, or one of an older state, is replaced: its bytes count no more.
     const kept = before.filter((e) => e.state === answer.state && !sameHeaders(e.values, headers));
+    for (const e of before) if (!kept.includes(e)) this.#bytes -= e.size;
     kept.push(entry);
     this.#byTarget.set(url, kept);
     this.#size += kept.length - before.length;

@@ -80,7 +80,8 @@ export class RequestLog {
     if (status < 100 || status > 999) return false;
     // Tenths of a millisecond, written as String(ms) writes them ("0", "0.1", "12.3"), without making it.
     const tenths = Math.round(r.ms * 10);
-    if (tenths !== r.ms * 10 || tenths < 0 || tenths >= 1e15) return false;
+    // Only a time String() writes as its whole tenths (not 897436.2000000001, whose tenths round).
+    if (tenths / 10 !== r.ms || tenths < 0 || tenths >= 1e15) return false;
     const whole = Math.floor(tenths / 10);
     let digits = 1;
     for (let n = whole; n >= 10; n = Math.floor(n / 10)) digits++;

@@ -173,10 +173,15 @@ describe("the bundler's own resolver enforces the same confinement, whatever the
       }
     })();
     for (const f of spec.files) known.set(f, await readFile(f, 'utf8'));
-    const options = confinedResolveOptions(await folderOf(w.specDir, "the spec's folder"), DEFAULT_LOAD_LIMITS, known);
+    let unforeseen = 0;
+    const options = confinedResolveOptions(await folderOf(w.specDir, "the spec's folder"), DEFAULT_LOAD_LIMITS, known, undefined, true, () => unforeseen++);
     const bundled = await SwaggerParser.bundle(w.spec, options as never);
     expect([...asked].sort()).toEqual([...spec.files].sort());
     expect(bundled).toEqual(spec.doc);
+    // A file read that the pre-scan did not is told (then the spec's scan is a walk of its bundle).
+    expect(unforeseen).toBe(0);
+    await SwaggerParser.bundle(w.spec, confinedResolveOptions(await folderOf(w.specDir, "the spec's folder"), DEFAULT_LOAD_LIMITS, new Map(), undefined, true, () => unforeseen++) as never);
+    expect(unforeseen).toBeGreaterThanOrEqual(spec.files.length);
   });
 });
 

@@ -77,6 +77,18 @@ describe('the answer cache: everything the answer depends on, no two requests al
     expect(cache.get('GET', '/a', { host: 'h' }, s2)?.body.toString()).toBe('2');
     expect(cache.get('GET', '/a', { host: 'h' }, s1)).toBeUndefined();
   });
+  it('counts an answer replaced no more against its bound', () => {
+    const cache = new AnswerCache(4096);
+    const [s1, s2] = [{}, {}];
+    // The same request answered again (a new state): one entry, counted once (~1.5 KB of 4 KB).
+    cache.set('GET', '/a', {}, answer(s1, 'x'.repeat(1000)));
+    cache.set('GET', '/a', {}, answer(s2, 'x'.repeat(1000)));
+    cache.set('GET', '/b', {}, answer(s2, 'y'.repeat(1000)));
+    cache.set('GET', '/c', {}, answer(s2, 'z'));
+    expect(cache.size).toBe(3);
+    expect(cache.get('GET', '/a', {}, s2)?.body.length).toBe(1000);
+  });
+
   it('starts again empty when full', () => {
     const cache = new AnswerCache(4096);
     const state = {};

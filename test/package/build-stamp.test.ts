@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,6 +42,15 @@ describe('the build before npm start', () => {
     build('--if-stale');
     expect(readFileSync(path.join(dir, 'dist/core/router.js'), 'utf8')).toContain('STAMP_PROBE');
     expect(existsSync(buildInfo())).toBe(true);
+  }, 120_000);
+
+  it('builds a source edited to the same size with its time put back (a coarse clock, a copy that keeps times)', () => {
+    const file = path.join(dir, 'src/core/router.ts');
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('STAMP_PROBE = 1', 'STAMP_PROBE = 7'));
+    utimesSync(file, atime, mtime);
+    build('--if-stale');
+    expect(readFileSync(path.join(dir, 'dist/core/router.js'), 'utf8')).toContain('STAMP_PROBE = 7');
   }, 120_000);
 
   it('builds again an output removed since, and a new source', () => {

@@ -79,7 +79,7 @@ describe('packed items read back as given', () => {
         const set = build(items, undefined, ',\n', junk);
         expect(set.items.length).toBe(want.length);
         expect([...set.items]).toEqual(want);
-        for (const i of [0, 1, want.length - 1, want.length, -1, -want.length, -want.length - 1, BLOCK_ITEMS, BLOCK_ITEMS - 1, a, b, 1.5]) expect(set.items.at(i)).toEqual(want.at(i));
+        for (const i of [0, 1, want.length - 1, want.length, -1, -want.length, -want.length - 1, BLOCK_ITEMS, BLOCK_ITEMS - 1, a, b, 1.5, -0.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(set.items.at(i)).toEqual(want.at(i));
         expect(set.items.slice(a, b)).toEqual(want.slice(a, b));
         expect(set.items.slice(a)).toEqual(want.slice(a));
         expect(set.items.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3)).toEqual(want.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3));
