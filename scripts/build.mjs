@@ -47,14 +47,11 @@ const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f
 // file system's clock) without starting tsc, which takes ~0.2 s to find out the same. Anything
 // else goes on to tsc -b as before.
 const stampFile = path.join(root, 'node_modules/.cache/workplace-admin-stub/build-stamp.json');
-const inputs = () =>
-  JSON.stringify([
-    process.version,
-    ...[...sources.map((f) => path.join(src, f)), ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) => path.join(root, f)), require.resolve('typescript/package.json'), ...PRECOMPILED.flatMap((p) => p.packages)].map(
-      (f) => `${path.relative(root, f)} ${existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('base64') : 'none'}`,
-    ),
-  ]);
-const before = inputs();
+const hashOf = (f) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('base64') : 'none');
+const inputFiles = [...sources.map((f) => path.join(src, f)), ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) => path.join(root, f)), require.resolve('typescript/package.json'), ...PRECOMPILED.flatMap((p) => p.packages)];
+/** Each input's line of the stamp, by file. */
+const lineOf = new Map(inputFiles.map((f) => [f, `${path.relative(root, f)} ${hashOf(f)}`]));
+const before = JSON.stringify([process.version, ...lineOf.values()]);
 const complete = () => [...outputs].every((f) => existsSync(path.join(dist, f)));
 const stamped = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : undefined;
 if (process.argv.includes('--if-stale') && complete() && stamped === before) process.exit(0);
@@ -64,10 +61,9 @@ rmSync(stampFile, { force: true });
 // would be taken as built. Then everything is built again.
 if (stamped !== undefined && existsSync(buildInfo)) {
   const was = new Set(JSON.parse(stamped));
-  const now = new Set(JSON.parse(before));
   const builtAt = statSync(buildInfo).mtimeMs;
-  const changed = (f) => [...now].some((e) => e.startsWith(`${path.relative(root, path.join(src, f))} `) && !was.has(e));
-  if (sources.some((f) => statSync(path.join(src, f)).mtimeMs <= builtAt && changed(f))) rmSync(buildInfo, { force: true });
+  const unseen = (file) => !was.has(lineOf.get(file)) && statSync(file).mtimeMs <= builtAt;
+  if (sources.some((f) => unseen(path.join(src, f)))) rmSync(buildInfo, { force: true });
 }
 
 // tsc -b trusts its build info, not dist/: when an output is missing (dist/ removed), build all.

@@ -109,7 +109,6 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   let ctx: Ctx | undefined;
   const placement = cpuPlacement();
   const wrk = o.skip.includes('wrk') ? undefined : wrkVersion();
-  const wrkRuns = new Map<string, Load[]>();
 
   try {
     for (const def of TARGETS) results.set(def.key, { key: def.key, label: def.label, version: '', how: def.how });
@@ -194,28 +193,31 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections }));
     }
     const logBefore = new Map(running.map((t) => [t.def.key, { bytes: t.proc.stdoutBytes(), lines: t.proc.stdoutLines() }]));
-    const runs = new Map<string, Load[]>();
-    for (let round = 1; round <= o.rounds; round++) {
-      for (const t of running) {
-        o.log(`\rround ${round}/${o.rounds}: ${t.def.label}                    `);
-        if (t.proc.exited()) continue;
-        const l = await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid) }));
-        (runs.get(t.def.key) ?? runs.set(t.def.key, []).get(t.def.key))?.push(l);
-      }
-    }
-    // The same again with wrk, where it is installed, for the targets fast enough that autocannon's
-    // core is their limit: raw, and the stub both ways.
-    if (wrk !== undefined) {
-      const fast = running.filter((t) => WRK_TARGETS.includes(t.def.key));
+    /** Interleaved rounds of one generator over `targets`, each loaded alone: its loads by target. */
+    const rounds = async (name: string, targets: Running[], loadOne: (t: Running) => Promise<Load>): Promise<Map<string, Load[]>> => {
+      const by = new Map<string, Load[]>();
       for (let round = 1; round <= o.rounds; round++) {
-        for (const t of fast) {
-          o.log(`\rwrk round ${round}/${o.rounds}: ${t.def.label}                    `);
+        for (const t of targets) {
+          o.log(`\r${name} ${round}/${o.rounds}: ${t.def.label}                    `);
           if (t.proc.exited()) continue;
-          const l = await alone(t, () => wrkLoad({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid), pinned: placement !== undefined }));
-          (wrkRuns.get(t.def.key) ?? wrkRuns.set(t.def.key, []).get(t.def.key))?.push(l);
+          const l = await alone(t, () => loadOne(t));
+          (by.get(t.def.key) ?? by.set(t.def.key, []).get(t.def.key))?.push(l);
         }
       }
-    }
+      return by;
+    };
+    const base = (t: Running) => ({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid) });
+    const runs = await rounds('round', running, (t) => load(base(t)));
+    // The same again with wrk, where it is installed, for the targets fast enough that autocannon's
+    // core is their limit: raw, and the stub both ways.
+    const wrkRuns =
+      wrk === undefined
+        ? new Map<string, Load[]>()
+        : await rounds(
+            'wrk round',
+            running.filter((t) => WRK_TARGETS.includes(t.def.key)),
+            (t) => wrkLoad({ ...base(t), pinned: placement !== undefined }),
+          );
     o.log('\r\x1b[2K');
     placement?.unpinSelf();
     for (const t of running) {

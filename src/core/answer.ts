@@ -145,7 +145,6 @@ export class StubCore {
     return live;
   }
 
-  /** An item's members, parsed once (for filters and writes). */
   /** Every item of a set, as one array kept for the set (the set's own when it is one). */
   #all(set: ItemSet): readonly PreparedItem[] {
     if (Array.isArray(set.items)) return set.items as readonly PreparedItem[];
@@ -157,6 +156,7 @@ export class StubCore {
     return all;
   }
 
+  /** An item's members, parsed once (for filters and writes). */
   #object(collection: CollectionModel, item: PreparedItem): Record<string, unknown> {
     let o = this.#objects.get(item);
     if (!o) {

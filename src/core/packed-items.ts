@@ -65,30 +65,27 @@ export class PackedBlock {
   /** Item `k`, made on its own (the block's items are not made for it). */
   item(k: number): PreparedItem {
     const at = k * STRIDE;
-    const { meta, bytes } = this;
-    const json = decoder.decode(bytes.subarray(meta[at] as number, meta[at + 1] as number));
-    const pkFrom = meta[at + 2] as number;
-    const pk = pkFrom === NO_PK ? undefined : pkFrom === ODD_PK ? this.odd?.get(k) : json.substring(pkFrom, meta[at + 3] as number);
-    return { pk, json, urlAt: meta[at + 4] as number };
+    return this.#made(k, decoder.decode(this.bytes.subarray(this.meta[at] as number, this.meta[at + 1] as number)));
   }
 
   /** The block's items, made once (until `release`). */
   items(): PreparedItem[] {
     if (this.#items !== undefined) return this.#items;
-    const { bytes, meta, count, ascii, odd } = this;
-    const text = ascii ? decoder.decode(bytes) : '';
+    const { meta, count } = this;
+    // An ASCII block is decoded once, each item's text a slice of it.
+    const text = this.ascii ? decoder.decode(this.bytes) : undefined;
     const items = new Array<PreparedItem>(count);
-    for (let k = 0; k < count; k++) {
-      const at = k * STRIDE;
-      const start = meta[at] as number;
-      const end = meta[at + 1] as number;
-      const json = ascii ? text.substring(start, end) : decoder.decode(bytes.subarray(start, end));
-      const pkFrom = meta[at + 2] as number;
-      const pk = pkFrom === NO_PK ? undefined : pkFrom === ODD_PK ? odd?.get(k) : json.substring(pkFrom, meta[at + 3] as number);
-      items[k] = { pk, json, urlAt: meta[at + 4] as number };
-    }
+    for (let k = 0; k < count; k++) items[k] = text === undefined ? this.item(k) : this.#made(k, text.substring(meta[k * STRIDE] as number, meta[k * STRIDE + 1] as number));
     this.#items = items;
     return items;
+  }
+
+  /** Item `k`, its text `json` given: its pk and urlAt as its offsets say. */
+  #made(k: number, json: string): PreparedItem {
+    const at = k * STRIDE;
+    const pkFrom = this.meta[at + 2] as number;
+    const pk = pkFrom === NO_PK ? undefined : pkFrom === ODD_PK ? this.odd?.get(k) : json.substring(pkFrom, this.meta[at + 3] as number);
+    return { pk, json, urlAt: this.meta[at + 4] as number };
   }
 
   /** Lets the items made go (they are made again when next asked for). */

@@ -321,13 +321,11 @@ export class FlatItems {
       for (let i = b[from] === MINUS ? from + 1 : from; i < to; i++) n = n * 10 + ((b[i] as number) - ZERO);
       if (b[from] === MINUS) n = -n;
     }
-    if (!reused) return new FlatSpan(b, start, end, from, to, n, withUrl ? 1 : -1);
-    let span = this.#spans[this.#handed];
-    if (span === undefined) {
-      span = new FlatSpan(b, start, end, from, to, n, withUrl ? 1 : -1);
-      this.#spans.push(span);
-    } else span.set(b, start, end, from, to, n, withUrl ? 1 : -1);
-    this.#handed++;
+    const urlAt = withUrl ? 1 : -1;
+    if (!reused) return new FlatSpan(b, start, end, from, to, n, urlAt);
+    if (this.#handed === this.#spans.length) this.#spans.push(new FlatSpan(b, start, end, from, to, n, urlAt));
+    const span = this.#spans[this.#handed++] as FlatSpan;
+    span.set(b, start, end, from, to, n, urlAt);
     return span;
   }
 

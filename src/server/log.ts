@@ -118,10 +118,7 @@ export class RequestLog {
       b[at++] = 48 + (tenths % 10);
     }
     // The bytes stand after the batch's and count only from here: a line given up above left none.
-    if (this.#used + this.#sink.writableLength + bytes > this.#maxBuffered) {
-      this.#dropped++;
-      return true;
-    }
+    if (this.#drops(bytes)) return true;
     if (this.#dropped > this.#reported) return false;
     b[at++] = 0x6d; // m
     b[at++] = 0x73; // s
@@ -138,15 +135,18 @@ export class RequestLog {
   }
 
   line(text: string): void {
-    const bytes = text.length + 1;
-    if (this.#used + this.#sink.writableLength + bytes > this.#maxBuffered) {
-      this.#dropped++;
-      return;
-    }
+    if (this.#drops(text.length + 1)) return;
     // Lines were dropped since the last one kept: the count stands where they would have.
     if (this.#dropped > this.#reported) this.#tellDropped();
     this.#append(text);
     this.#scheduleFlush();
+  }
+
+  /** A line of `bytes` goes past the bound of what may wait: it is dropped, and counted. */
+  #drops(bytes: number): boolean {
+    if (this.#used + this.#sink.writableLength + bytes <= this.#maxBuffered) return false;
+    this.#dropped++;
+    return true;
   }
 
   #scheduleFlush(): void {
