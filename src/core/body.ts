@@ -1,6 +1,7 @@
 import { parsePythonJson } from './json-parse.js';
 import { parseHeaderParameters } from './negotiation.js';
 import { parseQuery } from './python-query.js';
+import { readUtf8Stream } from './utf8.js';
 
 /**
  * `request.data` as DRF's default parsers give it (rest_framework/request.py `_parse`,
@@ -11,35 +12,15 @@ export type ParsedBody =
   | { readonly ok: true; readonly data: unknown; readonly form: boolean }
   | { readonly ok: false; readonly status: 400 | 415; readonly detail: string };
 
-// ignoreBOM: a BOM stays, for Python's json to refuse it as DRF answers ("Unexpected UTF-8 BOM").
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Python's UnicodeDecodeError text for the first byte that is not UTF-8 (approximately CPython's). */
-function decodeError(bytes: Uint8Array): string {
-  for (let i = 0; i < bytes.length; i++) {
-    try {
-      utf8.decode(bytes.subarray(0, i + 1));
-    } catch {
-      const b = bytes[i] as number;
-      if (b >= 0x80 && b < 0xc2) return `'utf-8' codec can't decode byte 0x${b.toString(16).padStart(2, '0')} in position ${i}: invalid start byte`;
-    }
-  }
-  return "'utf-8' codec can't decode bytes: invalid continuation byte";
-}
-
 export function parseBody(contentType: string | undefined, body: Uint8Array | undefined): ParsedBody {
   const type = contentType ?? '';
   // No body at all: DRF answers {} (a QueryDict for a form) without choosing a parser.
   if (body === undefined || body.length === 0) return { ok: true, data: isForm(type) ? new Map<string, string[]>() : {}, form: isForm(type) };
   const { type: media, params } = parseHeaderParameters(type);
   if (media === 'application/json') {
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      return { ok: false, status: 400, detail: `JSON parse error - ${decodeError(body)}` };
-    }
-    const parsed = parsePythonJson(text);
+    const read = readUtf8Stream(body);
+    if (!read.ok) return { ok: false, status: 400, detail: `JSON parse error - ${read.message}` };
+    const parsed = parsePythonJson(read.text);
     return parsed.ok ? { ok: true, data: parsed.value, form: false } : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
   }
   if (media === 'application/x-www-form-urlencoded') {
@@ -72,20 +53,29 @@ function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[
   for (const part of text.split(`--${boundary}`)) {
     const sep = part.indexOf('\r\n\r\n');
     if (sep < 0) continue;
-    const head = part.slice(0, sep);
-    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(head)?.[1];
-    if (name === undefined || /\bfilename=/i.test(head)) continue;
+    const disposition = partHeader(part.slice(0, sep), 'content-disposition');
+    if (disposition === undefined) continue;
+    const { params } = parseHeaderParameters(disposition);
+    const name = params.get('name');
+    if (name === undefined || params.has('filename')) continue;
     let value = part.slice(sep + 4);
     if (value.endsWith('\r\n')) value = value.slice(0, -2);
-    let decoded: string;
-    try {
-      decoded = utf8.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
-    } catch {
-      decoded = value;
-    }
+    // Django decodes a field with errors="replace".
+    const decoded = lenient.decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
     const list = out.get(name);
     if (list) list.push(decoded);
     else out.set(name, [decoded]);
   }
   return out;
+}
+
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The value of a part's header line by lower-case name (the first such line). */
+function partHeader(head: string, name: string): string | undefined {
+  for (const line of head.split('\r\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === name) return line.slice(colon + 1);
+  }
+  return undefined;
 }

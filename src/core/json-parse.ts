@@ -13,40 +13,66 @@ class Fail {
   ) {}
 }
 
-const WS = /[ \t\n\r]/;
-const NUMBER = /^-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/;
+const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const MAX_INT_DIGITS = 4300;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Python's str index of a UTF-16 offset: code points before it. */
+function codePointIndex(text: string, offset: number): number {
+  let n = 0;
+  for (let k = 0; k < offset; k++) {
+    const c = text.charCodeAt(k);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && k + 1 < offset) {
+      const d = text.charCodeAt(k + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) k++;
+    }
+    n++;
+  }
+  return n;
+}
 
 /** `json.JSONDecodeError`'s text: the message, then line, column and char of the position. */
-function located(text: string, msg: string, pos: number): string {
-  const before = [...text].slice(0, pos).join('');
-  const line = before.split('\n').length;
-  const col = line === 1 ? pos + 1 : pos - [...before].lastIndexOf('\n');
+function located(text: string, msg: string, offset: number): string {
+  const pos = codePointIndex(text, offset);
+  const lastNewline = text.lastIndexOf('\n', offset - 1);
+  let line = 1;
+  for (let k = text.indexOf('\n'); k !== -1 && k < offset; k = text.indexOf('\n', k + 1)) line++;
+  const col = lastNewline === -1 ? pos + 1 : pos - codePointIndex(text, lastNewline);
   return `${msg}: line ${line} column ${col} (char ${pos})`;
 }
 
-export function parsePythonJson(input: string): PyJson {
-  // Positions are counted in code points, as Python counts str indices.
-  const text = input;
-  const chars = [...text];
+const isWs = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+export function parsePythonJson(text: string): PyJson {
+  // Offsets are UTF-16 units here; a message counts code points, as Python counts str indices.
+  const n = text.length;
   let i = 0;
   const skip = () => {
-    while (i < chars.length && WS.test(chars[i] as string)) i++;
+    while (i < n && isWs(text.charCodeAt(i))) i++;
   };
   const value = (depth: number): unknown => {
     if (depth > 1000) throw new Fail('Maximum nesting depth exceeded', i);
-    const c = chars[i];
+    const c = text[i];
     if (c === '"') return string();
     if (c === '{') return object(depth);
     if (c === '[') return array(depth);
-    if (c === 'n' && chars.slice(i, i + 4).join('') === 'null') return (i += 4), null;
-    if (c === 't' && chars.slice(i, i + 4).join('') === 'true') return (i += 4), true;
-    if (c === 'f' && chars.slice(i, i + 5).join('') === 'false') return (i += 5), false;
+    if (c === 'n' && text.startsWith('null', i)) return (i += 4), null;
+    if (c === 't' && text.startsWith('true', i)) return (i += 4), true;
+    if (c === 'f' && text.startsWith('false', i)) return (i += 5), false;
     for (const constant of ['NaN', 'Infinity', '-Infinity']) {
-      if (chars.slice(i, i + constant.length).join('') === constant) throw new Fail(`Out of range float values are not JSON compliant: '${constant}'`, -1);
+      if (text.startsWith(constant, i)) throw new Fail(`Out of range float values are not JSON compliant: '${constant}'`, -1);
     }
-    const m = NUMBER.exec(chars.slice(i, i + 400).join(''));
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(text);
     if (m && m[0] !== '-') {
       i += m[0].length;
+      // int() of more than sys.get_int_max_str_digits() digits raises (CPython 3.11+).
+      const digits = m[0].length - (m[0].startsWith('-') ? 1 : 0);
+      if (m[1] === undefined && m[2] === undefined && digits > MAX_INT_DIGITS) {
+        throw new Fail(`Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`, -1);
+      }
       return Number(m[0]);
     }
     throw new Fail('Expecting value', i);
@@ -56,60 +82,63 @@ export function parsePythonJson(input: string): PyJson {
     i++;
     let out = '';
     for (;;) {
-      if (i >= chars.length) throw new Fail('Unterminated string starting at', start);
-      const c = chars[i] as string;
+      // The run up to the next quote, backslash or control character is copied at once.
+      let k = i;
+      while (k < n) {
+        const c = text.charCodeAt(k);
+        if (c === 0x22 || c === 0x5c || c < 0x20) break;
+        k++;
+      }
+      out += text.slice(i, k);
+      i = k;
+      if (i >= n) throw new Fail('Unterminated string starting at', start);
+      const c = text[i] as string;
       if (c === '"') {
         i++;
         return out;
       }
-      if (c === '\\') {
-        const e = chars[i + 1];
-        if (e === undefined) throw new Fail('Unterminated string starting at', start);
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-        if (e in simple) {
-          out += simple[e];
-          i += 2;
-          continue;
-        }
-        if (e === 'u') {
-          const hex = chars.slice(i + 2, i + 6).join('');
-          if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new Fail('Invalid \\uXXXX escape', i + 1);
-          let code = Number.parseInt(hex, 16);
-          i += 6;
-          if (code >= 0xd800 && code <= 0xdbff && chars[i] === '\\' && chars[i + 1] === 'u') {
-            const low = chars.slice(i + 2, i + 6).join('');
-            if (/^[0-9a-fA-F]{4}$/.test(low) && Number.parseInt(low, 16) >= 0xdc00 && Number.parseInt(low, 16) <= 0xdfff) {
-              code = 0x10000 + ((code - 0xd800) << 10) + (Number.parseInt(low, 16) - 0xdc00);
-              i += 6;
-            }
-          }
-          out += String.fromCodePoint(code);
-          continue;
-        }
-        throw new Fail('Invalid \\escape', i);
+      if (c !== '\\') throw new Fail('Invalid control character at', i);
+      const e = text[i + 1];
+      if (e === undefined) throw new Fail('Unterminated string starting at', start);
+      const simple = SIMPLE_ESCAPES[e];
+      if (simple !== undefined) {
+        out += simple;
+        i += 2;
+        continue;
       }
-      if (c < ' ') throw new Fail('Invalid control character at', i);
-      out += c;
-      i++;
+      if (e !== 'u') throw new Fail('Invalid \\escape', i);
+      const hex = text.slice(i + 2, i + 6);
+      if (!HEX4.test(hex)) throw new Fail('Invalid \\uXXXX escape', i + 1);
+      let code = Number.parseInt(hex, 16);
+      i += 6;
+      if (code >= 0xd800 && code <= 0xdbff && text[i] === '\\' && text[i + 1] === 'u') {
+        const low = text.slice(i + 2, i + 6);
+        const lowCode = HEX4.test(low) ? Number.parseInt(low, 16) : -1;
+        if (lowCode >= 0xdc00 && lowCode <= 0xdfff) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (lowCode - 0xdc00);
+          i += 6;
+        }
+      }
+      out += String.fromCodePoint(code);
     }
   };
   const object = (depth: number): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     i++;
     skip();
-    if (chars[i] === '}') return (i++, out);
+    if (text[i] === '}') return (i++, out);
     for (;;) {
-      if (chars[i] !== '"') throw new Fail('Expecting property name enclosed in double quotes', i);
+      if (text[i] !== '"') throw new Fail('Expecting property name enclosed in double quotes', i);
       const key = string();
       skip();
-      if (chars[i] !== ':') throw new Fail("Expecting ':' delimiter", i);
+      if (text[i] !== ':') throw new Fail("Expecting ':' delimiter", i);
       i++;
       skip();
       const v = value(depth + 1);
       Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       skip();
-      if (chars[i] === '}') return (i++, out);
-      if (chars[i] !== ',') throw new Fail("Expecting ',' delimiter", i);
+      if (text[i] === '}') return (i++, out);
+      if (text[i] !== ',') throw new Fail("Expecting ',' delimiter", i);
       i++;
       skip();
     }
@@ -118,12 +147,12 @@ export function parsePythonJson(input: string): PyJson {
     const out: unknown[] = [];
     i++;
     skip();
-    if (chars[i] === ']') return (i++, out);
+    if (text[i] === ']') return (i++, out);
     for (;;) {
       out.push(value(depth + 1));
       skip();
-      if (chars[i] === ']') return (i++, out);
-      if (chars[i] !== ',') throw new Fail("Expecting ',' delimiter", i);
+      if (text[i] === ']') return (i++, out);
+      if (text[i] !== ',') throw new Fail("Expecting ',' delimiter", i);
       i++;
       skip();
     }
@@ -133,7 +162,7 @@ export function parsePythonJson(input: string): PyJson {
     skip();
     const v = value(0);
     skip();
-    if (i < chars.length) throw new Fail('Extra data', i);
+    if (i < n) throw new Fail('Extra data', i);
     return { ok: true, value: v };
   } catch (e) {
     if (!(e instanceof Fail)) throw e;

@@ -32,18 +32,28 @@ export function parseHeaderParameters(line: string): { type: string; params: Map
   return { type, params };
 }
 
-/** django.utils.http._parseparam: `;`-separated parts, a `;` inside quotes kept. */
+/**
+ * django.utils.http._parseparam: `;`-separated parts, a `;` inside quotes kept (the quotes before
+ * it, less the escaped ones, are odd). One pass, counting as it goes.
+ */
 function splitParams(line: string): string[] {
   const out: string[] = [];
-  let s = line;
-  while (s.startsWith(';')) {
-    s = s.slice(1);
-    let end = s.indexOf(';');
-    const quotes = (upTo: number) => (s.slice(0, upTo).match(/"/g)?.length ?? 0) - (s.slice(0, upTo).match(/\\"/g)?.length ?? 0);
-    while (end > 0 && quotes(end) % 2 === 1) end = s.indexOf(';', end + 1);
-    if (end < 0) end = s.length;
-    out.push(s.slice(0, end).trim());
-    s = s.slice(end);
+  let pos = 0;
+  while (line.charCodeAt(pos) === 0x3b) {
+    const start = pos + 1;
+    let quotes = 0;
+    let end = line.length;
+    for (let k = start; k < line.length; k++) {
+      const ch = line.charCodeAt(k);
+      if (ch === 0x3b && (k === start || quotes % 2 === 0)) {
+        end = k;
+        break;
+      }
+      // `"` counts, `\"` takes one back (str.count of each over the part so far).
+      if (ch === 0x22 && !(k > start && line.charCodeAt(k - 1) === 0x5c)) quotes++;
+    }
+    out.push(line.slice(start, end).trim());
+    pos = end;
   }
   return out;
 }
