@@ -114,7 +114,8 @@ function machine() {
   }
   let java = 'none';
   try {
-    java = /version "([^"]+)"/.exec(execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' }))?.[1] ?? 'none';
+    java =
+      /version "([^"]+)"/.exec(execFileSync('sh', ['-c', 'java -version 2>&1'], { encoding: 'utf8' }))?.[1] ?? 'none';
   } catch {
     // no Java: WireMock is reported as not run
   }
@@ -188,7 +189,20 @@ async function main(): Promise<void> {
       if (problem) log(`peers in bench/peers not installed: ${problem}\n`);
       try {
         peers = await runPeers(
-          { root: ROOT, work, logs: logs.dir, host: HOST, deskPath: DESK, start, seconds: o.seconds, rounds: o.rounds, warmSeconds: o.warmSeconds, connections: o.connections, skip: o.skip, log },
+          {
+            root: ROOT,
+            work,
+            logs: logs.dir,
+            host: HOST,
+            deskPath: DESK,
+            start,
+            seconds: o.seconds,
+            rounds: o.rounds,
+            warmSeconds: o.warmSeconds,
+            connections: o.connections,
+            skip: o.skip,
+            log,
+          },
           problem,
         );
       } catch (e) {

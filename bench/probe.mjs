@@ -25,11 +25,14 @@ function once() {
       samples.push([sentAt, Math.round((performance.now() - t0) * 1000) / 1000, status]);
       resolve();
     };
-    const req = request({ host: '127.0.0.1', port: Number(port), path, headers: { host }, agent, timeout: 120_000 }, (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => done(res.statusCode ?? 0));
-      res.on('error', () => done(0));
-    });
+    const req = request(
+      { host: '127.0.0.1', port: Number(port), path, headers: { host }, agent, timeout: 120_000 },
+      (res) => {
+        res.on('data', () => undefined);
+        res.on('end', () => done(res.statusCode ?? 0));
+        res.on('error', () => done(0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => done(0));
     req.end();

@@ -10,7 +10,9 @@ import autocannon from 'autocannon';
 import { cliCommand } from './lib/cli.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const { values } = parseArgs({ options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { duration: { type: 'string', default: '60' }, connections: { type: 'string', default: '100' } },
+});
 const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const WINDOW = Math.min(10, Math.max(1, Math.floor(DURATION / 3)));
@@ -32,7 +34,10 @@ async function main(): Promise<number> {
   const base = `http://127.0.0.1:${port}`;
   // As `npm start` runs it (package.json's start script), quiet, pages of 10.
   const start = cliCommand(ROOT, 'start').args;
-  child = spawn(process.execPath, [...start, '--quiet', '--page-size', '10', '--port', String(port)], { cwd: ROOT, stdio: 'ignore' });
+  child = spawn(process.execPath, [...start, '--quiet', '--page-size', '10', '--port', String(port)], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(`${base}/api/v1/desk`)).ok) break;
@@ -45,7 +50,11 @@ async function main(): Promise<number> {
   const specAnswer = await fetch(`${base}/openapi.json`);
   if (!specAnswer.ok) throw new Error(`/openapi.json answered ${specAnswer.status}`);
   const spec = (await specAnswer.json()) as { paths?: Record<string, { get?: unknown }> };
-  const index = { collections: Object.entries(spec.paths ?? {}).filter(([p, item]) => !p.includes('{') && item.get).map(([p]) => ({ path: p })) };
+  const index = {
+    collections: Object.entries(spec.paths ?? {})
+      .filter(([p, item]) => !p.includes('{') && item.get)
+      .map(([p]) => ({ path: p })),
+  };
   const desks = (await (await fetch(`${base}/api/v1/desk?page=last`)).json()) as { count: number };
   const paths: string[] = [];
   for (const c of index.collections) paths.push(`${c.path}?format=api`, c.path);
@@ -65,7 +74,9 @@ async function main(): Promise<number> {
       },
     },
   ];
-  process.stdout.write(`Soak: ${DURATION} s, ${CONNECTIONS} connections, ${targets.length} endpoints (one request in four uncached)\n`);
+  process.stdout.write(
+    `Soak: ${DURATION} s, ${CONNECTIONS} connections, ${targets.length} endpoints (one request in four uncached)\n`,
+  );
   const samples: number[] = [];
   const sampler = setInterval(async () => samples.push(await rssMiB(child?.pid)), 1000);
   const result = await autocannon({ url: base, connections: CONNECTIONS, duration: DURATION, requests });
@@ -95,7 +106,10 @@ async function main(): Promise<number> {
       `| ${out.requests} | ${out.rps} | ${out.p99ms} ms | ${out.errors + out.timeouts} | ${out.non2xx} | ${out.rssFirstWindowMiB} MiB | ${out.rssLastWindowMiB} MiB | ${out.rssGrowth}% |\n` +
       `${ok ? 'PASS' : 'FAIL'}: 0 errors, 0 non-2xx, RSS growth at most 10%\n`,
   );
-  await writeFile(path.join(ROOT, 'bench', 'results', `soak-${out.date.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(out, null, 2)}\n`);
+  await writeFile(
+    path.join(ROOT, 'bench', 'results', `soak-${out.date.replace(/[:.]/g, '-')}.json`),
+    `${JSON.stringify(out, null, 2)}\n`,
+  );
   child.kill('SIGTERM');
   return ok ? 0 : 1;
 }

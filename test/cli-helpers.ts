@@ -12,8 +12,14 @@ export interface RunResult {
 }
 
 /** Runs the CLI to its end (bounded), as a user would: `node --import tsx src/cli/main.ts ...`. */
-export async function runCli(args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<RunResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...opts.env } });
+export async function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RunResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => {
@@ -29,8 +35,14 @@ export async function runCli(args: string[], opts: { env?: Record<string, string
 }
 
 /** Starts the CLI's server and waits for the line that names its URL. */
-export async function startCli(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', ...env } });
+export async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
   let out = '';
   child.stderr?.on('data', (d) => {
     out += d;

@@ -41,7 +41,11 @@ export function coreOf(state: StubState, overrides: Partial<StubConfig> = {}): S
 }
 
 /** One request to a core: `headers` by lower-case name (host defaults to `stub.test`). */
-export function ask(core: StubCore, url: string, opts: { method?: string; headers?: Record<string, string> } = {}): CoreAnswer {
+export function ask(
+  core: StubCore,
+  url: string,
+  opts: { method?: string; headers?: Record<string, string> } = {},
+): CoreAnswer {
   const headers: Record<string, string> = { host: 'stub.test', ...opts.headers };
   return core.answer({ method: opts.method ?? 'GET', url, header: (n) => headers[n] });
 }

@@ -14,7 +14,10 @@ export interface CliCommand {
 }
 
 export function cliCommand(root: string, name: 'start' | 'check'): CliCommand {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: Record<string, string>; bin?: string | Record<string, string> };
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+    bin?: string | Record<string, string>;
+  };
   const source = pkg.scripts?.[name];
   if (!source) throw new Error(`package.json has no "${name}" script`);
   const words = source.trim().split(/\s+/);
@@ -22,6 +25,7 @@ export function cliCommand(root: string, name: 'start' | 'check'): CliCommand {
   const args = words.slice(1);
   const script = args.find((a) => !a.startsWith('-'));
   if (!script) throw new Error(`package.json's "${name}" script names no file: ${source}`);
-  if (!existsSync(path.join(root, script))) throw new Error(`${script} (package.json's "${name}" script) does not exist: is the build broken?`);
+  if (!existsSync(path.join(root, script)))
+    throw new Error(`${script} (package.json's "${name}" script) does not exist: is the build broken?`);
   return { args, script, source };
 }

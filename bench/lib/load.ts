@@ -44,7 +44,9 @@ export async function load(o: LoadOptions): Promise<Load> {
   const serverAfter = serverBefore === undefined ? undefined : await o.serverCpuMs?.();
   return {
     ...l,
-    ...(serverBefore !== undefined && serverAfter !== undefined && l.requests > 0 ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / l.requests) } : {}),
+    ...(serverBefore !== undefined && serverAfter !== undefined && l.requests > 0
+      ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / l.requests) }
+      : {}),
     loadgenCpuPercent: Math.round(((used.user + used.system) / 1000 / elapsedMs) * 100),
   };
 }
@@ -52,7 +54,9 @@ export async function load(o: LoadOptions): Promise<Load> {
 function autocannonLoad(o: LoadOptions): Promise<Omit<Load, 'loadgenCpuPercent'>> {
   let n = 0;
   const sep = o.path.includes('?') ? '&' : '?';
-  const requests: autocannon.Request[] | undefined = o.unique ? [{ setupRequest: (req) => ({ ...req, path: `${o.path}${sep}n=${n++}` }) }] : undefined;
+  const requests: autocannon.Request[] | undefined = o.unique
+    ? [{ setupRequest: (req) => ({ ...req, path: `${o.path}${sep}n=${n++}` }) }]
+    : undefined;
   let lat = new Float64Array(1 << 16);
   let count = 0;
   return new Promise((resolve, reject) => {
@@ -111,7 +115,9 @@ export function summarize(runs: Load[]): Load & { rounds: number } {
     requests: runs.reduce((a, r) => a + r.requests, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
-    ...(runs.every((r) => r.cpuPerAnswerUs !== undefined) ? { cpuPerAnswerUs: round2(median(runs.map((r) => r.cpuPerAnswerUs ?? 0))) } : {}),
+    ...(runs.every((r) => r.cpuPerAnswerUs !== undefined)
+      ? { cpuPerAnswerUs: round2(median(runs.map((r) => r.cpuPerAnswerUs ?? 0))) }
+      : {}),
     loadgenCpuPercent: Math.round(median(runs.map((r) => r.loadgenCpuPercent))),
     rounds: runs.length,
   };
@@ -135,19 +141,32 @@ export function wrkVersion(): string | undefined {
  */
 export async function wrkLoad(o: LoadOptions & { pinned: boolean }): Promise<Load> {
   const serverBefore = await o.serverCpuMs?.();
-  const args = ['-t1', `-c${o.connections}`, `-d${o.seconds}s`, '--latency', '-H', `Host: ${o.host}`, `http://127.0.0.1:${o.port}${o.path}`];
+  const args = [
+    '-t1',
+    `-c${o.connections}`,
+    `-d${o.seconds}s`,
+    '--latency',
+    '-H',
+    `Host: ${o.host}`,
+    `http://127.0.0.1:${o.port}${o.path}`,
+  ];
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(o.pinned ? 'taskset' : 'wrk', o.pinned ? ['-c', '0', 'wrk', ...args] : args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(o.pinned ? 'taskset' : 'wrk', o.pinned ? ['-c', '0', 'wrk', ...args] : args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.on('data', (d: Buffer) => (text += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (text += d.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text.slice(-300)}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text.slice(-300)}`)),
+    );
   });
   const serverAfter = serverBefore === undefined ? undefined : await o.serverCpuMs?.();
   const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? Number.NaN);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN);
-  if (!Number.isFinite(requests) || !Number.isFinite(rps)) throw new Error(`wrk printed no figures: ${out.slice(-300)}`);
+  if (!Number.isFinite(requests) || !Number.isFinite(rps))
+    throw new Error(`wrk printed no figures: ${out.slice(-300)}`);
   const ms = (p: string) => {
     const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
     if (!m) return Number.NaN;
@@ -164,7 +183,9 @@ export async function wrkLoad(o: LoadOptions & { pinned: boolean }): Promise<Loa
     requests,
     errors: socketErrors ? socketErrors.slice(1).reduce((a, n) => a + Number(n), 0) : 0,
     non2xx,
-    ...(serverBefore !== undefined && serverAfter !== undefined && requests > 0 ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / requests) } : {}),
+    ...(serverBefore !== undefined && serverAfter !== undefined && requests > 0
+      ? { cpuPerAnswerUs: round2(((serverAfter - serverBefore) * 1000) / requests) }
+      : {}),
     // wrk is a process of its own: its CPU is not this one's.
     loadgenCpuPercent: Number.NaN,
   };

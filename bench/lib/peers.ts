@@ -6,7 +6,21 @@ import { existsSync } from 'node:fs';
 import { Agent } from 'node:http';
 import path from 'node:path';
 import { type Load, load, round2, summarize, wrkLoad, wrkVersion } from './load.js';
-import { type Answer, cpuPlacement, get, groupCpuMs, groupRssMiB, lastLines, pause, resume, type Started, startProcess, stop, waitReady, freePort } from './proc.js';
+import {
+  type Answer,
+  cpuPlacement,
+  get,
+  groupCpuMs,
+  groupRssMiB,
+  lastLines,
+  pause,
+  resume,
+  type Started,
+  startProcess,
+  stop,
+  waitReady,
+  freePort,
+} from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 import { type Ctx, PEERS, TARGETS, type TargetDef } from './targets.js';
 
@@ -83,7 +97,10 @@ export async function installPeers(root: string, log: (s: string) => void): Prom
   if (existsSync(path.join(root, PEERS, 'node_modules'))) return undefined;
   log(`installing the peers: npm ci --prefix ${PEERS} (once; about 30 s)\n`);
   return new Promise((resolve) => {
-    const c = spawn('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const c = spawn('npm', ['ci', '--prefix', PEERS, '--no-audit', '--no-fund'], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     c.on('error', (e) => resolve(`npm ci failed: ${e.message}`));
     c.on('exit', (code) => resolve(code === 0 ? undefined : `npm ci --prefix ${PEERS} exited ${code}`));
   });
@@ -95,7 +112,8 @@ function describeDifference(got: Buffer, want: Buffer): string {
   const show = (b: Buffer) => JSON.stringify(b.subarray(Math.max(0, i - 15), i + 25).toString('utf8'));
   let what = `${got.length} bytes instead of ${want.length}; first difference at byte ${i}: ${show(got)} where the stub has ${show(want)}`;
   try {
-    if (JSON.stringify(JSON.parse(got.toString('utf8'))) === want.toString('utf8')) what += ' (the same JSON value, serialized differently)';
+    if (JSON.stringify(JSON.parse(got.toString('utf8'))) === want.toString('utf8'))
+      what += ' (the same JSON value, serialized differently)';
   } catch {
     // not JSON
   }
@@ -124,27 +142,46 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
         r.notRun = installProblem;
         continue;
       }
-      const c: Ctx = ctx ?? { root: o.root, work: o.work, body: Buffer.alloc(0), headers: {}, deskPath: o.deskPath, host: o.host, start: o.start };
+      const c: Ctx = ctx ?? {
+        root: o.root,
+        work: o.work,
+        body: Buffer.alloc(0),
+        headers: {},
+        deskPath: o.deskPath,
+        host: o.host,
+        start: o.start,
+      };
       let proc: Started | undefined;
       try {
         r.version = def.version(c);
         if (ctx) await def.prepare(ctx);
-        else if (def.key !== 'stub') throw new Error('the stub (npm start) did not start, so there are no bytes to compare with');
+        else if (def.key !== 'stub')
+          throw new Error('the stub (npm start) did not start, so there are no bytes to compare with');
         const port = await freePort();
         const launched = def.launch(c, port);
         // Every server where the load will not run (cpuPlacement), its threads and children too.
-        const l = placement ? { ...launched, cmd: 'taskset', args: ['-c', placement.serverCpus, launched.cmd, ...launched.args] } : launched;
-        r.command = `${placement ? `taskset -c ${placement.serverCpus} ` : ''}${[path.basename(launched.cmd), ...launched.args].join(' ')}`.replaceAll(o.work, '$WORK').replaceAll(`${o.root}/`, '');
+        const l = placement
+          ? { ...launched, cmd: 'taskset', args: ['-c', placement.serverCpus, launched.cmd, ...launched.args] }
+          : launched;
+        r.command =
+          `${placement ? `taskset -c ${placement.serverCpus} ` : ''}${[path.basename(launched.cmd), ...launched.args].join(' ')}`
+            .replaceAll(o.work, '$WORK')
+            .replaceAll(`${o.root}/`, '');
         o.log(`starting ${def.label}…`);
         const t0 = performance.now();
-        proc = startProcess(def.label, l.cmd, l.args, port, { cwd: l.cwd, env: l.env, stdoutFile: path.join(o.logs, `${def.key}.stdout`) });
+        proc = startProcess(def.label, l.cmd, l.args, port, {
+          cwd: l.cwd,
+          env: l.env,
+          stdoutFile: path.join(o.logs, `${def.key}.stdout`),
+        });
         const startupMs = Math.round(await waitReady(proc, o.deskPath, headers, t0, def.startTimeoutMs));
         const answer = await get(port, o.deskPath, headers);
         if (!ctx) {
           const h: Record<string, string> = {};
           for (let i = 0; i + 1 < answer.rawHeaders.length; i += 2) {
             const k = (answer.rawHeaders[i] ?? '').toLowerCase();
-            if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k)) h[k] = answer.rawHeaders[i + 1] ?? '';
+            if (!['date', 'connection', 'keep-alive', 'transfer-encoding'].includes(k))
+              h[k] = answer.rawHeaders[i + 1] ?? '';
           }
           ctx = { ...c, body: answer.body, headers: h };
         }
@@ -169,7 +206,10 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       const a = await get(t.proc.port, o.deskPath, headers, 5000, agent);
       r.status = a.status;
       r.contentType = String(a.headers['content-type'] ?? '');
-      r.contentLength = a.headers['content-length'] === undefined ? `none (${a.headers['transfer-encoding'] ?? 'until close'})` : String(a.headers['content-length']);
+      r.contentLength =
+        a.headers['content-length'] === undefined
+          ? `none (${a.headers['transfer-encoding'] ?? 'until close'})`
+          : String(a.headers['content-length']);
       r.bodyBytes = a.body.length;
       r.identical = a.status === 200 && a.body.equals(expected) && a.body.equals(t.answer.body);
       if (!r.identical) r.difference = a.status !== 200 ? `status ${a.status}` : describeDifference(a.body, expected);
@@ -190,11 +230,19 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     placement?.pinSelf();
     for (const t of running) {
       o.log(`\rwarm-up: ${t.def.label}                    `);
-      await alone(t, () => load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections }));
+      await alone(t, () =>
+        load({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.warmSeconds, connections: o.connections }),
+      );
     }
-    const logBefore = new Map(running.map((t) => [t.def.key, { bytes: t.proc.stdoutBytes(), lines: t.proc.stdoutLines() }]));
+    const logBefore = new Map(
+      running.map((t) => [t.def.key, { bytes: t.proc.stdoutBytes(), lines: t.proc.stdoutLines() }]),
+    );
     /** Interleaved rounds of one generator over `targets`, each loaded alone: its loads by target. */
-    const rounds = async (name: string, targets: Running[], loadOne: (t: Running) => Promise<Load>): Promise<Map<string, Load[]>> => {
+    const rounds = async (
+      name: string,
+      targets: Running[],
+      loadOne: (t: Running) => Promise<Load>,
+    ): Promise<Map<string, Load[]>> => {
       const by = new Map<string, Load[]>();
       for (let round = 1; round <= o.rounds; round++) {
         for (const t of targets) {
@@ -206,7 +254,14 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
       }
       return by;
     };
-    const base = (t: Running) => ({ port: t.proc.port, path: o.deskPath, host: o.host, seconds: o.seconds, connections: o.connections, serverCpuMs: () => groupCpuMs(t.proc.pid) });
+    const base = (t: Running) => ({
+      port: t.proc.port,
+      path: o.deskPath,
+      host: o.host,
+      seconds: o.seconds,
+      connections: o.connections,
+      serverCpuMs: () => groupCpuMs(t.proc.pid),
+    });
     const runs = await rounds('round', running, (t) => load(base(t)));
     // The same again with wrk, where it is installed, for the targets fast enough that autocannon's
     // core is their limit: raw, and the stub both ways.
@@ -243,7 +298,8 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   for (const r of results.values()) {
     if (r.wrk && rawWrk) {
       r.wrkOverRaw = round2(r.wrk.rps / rawWrk.rps);
-      if (rawWrk.cpuPerAnswerUs && r.wrk.cpuPerAnswerUs) r.wrkCpuOverRaw = round2(rawWrk.cpuPerAnswerUs / r.wrk.cpuPerAnswerUs);
+      if (rawWrk.cpuPerAnswerUs && r.wrk.cpuPerAnswerUs)
+        r.wrkCpuOverRaw = round2(rawWrk.cpuPerAnswerUs / r.wrk.cpuPerAnswerUs);
     }
     if (!r.load) continue;
     if (rawRps) r.overRaw = round2(r.load.rps / rawRps);
@@ -254,20 +310,35 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
   const stub = results.get('stub');
   const rawLoadgen = results.get('raw')?.load?.loadgenCpuPercent;
   /** What the req/s ratio cannot tell: the CPU per answer over raw's, and whether the generator was the limit. */
-  const cpuNote = (r: TargetResult) => (r.cpuOverRaw === undefined ? '' : `; server CPU per answer: raw's ${ratio(r.cpuOverRaw)} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw`);
+  const cpuNote = (r: TargetResult) =>
+    r.cpuOverRaw === undefined
+      ? ''
+      : `; server CPU per answer: raw's ${ratio(r.cpuOverRaw)} of it, the load generator at ${fmt(rawLoadgen ?? 0)} % of its core under raw`;
   // With wrk as well, the target is met only where both generators find it so.
-  const wrkNote = stub?.wrkOverRaw === undefined ? '' : `; with wrk: ${ratio(stub.wrkOverRaw)} (${fmt(stub.wrk?.rps ?? 0)} vs ${fmt(rawWrk?.rps ?? 0)} req/s)`;
+  const wrkNote =
+    stub?.wrkOverRaw === undefined
+      ? ''
+      : `; with wrk: ${ratio(stub.wrkOverRaw)} (${fmt(stub.wrk?.rps ?? 0)} vs ${fmt(rawWrk?.rps ?? 0)} req/s)`;
   const checks: Check[] = [
     {
       name: 'the stub as `npm start` runs it, req/s',
       target: '≥ 0.8× raw',
-      measured: stub?.overRaw === undefined ? undefined : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s${cpuNote(stub)})${wrkNote}`,
-      met: stub?.overRaw === undefined ? undefined : stub.overRaw >= 0.8 && (stub.wrkOverRaw === undefined || stub.wrkOverRaw >= 0.8),
+      measured:
+        stub?.overRaw === undefined
+          ? undefined
+          : `${ratio(stub.overRaw)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(rawRps ?? 0)} req/s${cpuNote(stub)})${wrkNote}`,
+      met:
+        stub?.overRaw === undefined
+          ? undefined
+          : stub.overRaw >= 0.8 && (stub.wrkOverRaw === undefined || stub.wrkOverRaw >= 0.8),
     },
     {
       name: 'the stub as `npm start` runs it, req/s',
       target: '≥ 10× Prism (silent)',
-      measured: stub?.overPrismSilent === undefined ? undefined : `${ratio(stub.overPrismSilent)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(prismRps ?? 0)} req/s)`,
+      measured:
+        stub?.overPrismSilent === undefined
+          ? undefined
+          : `${ratio(stub.overPrismSilent)} (${fmt(stub.load?.rps ?? 0)} vs ${fmt(prismRps ?? 0)} req/s)`,
       met: stub?.overPrismSilent === undefined ? undefined : stub.overPrismSilent >= 10,
     },
     {
@@ -278,13 +349,37 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     },
   ];
 
-  const bodyNote = (r: TargetResult) => (r.identical ? 'identical' : r.identical === false ? `**differs**: ${r.difference}` : '—');
+  const bodyNote = (r: TargetResult) =>
+    r.identical ? 'identical' : r.identical === false ? `**differs**: ${r.difference}` : '—';
   const verify = table(
     ['target', 'version', 'status', 'content-type', 'content-length', 'body bytes', 'same bytes as the stub'],
-    all.filter((r) => !r.notRun || r.bodyBytes !== undefined).map((r) => [r.label, r.version, r.status ?? '—', r.contentType ?? '—', r.contentLength ?? '—', r.bodyBytes ?? '—', bodyNote(r)]),
+    all
+      .filter((r) => !r.notRun || r.bodyBytes !== undefined)
+      .map((r) => [
+        r.label,
+        r.version,
+        r.status ?? '—',
+        r.contentType ?? '—',
+        r.contentLength ?? '—',
+        r.bodyBytes ?? '—',
+        bodyNote(r),
+      ]),
   );
   const perf = table(
-    ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', '× Prism (silent)', 'server CPU per answer', 'load generator CPU', 'start-up to first answer', 'RSS after load', 'stdout during load', 'errors'],
+    [
+      'target',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      '× raw',
+      '× Prism (silent)',
+      'server CPU per answer',
+      'load generator CPU',
+      'start-up to first answer',
+      'RSS after load',
+      'stdout during load',
+      'errors',
+    ],
     all.map((r) =>
       r.load && !r.notRun
         ? [
@@ -294,11 +389,15 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
             fmt(r.load.p99, 2),
             ratio(r.overRaw ?? NaN),
             ratio(r.overPrismSilent ?? NaN),
-            r.load.cpuPerAnswerUs === undefined ? '—' : `${fmt(r.load.cpuPerAnswerUs, 1)} µs${r.cpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.cpuOverRaw)} raw's)` : ''}`,
+            r.load.cpuPerAnswerUs === undefined
+              ? '—'
+              : `${fmt(r.load.cpuPerAnswerUs, 1)} µs${r.cpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.cpuOverRaw)} raw's)` : ''}`,
             `${fmt(r.load.loadgenCpuPercent)} %`,
             `${fmt(r.startupMs ?? 0)} ms`,
             `${fmt(r.rssAfterLoadMiB ?? 0, 1)} MiB`,
-            r.logDuringLoad?.bytes ? `${fmt(r.logDuringLoad.lines)} lines, ${fmt(r.logDuringLoad.bytes / 2 ** 20, 1)} MiB` : 'none',
+            r.logDuringLoad?.bytes
+              ? `${fmt(r.logDuringLoad.lines)} lines, ${fmt(r.logDuringLoad.bytes / 2 ** 20, 1)} MiB`
+              : 'none',
             r.load.errors + r.load.non2xx,
           ]
         : [r.label, `not run: ${r.notRun ?? 'no figures'}`, '', '', '', '', '', '', '', '', '', ''],
@@ -315,7 +414,17 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
             ['target', 'req/s', 'p50 ms', 'p99 ms', '× raw', 'server CPU per answer', 'errors'],
             withWrk.map((r) => {
               const w = r.wrk as NonNullable<TargetResult['wrk']>;
-              return [r.label, fmt(w.rps), fmt(w.p50, 2), fmt(w.p99, 2), ratio(r.wrkOverRaw ?? NaN), w.cpuPerAnswerUs === undefined ? '—' : `${fmt(w.cpuPerAnswerUs, 1)} µs${r.wrkCpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.wrkCpuOverRaw)} raw's)` : ''}`, w.errors + w.non2xx];
+              return [
+                r.label,
+                fmt(w.rps),
+                fmt(w.p50, 2),
+                fmt(w.p99, 2),
+                ratio(r.wrkOverRaw ?? NaN),
+                w.cpuPerAnswerUs === undefined
+                  ? '—'
+                  : `${fmt(w.cpuPerAnswerUs, 1)} µs${r.wrkCpuOverRaw !== undefined && r.key !== 'raw' ? ` (${ratio(r.wrkCpuOverRaw)} raw's)` : ''}`,
+                w.errors + w.non2xx,
+              ];
             }),
           ),
         ].join('\n');
@@ -337,7 +446,9 @@ export async function runPeers(o: PeersOptions, installProblem: string | undefin
     notes,
   ].join('\n');
   for (const c of checks) o.log(`${checkLine(c)}\n`);
-  const where = placement ? `the load generator on CPU 0, every server on CPU${placement.serverCpus.includes('-') ? 's' : ''} ${placement.serverCpus} (taskset)` : 'unpinned (no taskset, or a single CPU)';
+  const where = placement
+    ? `the load generator on CPU 0, every server on CPU${placement.serverCpus.includes('-') ? 's' : ''} ${placement.serverCpus} (taskset)`
+    : 'unpinned (no taskset, or a single CPU)';
   return { host: o.host, path: o.deskPath, bodyBytes: want().length, placement: where, targets: all, checks, markdown };
 
   function want(): Buffer {

@@ -114,11 +114,22 @@ export interface SpawnOptions {
 }
 
 /** Starts `cmd args` in its own process group; stdout and stderr go to pipes the bench drains (stdout to a file with `stdoutFile`). */
-export function startProcess(name: string, cmd: string, args: string[], port: number, opts: SpawnOptions = {}): Started {
+export function startProcess(
+  name: string,
+  cmd: string,
+  args: string[],
+  port: number,
+  opts: SpawnOptions = {},
+): Started {
   const outFd = opts.stdoutFile === undefined ? undefined : openSync(opts.stdoutFile, 'w');
   let child: ChildProcess;
   try {
-    child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: [opts.stdin ? 'pipe' : 'ignore', outFd ?? 'pipe', 'pipe'], detached: true });
+    child = spawn(cmd, args, {
+      cwd: opts.cwd,
+      env: opts.env ?? process.env,
+      stdio: [opts.stdin ? 'pipe' : 'ignore', outFd ?? 'pipe', 'pipe'],
+      detached: true,
+    });
   } finally {
     if (outFd !== undefined) closeSync(outFd);
   }
@@ -176,7 +187,8 @@ export function startProcess(name: string, cmd: string, args: string[], port: nu
     stdoutLines: file === undefined ? () => lines : () => countLines(file),
     exited: () => child.exitCode !== null || child.signalCode !== null,
     waitFor(pattern, timeoutMs) {
-      if (file !== undefined) throw new Error(`${name}: waitFor reads a pipe; this process writes its stdout to ${file}`);
+      if (file !== undefined)
+        throw new Error(`${name}: waitFor reads a pipe; this process writes its stdout to ${file}`);
       return new Promise((resolve) => {
         const w = { pattern, from: written, resolve };
         waiters.add(w);
@@ -207,7 +219,8 @@ function countLines(file: string): number {
   const fd = openSync(file, 'r');
   let lines = 0;
   try {
-    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf)) for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    for (let n = readSync(fd, buf); n > 0; n = readSync(fd, buf))
+      for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
   } finally {
     closeSync(fd);
   }
@@ -223,17 +236,32 @@ export interface Answer {
 }
 
 /** One GET, over a fresh connection unless an agent is given, with the Host (and any other header) given. */
-export function get(port: number, path: string, headers: Record<string, string> = {}, timeoutMs = 5000, agent?: Agent): Promise<Answer> {
+export function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 5000,
+  agent?: Agent,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', headers, agent: agent ?? false, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks), ms: performance.now() - t0 }),
-      );
-      res.on('error', reject);
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'GET', headers, agent: agent ?? false, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            body: Buffer.concat(chunks),
+            ms: performance.now() - t0,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer in ${timeoutMs} ms`)));
     req.on('error', reject);
     req.end();
@@ -241,7 +269,13 @@ export function get(port: number, path: string, headers: Record<string, string> 
 }
 
 /** Polls `path` every 10 ms until a 200 answer; returns the time since `since` (ms). */
-export async function waitReady(p: Started, path: string, headers: Record<string, string>, since: number, timeoutMs: number): Promise<number> {
+export async function waitReady(
+  p: Started,
+  path: string,
+  headers: Record<string, string>,
+  since: number,
+  timeoutMs: number,
+): Promise<number> {
   for (;;) {
     if (p.exited()) throw new Error(`exited (code ${p.child.exitCode ?? p.child.signalCode}): ${lastLines(p.out())}`);
     try {
@@ -250,14 +284,18 @@ export async function waitReady(p: Started, path: string, headers: Record<string
     } catch {
       // not listening yet
     }
-    if (performance.now() - since > timeoutMs) throw new Error(`no 200 on ${path} within ${Math.round(timeoutMs / 1000)} s: ${lastLines(p.out())}`);
+    if (performance.now() - since > timeoutMs)
+      throw new Error(`no 200 on ${path} within ${Math.round(timeoutMs / 1000)} s: ${lastLines(p.out())}`);
     await sleep(10);
   }
 }
 
 /** The end of a process's output, for a one-line reason; an error line, when there is one, first. */
 export function lastLines(text: string, n = 4): string {
-  const all = text.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n');
+  const all = text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .trim()
+    .split('\n');
   const error = all.find((l) => /\[ERROR\]/.test(l)) ?? all.find((l) => /^\s*(\w*Error\b|error:)/.test(l));
   const tail = all.slice(-n).filter((l) => l !== error);
   return [...(error ? [error.trim()] : []), ...tail].join(' / ').slice(0, 600) || '(no output)';

@@ -16,7 +16,11 @@ export interface Check {
 
 export function table(header: string[], rows: (string | number)[][]): string {
   const esc = (c: string | number) => String(c).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 export function checksTable(checks: Check[]): string {
@@ -36,5 +40,6 @@ export function checkLine(c: Check): string {
   return `target ${c.name} ${c.target}: ${c.measured ?? '—'} … ${verdict}${c.proposed ? ' (proposed threshold)' : ''}`;
 }
 
-export const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+export const fmt = (n: number, digits = 0): string =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 export const ratio = (n: number): string => (Number.isFinite(n) ? `${fmt(n, 2)}×` : '—');

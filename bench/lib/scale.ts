@@ -9,7 +9,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { type Load, load, median, round2, summarize } from './load.js';
-import { freePort, get, groupRssMiB, lastLines, removeOnExit, runToEnd, type Started, sleep, startProcess, stop, waitReady } from './proc.js';
+import {
+  freePort,
+  get,
+  groupRssMiB,
+  lastLines,
+  removeOnExit,
+  runToEnd,
+  type Started,
+  sleep,
+  startProcess,
+  stop,
+  waitReady,
+} from './proc.js';
 import { type Check, checkLine, fmt, ratio, table } from './report.js';
 
 export interface ScaleOptions {
@@ -49,7 +61,13 @@ interface Stub {
   readyInMs: number | undefined;
 }
 
-async function startStub(o: ScaleOptions, name: string, extra: string[], readyPath: string, timeoutMs = 180_000): Promise<Stub> {
+async function startStub(
+  o: ScaleOptions,
+  name: string,
+  extra: string[],
+  readyPath: string,
+  timeoutMs = 180_000,
+): Promise<Stub> {
   const port = await freePort();
   const t0 = performance.now();
   const proc = startProcess(name, node, [...o.start, '--port', String(port), '-q', ...extra], port, { cwd: o.root });
@@ -71,7 +89,13 @@ async function startStub(o: ScaleOptions, name: string, extra: string[], readyPa
  * once they answered. A start that gives no answer in time is that target NOT met (not "not
  * measured").
  */
-async function startOrNotMet(o: ScaleOptions, name: string, extra: string[], add: (c: Check) => void, check: [string, string]): Promise<Stub & { samplesMs: number[] }> {
+async function startOrNotMet(
+  o: ScaleOptions,
+  name: string,
+  extra: string[],
+  add: (c: Check) => void,
+  check: [string, string],
+): Promise<Stub & { samplesMs: number[] }> {
   const limitMs = 180_000;
   const samplesMs: number[] = [];
   for (let i = 1; ; i++) {
@@ -80,7 +104,8 @@ async function startOrNotMet(o: ScaleOptions, name: string, extra: string[], add
       started = await startStub(o, name, extra, o.deskPath, limitMs);
     } catch (e) {
       const msg = (e as Error).message;
-      if (msg.startsWith('no 200')) add({ name: check[0], target: check[1], measured: `no answer within ${limitMs / 1000} s`, met: false });
+      if (msg.startsWith('no 200'))
+        add({ name: check[0], target: check[1], measured: `no answer within ${limitMs / 1000} s`, met: false });
       throw e;
     }
     samplesMs.push(started.startupMs);
@@ -101,7 +126,12 @@ async function fixture(o: ScaleOptions, count: number): Promise<string> {
   const partial = `${dir}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
   removeOnExit(partial);
-  const r = await runToEnd('large-fixture', node, ['--import', 'tsx', 'scripts/large-fixture.ts', '--count', String(count), '--out', partial], { cwd: o.root });
+  const r = await runToEnd(
+    'large-fixture',
+    node,
+    ['--import', 'tsx', 'scripts/large-fixture.ts', '--count', String(count), '--out', partial],
+    { cwd: o.root },
+  );
   if (r.code !== 0) throw new Error(`scripts/large-fixture.ts failed: ${lastLines(r.out)}`);
   await writeFile(path.join(partial, '.complete'), '');
   await rm(dir, { recursive: true, force: true });
@@ -112,7 +142,13 @@ async function fixture(o: ScaleOptions, count: number): Promise<string> {
 
 /** Runs bench/probe.mjs beside whatever the caller does; `finish()` stops it and returns its samples. */
 function probe(o: ScaleOptions, port: number, urlPath: string, intervalMs: number) {
-  const p = startProcess('probe', node, ['bench/probe.mjs', String(port), urlPath, o.host, String(intervalMs), '600000'], 0, { cwd: o.root, stdin: true });
+  const p = startProcess(
+    'probe',
+    node,
+    ['bench/probe.mjs', String(port), urlPath, o.host, String(intervalMs), '600000'],
+    0,
+    { cwd: o.root, stdin: true },
+  );
   let stdout = '';
   p.child.stdout?.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
   return {
@@ -122,7 +158,10 @@ function probe(o: ScaleOptions, port: number, urlPath: string, intervalMs: numbe
       await Promise.race([closed, sleep(40_000)]);
       await stop(p);
       try {
-        return (JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { samples?: [number, number, number][] }).samples ?? [];
+        return (
+          (JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { samples?: [number, number, number][] }).samples ??
+          []
+        );
       } catch {
         throw new Error(`the probe wrote no result: ${lastLines(p.out())}`);
       }
@@ -153,7 +192,8 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
   };
   const failed = (names: [string, string][], e: unknown) => {
     const why = `failed: ${(e as Error).message.split('\n')[0]?.slice(0, 300)}`;
-    for (const [name, target] of names) if (!checks.some((c) => c.name === name)) add({ name, target, measured: undefined, met: undefined, note: why });
+    for (const [name, target] of names)
+      if (!checks.some((c) => c.name === name)) add({ name, target, measured: undefined, met: undefined, note: why });
     return why;
   };
   const loadSeconds = Math.max(2, o.seconds / 2);
@@ -170,11 +210,22 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     try {
       const dir = await fixture(o, o.count);
       o.log(`starting the stub on ${fmt(o.count)} desks…\n`);
-      const started = await startOrNotMet(o, `stub (${o.count} desks)`, ['--fixtures', dir], add, names[0] as [string, string]);
+      const started = await startOrNotMet(
+        o,
+        `stub (${o.count} desks)`,
+        ['--fixtures', dir],
+        add,
+        names[0] as [string, string],
+      );
       big = started;
       const rssStart = await groupRssMiB(big.proc.pid);
       add({ name: names[0]?.[0] ?? '', target: '≤ 3 s', measured: startupText(started), met: big.startupMs <= 3000 });
-      add({ name: names[1]?.[0] ?? '', target: '≤ 400 MiB', measured: `${fmt(rssStart, 1)} MiB`, met: rssStart <= 400 });
+      add({
+        name: names[1]?.[0] ?? '',
+        target: '≤ 400 MiB',
+        measured: `${fmt(rssStart, 1)} MiB`,
+        met: rssStart <= 400,
+      });
       const farPath = `${o.deskPath}&page=${far}`;
       for (const p of [o.deskPath, farPath]) {
         const a = await get(big.port, p, { host: o.host });
@@ -184,19 +235,71 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       const rFar: Load[] = [];
       for (let i = 1; i <= o.rounds; i++) {
         o.log(`\rround ${i}/${o.rounds}: page 1, page ${far}      `);
-        r1.push(await load({ port: big.port, path: o.deskPath, host: o.host, seconds: loadSeconds, connections: o.connections, unique: true }));
-        rFar.push(await load({ port: big.port, path: farPath, host: o.host, seconds: loadSeconds, connections: o.connections, unique: true }));
+        r1.push(
+          await load({
+            port: big.port,
+            path: o.deskPath,
+            host: o.host,
+            seconds: loadSeconds,
+            connections: o.connections,
+            unique: true,
+          }),
+        );
+        rFar.push(
+          await load({
+            port: big.port,
+            path: farPath,
+            host: o.host,
+            seconds: loadSeconds,
+            connections: o.connections,
+            unique: true,
+          }),
+        );
       }
       o.log('\r\x1b[2K');
       const [s1, sFar] = [summarize(r1), summarize(rFar)];
       const slower = round2(s1.rps / sFar.rps);
-      add({ name: names[2]?.[0] ?? '', target: '≤ 1.5×', measured: `${ratio(slower)} (page 1 ${fmt(s1.rps)} req/s, page ${fmt(far)} ${fmt(sFar.rps)} req/s)`, met: slower <= 1.5 });
+      add({
+        name: names[2]?.[0] ?? '',
+        target: '≤ 1.5×',
+        measured: `${ratio(slower)} (page 1 ${fmt(s1.rps)} req/s, page ${fmt(far)} ${fmt(sFar.rps)} req/s)`,
+        met: slower <= 1.5,
+      });
       const rssLoad = await groupRssMiB(big.proc.pid);
-      figures.large = { desks: o.count, startupMs: big.startupMs, startupSamplesMs: started.samplesMs, readyInMs: big.readyInMs, rssAfterStartMiB: rssStart, rssAfterLoadMiB: rssLoad, page1: s1, farPage: far, farPageLoad: sFar, farOverPage1: slower };
+      figures.large = {
+        desks: o.count,
+        startupMs: big.startupMs,
+        startupSamplesMs: started.samplesMs,
+        readyInMs: big.readyInMs,
+        rssAfterStartMiB: rssStart,
+        rssAfterLoadMiB: rssLoad,
+        page1: s1,
+        farPage: far,
+        farPageLoad: sFar,
+        farOverPage1: slower,
+      };
       sections.push(
         table(
-          ['large fixture', 'start-up to first answer (median)', 'RSS after start-up', 'RSS after load', `page 1 req/s (p50/p99 ms)`, `page ${fmt(far)} req/s (p50/p99 ms)`, 'page time ratio'],
-          [[`${fmt(o.count)} desks`, `${fmt(big.startupMs)} ms`, `${fmt(rssStart, 1)} MiB`, `${fmt(rssLoad, 1)} MiB`, `${fmt(s1.rps)} (${s1.p50} / ${s1.p99})`, `${fmt(sFar.rps)} (${sFar.p50} / ${sFar.p99})`, ratio(slower)]],
+          [
+            'large fixture',
+            'start-up to first answer (median)',
+            'RSS after start-up',
+            'RSS after load',
+            `page 1 req/s (p50/p99 ms)`,
+            `page ${fmt(far)} req/s (p50/p99 ms)`,
+            'page time ratio',
+          ],
+          [
+            [
+              `${fmt(o.count)} desks`,
+              `${fmt(big.startupMs)} ms`,
+              `${fmt(rssStart, 1)} MiB`,
+              `${fmt(rssLoad, 1)} MiB`,
+              `${fmt(s1.rps)} (${s1.p50} / ${s1.p99})`,
+              `${fmt(sFar.rps)} (${sFar.p50} / ${sFar.p99})`,
+              ratio(slower),
+            ],
+          ],
         ),
       );
     } catch (e) {
@@ -214,28 +317,85 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       const dir = await fixture(o, o.crawlCount);
       stub = await startStub(o, `stub (${o.crawlCount} desks)`, ['--fixtures', dir], o.deskPath);
       const base = `http://127.0.0.1:${stub.port}`;
-      const args = [...o.check, '--base-url', base, '--only', 'desk', '--max-pages', '100000', '--concurrency', '8', '--json'];
+      const args = [
+        ...o.check,
+        '--base-url',
+        base,
+        '--only',
+        'desk',
+        '--max-pages',
+        '100000',
+        '--concurrency',
+        '8',
+        '--json',
+      ];
       o.log(`checker: crawling ${fmt(o.crawlCount)} desks…\n`);
       const crawl = await runToEnd('check', node, [...args, '--item-urls', '0'], { cwd: o.root, timeoutMs: 300_000 });
-      const report = JSON.parse(crawl.stdout) as { durationMs: number; requests: number; ok: boolean; endpoints: { items: number; pages: number; violations: number }[]; violations: unknown[] };
+      const report = JSON.parse(crawl.stdout) as {
+        durationMs: number;
+        requests: number;
+        ok: boolean;
+        endpoints: { items: number; pages: number; violations: number }[];
+        violations: unknown[];
+      };
       const ep = report.endpoints[0];
-      const fig: Record<string, unknown> = { items: ep?.items, pages: ep?.pages, crawlMs: report.durationMs, wallMs: Math.round(crawl.ms), violations: report.violations.length, exitCode: crawl.code };
+      const fig: Record<string, unknown> = {
+        items: ep?.items,
+        pages: ep?.pages,
+        crawlMs: report.durationMs,
+        wallMs: Math.round(crawl.ms),
+        violations: report.violations.length,
+        exitCode: crawl.code,
+      };
       add({
         name,
         target: '≤ 5 s',
         measured: `${fmt(report.durationMs / 1000, 2)} s for ${fmt(ep?.items ?? 0)} items on ${fmt(ep?.pages ?? 0)} pages, ${report.violations.length} violations (the command, start-up included: ${fmt(crawl.ms / 1000, 2)} s)`,
         met: report.durationMs <= 5000 && ep?.items === o.crawlCount,
       });
-      const rows: string[][] = [[`crawl and validate, no item urls`, fmt(report.requests), `${fmt(report.durationMs)} ms`, `${fmt(crawl.ms)} ms`, String(report.violations.length)]];
+      const rows: string[][] = [
+        [
+          `crawl and validate, no item urls`,
+          fmt(report.requests),
+          `${fmt(report.durationMs)} ms`,
+          `${fmt(crawl.ms)} ms`,
+          String(report.violations.length),
+        ],
+      ];
       if (o.crawlItemUrls) {
         o.log(`checker: crawling ${fmt(o.crawlCount)} desks and fetching every item url…\n`);
-        const full = await runToEnd('check', node, [...args, '--item-urls', String(o.crawlCount)], { cwd: o.root, timeoutMs: 600_000 });
+        const full = await runToEnd('check', node, [...args, '--item-urls', String(o.crawlCount)], {
+          cwd: o.root,
+          timeoutMs: 600_000,
+        });
         const fr = JSON.parse(full.stdout) as { durationMs: number; requests: number; violations: unknown[] };
-        fig.withItemUrls = { requests: fr.requests, crawlMs: fr.durationMs, wallMs: Math.round(full.ms), violations: fr.violations.length };
-        rows.push([`the same, every item url fetched too`, fmt(fr.requests), `${fmt(fr.durationMs)} ms`, `${fmt(full.ms)} ms`, String(fr.violations.length)]);
+        fig.withItemUrls = {
+          requests: fr.requests,
+          crawlMs: fr.durationMs,
+          wallMs: Math.round(full.ms),
+          violations: fr.violations.length,
+        };
+        rows.push([
+          `the same, every item url fetched too`,
+          fmt(fr.requests),
+          `${fmt(fr.durationMs)} ms`,
+          `${fmt(full.ms)} ms`,
+          String(fr.violations.length),
+        ]);
       }
       figures.checker = fig;
-      sections.push(table([`checker on ${fmt(o.crawlCount)} desks`, 'requests', 'crawl (its report)', 'the command (start-up included)', 'violations'], rows));
+      sections.push(
+        table(
+          [
+            `checker on ${fmt(o.crawlCount)} desks`,
+            'requests',
+            'crawl (its report)',
+            'the command (start-up included)',
+            'violations',
+          ],
+          rows,
+        ),
+      );
     } catch (e) {
       figures.checker = { error: failed([[name, '≤ 5 s']], e) };
     } finally {
@@ -257,7 +417,13 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       const busy = probe(o, stub.port, o.deskPath, 10);
       await sleep(200);
       o.log(`flooding /openapi.yaml for ${o.seconds} s…\n`);
-      const flood = await load({ port: stub.port, path: '/openapi.yaml', host: o.host, seconds: o.seconds, connections: o.connections });
+      const flood = await load({
+        port: stub.port,
+        path: '/openapi.yaml',
+        host: o.host,
+        seconds: o.seconds,
+        connections: o.connections,
+      });
       const samples = await busy.finish();
       const during = samples.filter((s) => s[2] === 200).map((s) => s[1]);
       const failures = samples.filter((s) => s[2] !== 200).length;
@@ -265,16 +431,46 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       const f = {
         specBytes: spec.body.length,
         flood,
-        probe: { samples: samples.length, failures, p50, p99: round2(pct(during, 0.99)), max: round2(Math.max(0, ...during)) },
+        probe: {
+          samples: samples.length,
+          failures,
+          p50,
+          p99: round2(pct(during, 0.99)),
+          max: round2(Math.max(0, ...during)),
+        },
         probeAlone: { samples: baseline.length, p50: round2(median(baseline)), p99: round2(pct(baseline, 0.99)) },
       };
       figures.openapiYaml = f;
-      o.log(`/openapi.yaml (${fmt(spec.body.length)} bytes): ${fmt(flood.rps)} req/s, p50 ${flood.p50} ms, p99 ${flood.p99} ms\n`);
-      add({ name, target: '≤ 5 ms', proposed: true, measured: `${fmt(p50, 2)} ms (${fmt(f.probe.samples)} probes, ${failures} failed; p50 ${fmt(f.probeAlone.p50, 2)} ms without the flood)`, met: p50 <= 5 && failures === 0 });
+      o.log(
+        `/openapi.yaml (${fmt(spec.body.length)} bytes): ${fmt(flood.rps)} req/s, p50 ${flood.p50} ms, p99 ${flood.p99} ms\n`,
+      );
+      add({
+        name,
+        target: '≤ 5 ms',
+        proposed: true,
+        measured: `${fmt(p50, 2)} ms (${fmt(f.probe.samples)} probes, ${failures} failed; p50 ${fmt(f.probeAlone.p50, 2)} ms without the flood)`,
+        met: p50 <= 5 && failures === 0,
+      });
       sections.push(
         table(
-          ['/openapi.yaml', 'bytes', 'req/s', 'p50 / p99 ms', 'desk-list probe meanwhile: p50 / p99 / max ms', 'probe without the flood: p50 / p99 ms'],
-          [['flooded at ' + o.connections + ' connections', fmt(spec.body.length), fmt(flood.rps), `${flood.p50} / ${flood.p99}`, `${f.probe.p50} / ${f.probe.p99} / ${f.probe.max}`, `${f.probeAlone.p50} / ${f.probeAlone.p99}`]],
+          [
+            '/openapi.yaml',
+            'bytes',
+            'req/s',
+            'p50 / p99 ms',
+            'desk-list probe meanwhile: p50 / p99 / max ms',
+            'probe without the flood: p50 / p99 ms',
+          ],
+          [
+            [
+              'flooded at ' + o.connections + ' connections',
+              fmt(spec.body.length),
+              fmt(flood.rps),
+              `${flood.p50} / ${flood.p99}`,
+              `${f.probe.p50} / ${f.probe.p99} / ${f.probe.max}`,
+              `${f.probeAlone.p50} / ${f.probeAlone.p99}`,
+            ],
+          ],
         ),
       );
     } catch (e) {
@@ -340,13 +536,44 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
         peakRssMiB: peak,
         peakOverSteady: round2(peak / steady),
       };
-      const note = seen ? `reload took ${fmt((doneAt - touchedAt) / 1000, 2)} s after the touch; ${window.length} probes, ${failures} without answer` : `no reload was reported within 180 s`;
-      add({ name: names[0]?.[0] ?? '', target: '≤ 100 ms', measured: `${fmt(longest, 1)} ms`, met: seen && failures === 0 && longest <= 100, note });
-      add({ name: names[1]?.[0] ?? '', target: '≤ 1.5× steady', measured: `${ratio(peak / steady)} (peak ${fmt(peak, 1)} MiB, steady ${fmt(steady, 1)} MiB)`, met: seen && peak <= 1.5 * steady });
+      const note = seen
+        ? `reload took ${fmt((doneAt - touchedAt) / 1000, 2)} s after the touch; ${window.length} probes, ${failures} without answer`
+        : `no reload was reported within 180 s`;
+      add({
+        name: names[0]?.[0] ?? '',
+        target: '≤ 100 ms',
+        measured: `${fmt(longest, 1)} ms`,
+        met: seen && failures === 0 && longest <= 100,
+        note,
+      });
+      add({
+        name: names[1]?.[0] ?? '',
+        target: '≤ 1.5× steady',
+        measured: `${ratio(peak / steady)} (peak ${fmt(peak, 1)} MiB, steady ${fmt(steady, 1)} MiB)`,
+        met: seen && peak <= 1.5 * steady,
+      });
       sections.push(
         table(
-          ['--watch reload', 'reload (touch to "reloaded")', 'probes', 'without answer', 'longest wait', 'steady RSS', 'peak RSS'],
-          [[`${fmt(o.count)} desks`, seen ? `${fmt(doneAt - touchedAt)} ms` : 'not seen', fmt(window.length), fmt(failures), `${fmt(longest, 1)} ms`, `${fmt(steady, 1)} MiB`, `${fmt(peak, 1)} MiB`]],
+          [
+            '--watch reload',
+            'reload (touch to "reloaded")',
+            'probes',
+            'without answer',
+            'longest wait',
+            'steady RSS',
+            'peak RSS',
+          ],
+          [
+            [
+              `${fmt(o.count)} desks`,
+              seen ? `${fmt(doneAt - touchedAt)} ms` : 'not seen',
+              fmt(window.length),
+              fmt(failures),
+              `${fmt(longest, 1)} ms`,
+              `${fmt(steady, 1)} MiB`,
+              `${fmt(peak, 1)} MiB`,
+            ],
+          ],
         ),
       );
     } catch (e) {
@@ -363,37 +590,87 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     const names: [string, string][] = [
       [`a spec of ${fmt(n)} collections + ${fmt(n)} detail paths: start-up to first answer`, '≤ 2 s'],
       [`${fmt(n)} collections: req/s of the desk list (every url new)`, '≥ 0.9× the 20-collection spec'],
-      [`${fmt(n)} collections: req/s of collection #${fmt(probeIndex)} (every url new)`, '≥ 0.9× the desk list on the 20-collection spec'],
+      [
+        `${fmt(n)} collections: req/s of collection #${fmt(probeIndex)} (every url new)`,
+        '≥ 0.9× the desk list on the 20-collection spec',
+      ],
     ];
     let big: Stub | undefined;
     let small: Stub | undefined;
     try {
       const specFile = await manyCollections(o, n);
       o.log(`starting the stub on a spec of ${fmt(n)} collections…\n`);
-      const started = await startOrNotMet(o, `stub (${n} collections)`, ['--spec', specFile], add, names[0] as [string, string]);
+      const started = await startOrNotMet(
+        o,
+        `stub (${n} collections)`,
+        ['--spec', specFile],
+        add,
+        names[0] as [string, string],
+      );
       big = started;
       add({ name: names[0]?.[0] ?? '', target: '≤ 2 s', measured: startupText(started), met: big.startupMs <= 2000 });
       small = await startStub(o, 'stub (20 collections)', [], o.deskPath);
       const genPath = `/api/v1/c${String(probeIndex).padStart(4, '0')}?format=api`;
       const genList = await get(big.port, genPath, { host: o.host });
-      const genItem = await get(big.port, `/api/v1/c${String(probeIndex).padStart(4, '0')}/1?format=api`, { host: o.host });
+      const genItem = await get(big.port, `/api/v1/c${String(probeIndex).padStart(4, '0')}/1?format=api`, {
+        host: o.host,
+      });
       const deskBig = await get(big.port, o.deskPath, { host: o.host });
       const deskSmall = await get(small.port, o.deskPath, { host: o.host });
-      if (genList.status !== 200) throw new Error(`${genPath} answered ${genList.status}: ${genList.body.toString().slice(0, 200)}`);
-      const bodies = { deskSmall: deskSmall.body.length, deskBig: deskBig.body.length, gen: genList.body.length, sameDesk: deskBig.body.equals(deskSmall.body) };
+      if (genList.status !== 200)
+        throw new Error(`${genPath} answered ${genList.status}: ${genList.body.toString().slice(0, 200)}`);
+      const bodies = {
+        deskSmall: deskSmall.body.length,
+        deskBig: deskBig.body.length,
+        gen: genList.body.length,
+        sameDesk: deskBig.body.equals(deskSmall.body),
+      };
       const rs: Record<'small' | 'bigDesk' | 'gen', Load[]> = { small: [], bigDesk: [], gen: [] };
       for (let i = 1; i <= o.rounds; i++) {
         o.log(`\rround ${i}/${o.rounds}: desk list (20), desk list (${n}), collection #${probeIndex}      `);
-        rs.small.push(await load({ port: small.port, path: o.deskPath, host: o.host, seconds: loadSeconds, connections: o.connections, unique: true }));
-        rs.bigDesk.push(await load({ port: big.port, path: o.deskPath, host: o.host, seconds: loadSeconds, connections: o.connections, unique: true }));
-        rs.gen.push(await load({ port: big.port, path: genPath, host: o.host, seconds: loadSeconds, connections: o.connections, unique: true }));
+        rs.small.push(
+          await load({
+            port: small.port,
+            path: o.deskPath,
+            host: o.host,
+            seconds: loadSeconds,
+            connections: o.connections,
+            unique: true,
+          }),
+        );
+        rs.bigDesk.push(
+          await load({
+            port: big.port,
+            path: o.deskPath,
+            host: o.host,
+            seconds: loadSeconds,
+            connections: o.connections,
+            unique: true,
+          }),
+        );
+        rs.gen.push(
+          await load({
+            port: big.port,
+            path: genPath,
+            host: o.host,
+            seconds: loadSeconds,
+            connections: o.connections,
+            unique: true,
+          }),
+        );
       }
       o.log('\r\x1b[2K');
       const [sSmall, sBigDesk, sGen] = [summarize(rs.small), summarize(rs.bigDesk), summarize(rs.gen)];
       const deskRatio = round2(sBigDesk.rps / sSmall.rps);
       const genRatio = round2(sGen.rps / sSmall.rps);
       const rss = await groupRssMiB(big.proc.pid);
-      add({ name: names[1]?.[0] ?? '', target: names[1]?.[1] ?? '', proposed: true, measured: `${ratio(deskRatio)} (${fmt(sBigDesk.rps)} vs ${fmt(sSmall.rps)} req/s)`, met: deskRatio >= 0.9 });
+      add({
+        name: names[1]?.[0] ?? '',
+        target: names[1]?.[1] ?? '',
+        proposed: true,
+        measured: `${ratio(deskRatio)} (${fmt(sBigDesk.rps)} vs ${fmt(sSmall.rps)} req/s)`,
+        met: deskRatio >= 0.9,
+      });
       add({
         name: names[2]?.[0] ?? '',
         target: names[2]?.[1] ?? '',
@@ -401,16 +678,50 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
         measured: `${ratio(genRatio)} (${fmt(sGen.rps)} vs ${fmt(sSmall.rps)} req/s; ${fmt(bodies.gen)}-byte answer vs ${fmt(bodies.deskSmall)})`,
         met: genRatio >= 0.9,
       });
-      figures.manyCollections = { collections: n, detailPaths: n, specFile, startupMs: big.startupMs, startupSamplesMs: started.samplesMs, readyInMs: big.readyInMs, rssAfterLoadMiB: rss, bodies, detailStatus: genItem.status, deskSmall: sSmall, deskBig: sBigDesk, collection: { index: probeIndex, path: genPath, load: sGen }, deskRatio, genRatio };
+      figures.manyCollections = {
+        collections: n,
+        detailPaths: n,
+        specFile,
+        startupMs: big.startupMs,
+        startupSamplesMs: started.samplesMs,
+        readyInMs: big.readyInMs,
+        rssAfterLoadMiB: rss,
+        bodies,
+        detailStatus: genItem.status,
+        deskSmall: sSmall,
+        deskBig: sBigDesk,
+        collection: { index: probeIndex, path: genPath, load: sGen },
+        deskRatio,
+        genRatio,
+      };
       sections.push(
         table(
           ['every url new', 'answer bytes', 'req/s', 'p50 / p99 ms', '× desk list on the 20-collection spec'],
           [
-            ['desk list, the 20-collection spec', fmt(bodies.deskSmall), fmt(sSmall.rps), `${sSmall.p50} / ${sSmall.p99}`, '1.00×'],
-            [`desk list, the ${fmt(n)}-collection spec`, fmt(bodies.deskBig), fmt(sBigDesk.rps), `${sBigDesk.p50} / ${sBigDesk.p99}`, ratio(deskRatio)],
-            [`collection #${fmt(probeIndex)} (${genCount(genList.body)} generated items), the ${fmt(n)}-collection spec`, fmt(bodies.gen), fmt(sGen.rps), `${sGen.p50} / ${sGen.p99}`, ratio(genRatio)],
+            [
+              'desk list, the 20-collection spec',
+              fmt(bodies.deskSmall),
+              fmt(sSmall.rps),
+              `${sSmall.p50} / ${sSmall.p99}`,
+              '1.00×',
+            ],
+            [
+              `desk list, the ${fmt(n)}-collection spec`,
+              fmt(bodies.deskBig),
+              fmt(sBigDesk.rps),
+              `${sBigDesk.p50} / ${sBigDesk.p99}`,
+              ratio(deskRatio),
+            ],
+            [
+              `collection #${fmt(probeIndex)} (${genCount(genList.body)} generated items), the ${fmt(n)}-collection spec`,
+              fmt(bodies.gen),
+              fmt(sGen.rps),
+              `${sGen.p50} / ${sGen.p99}`,
+              ratio(genRatio),
+            ],
           ],
-        ) + `\n\nThe ${fmt(n)}-collection spec (${fmt(n)} generated collections, each with a \`/{pk}\` detail path, plus the desk list and desk detail): start-up to first answer ${startupText(started)}, RSS after load ${fmt(rss, 1)} MiB; \`${genPath.replace('?format=api', '/1?format=api')}\` answers ${genItem.status}.`,
+        ) +
+          `\n\nThe ${fmt(n)}-collection spec (${fmt(n)} generated collections, each with a \`/{pk}\` detail path, plus the desk list and desk detail): start-up to first answer ${startupText(started)}, RSS after load ${fmt(rss, 1)} MiB; \`${genPath.replace('?format=api', '/1?format=api')}\` answers ${genItem.status}.`,
       );
     } catch (e) {
       figures.manyCollections = { error: failed(names, e) };
@@ -435,8 +746,17 @@ export async function manyCollections(o: ScaleOptions, n: number): Promise<strin
   if (existsSync(file)) return file;
   const src = path.join(o.root, 'openapi');
   await mkdir(path.join(dir, 'schemas'), { recursive: true });
-  for (const f of ['list-envelope.yaml', 'error.yaml', 'desk.yaml']) await copyFile(path.join(src, 'schemas', f), path.join(dir, 'schemas', f));
-  type Doc = { info: Record<string, unknown>; paths: Record<string, unknown>; components: { parameters: Record<string, unknown>; responses: Record<string, unknown>; schemas: Record<string, unknown> } };
+  for (const f of ['list-envelope.yaml', 'error.yaml', 'desk.yaml'])
+    await copyFile(path.join(src, 'schemas', f), path.join(dir, 'schemas', f));
+  type Doc = {
+    info: Record<string, unknown>;
+    paths: Record<string, unknown>;
+    components: {
+      parameters: Record<string, unknown>;
+      responses: Record<string, unknown>;
+      schemas: Record<string, unknown>;
+    };
+  };
   const doc = parse(await readFile(path.join(src, 'openapi.yaml'), 'utf8')) as Doc;
   const deskPath = o.deskPath.split('?')[0] ?? '';
   const paths: Record<string, unknown> = {};
@@ -462,14 +782,27 @@ export async function manyCollections(o: ScaleOptions, n: number): Promise<strin
     };
     schemas[name] = { $ref: `./schemas/generated.yaml#/${name}` };
     schemas[`${name}List`] = {
-      allOf: [{ $ref: '#/components/schemas/ListEnvelope' }, { type: 'object', required: ['results'], properties: { results: { type: 'array', items: { $ref: `#/components/schemas/${name}` } } } }],
+      allOf: [
+        { $ref: '#/components/schemas/ListEnvelope' },
+        {
+          type: 'object',
+          required: ['results'],
+          properties: { results: { type: 'array', items: { $ref: `#/components/schemas/${name}` } } },
+        },
+      ],
     };
     paths[`/api/v1/c${id}`] = {
       get: {
         operationId: `listGen${id}`,
         summary: `Collection ${i}`,
         parameters: [{ $ref: '#/components/parameters/Format' }, { $ref: '#/components/parameters/Page' }],
-        responses: { '200': { description: 'One page.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}List` } } } }, '404': { $ref: '#/components/responses/NotFound' } },
+        responses: {
+          '200': {
+            description: 'One page.',
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}List` } } },
+          },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
       },
     };
     paths[`/api/v1/c${id}/{pk}`] = {
@@ -477,7 +810,13 @@ export async function manyCollections(o: ScaleOptions, n: number): Promise<strin
         operationId: `getGen${id}`,
         summary: `An item of collection ${i}`,
         parameters: [{ $ref: '#/components/parameters/GenPk' }, { $ref: '#/components/parameters/Format' }],
-        responses: { '200': { description: 'The item.', content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } }, '404': { $ref: '#/components/responses/NotFound' } },
+        responses: {
+          '200': {
+            description: 'The item.',
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } },
+          },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
       },
     };
   }

@@ -66,14 +66,25 @@ async function specWithBody(ctx: Ctx): Promise<{ file: string; operationId: stri
   if (!existsSync(file)) {
     await cp(src, dir, { recursive: true });
     const doc = parse(readFileSync(path.join(src, 'openapi.yaml'), 'utf8')) as {
-      paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, Record<string, unknown>> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId?: string; responses?: Record<string, { content?: Record<string, Record<string, unknown>> }> }
+        >
+      >;
     };
     const deskPath = ctx.deskPath.split('?')[0] ?? '';
     const op = doc.paths[deskPath]?.get;
     const media = op?.responses?.['200']?.content?.['application/json'];
     if (!op || !media) throw new Error(`the spec declares no JSON 200 answer for GET ${deskPath}`);
     delete media.example;
-    media.examples = { bench: { summary: "The stub's desk list, as the bench measures it", value: JSON.parse(ctx.body.toString('utf8')) } };
+    media.examples = {
+      bench: {
+        summary: "The stub's desk list, as the bench measures it",
+        value: JSON.parse(ctx.body.toString('utf8')),
+      },
+    };
     await writeFile(file, stringify(doc, { lineWidth: 0 }));
   }
   const doc = parse(readFileSync(file, 'utf8')) as { paths: Record<string, { get?: { operationId?: string } }> };
@@ -82,7 +93,12 @@ async function specWithBody(ctx: Ctx): Promise<{ file: string; operationId: stri
 
 const prismJs = (ctx: Ctx) => rel(ctx, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const prismVersion = (ctx: Ctx) => pkgVersion(rel(ctx, 'node_modules/@stoplight/prism-cli/package.json'));
-const stubArgs = (ctx: Ctx, port: number, quiet: boolean) => [...ctx.start, '--port', String(port), ...(quiet ? ['-q'] : [])];
+const stubArgs = (ctx: Ctx, port: number, quiet: boolean) => [
+  ...ctx.start,
+  '--port',
+  String(port),
+  ...(quiet ? ['-q'] : []),
+];
 const stubVersion = (ctx: Ctx) => pkgVersion(rel(ctx, 'package.json'));
 
 export const TARGETS: TargetDef[] = [
@@ -96,7 +112,16 @@ export const TARGETS: TargetDef[] = [
       await writeFile(path.join(ctx.work, 'raw-body.json'), ctx.body);
       await writeFile(path.join(ctx.work, 'raw-headers.json'), JSON.stringify(ctx.headers));
     },
-    launch: (ctx, port) => ({ cmd: node, args: ['bench/raw-server.mjs', String(port), path.join(ctx.work, 'raw-body.json'), path.join(ctx.work, 'raw-headers.json')], cwd: ctx.root }),
+    launch: (ctx, port) => ({
+      cmd: node,
+      args: [
+        'bench/raw-server.mjs',
+        String(port),
+        path.join(ctx.work, 'raw-body.json'),
+        path.join(ctx.work, 'raw-headers.json'),
+      ],
+      cwd: ctx.root,
+    }),
   },
   {
     key: 'stub',
@@ -120,13 +145,27 @@ export const TARGETS: TargetDef[] = [
     key: 'prism-silent',
     label: 'Prism (silent)',
     version: prismVersion,
-    how: '`prism mock SPEC -v silent` (@stoplight/prism-cli, root devDependency): the stub\'s spec with the desk list\'s example replaced by the stub\'s body (static examples, `--dynamic` off), CORS on (its default)',
+    how: "`prism mock SPEC -v silent` (@stoplight/prism-cli, root devDependency): the stub's spec with the desk list's example replaced by the stub's body (static examples, `--dynamic` off), CORS on (its default)",
     startTimeoutMs: 90_000,
     async prepare(ctx) {
       need(prismJs(ctx), '@stoplight/prism-cli');
       await specWithBody(ctx);
     },
-    launch: (ctx, port) => ({ cmd: node, args: [prismJs(ctx), 'mock', path.join(ctx.work, 'spec', 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port), '-v', 'silent'], cwd: ctx.root }),
+    launch: (ctx, port) => ({
+      cmd: node,
+      args: [
+        prismJs(ctx),
+        'mock',
+        path.join(ctx.work, 'spec', 'openapi.yaml'),
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(port),
+        '-v',
+        'silent',
+      ],
+      cwd: ctx.root,
+    }),
   },
   {
     key: 'prism',
@@ -138,14 +177,18 @@ export const TARGETS: TargetDef[] = [
       need(prismJs(ctx), '@stoplight/prism-cli');
       await specWithBody(ctx);
     },
-    launch: (ctx, port) => ({ cmd: node, args: [prismJs(ctx), 'mock', path.join(ctx.work, 'spec', 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port)], cwd: ctx.root }),
+    launch: (ctx, port) => ({
+      cmd: node,
+      args: [prismJs(ctx), 'mock', path.join(ctx.work, 'spec', 'openapi.yaml'), '-h', '127.0.0.1', '-p', String(port)],
+      cwd: ctx.root,
+    }),
   },
   {
     key: 'mockoon',
     needsPeers: true,
     label: 'Mockoon CLI',
     version: (ctx) => pkgVersion(rel(ctx, PEERS, 'node_modules/@mockoon/cli/package.json')),
-    how: '`mockoon-cli start -d ENV.json -X` (bench/peers): an environment built with @mockoon/commons\' own builders, one route `GET api/v1/desk` answering the body inline with `Content-Type: application/json`; templating, CORS and the transaction log at their defaults, log to stdout only (`-X`, no log file of its own; stdout a file)',
+    how: "`mockoon-cli start -d ENV.json -X` (bench/peers): an environment built with @mockoon/commons' own builders, one route `GET api/v1/desk` answering the body inline with `Content-Type: application/json`; templating, CORS and the transaction log at their defaults, log to stdout only (`-X`, no log file of its own; stdout a file)",
     startTimeoutMs: 90_000,
     async prepare(ctx) {
       const dir = rel(ctx, PEERS, 'node_modules');
@@ -153,11 +196,22 @@ export const TARGETS: TargetDef[] = [
       const req = createRequire(path.join(dir, 'noop.js'));
       const commons = req('@mockoon/commons') as {
         BuildEnvironment(p?: object): { routes: unknown[]; rootChildren: unknown[]; name: string; port: number };
-        BuildHTTPRoute(d?: boolean, o?: object): { uuid: string; responses: { body?: string; headers: { key: string; value: string }[] }[] };
+        BuildHTTPRoute(
+          d?: boolean,
+          o?: object,
+        ): { uuid: string; responses: { body?: string; headers: { key: string; value: string }[] }[] };
       };
-      const env = commons.BuildEnvironment({ hasDefaultRoute: false, hasContentTypeHeader: true, hasCorsHeaders: true, port: 3000 });
+      const env = commons.BuildEnvironment({
+        hasDefaultRoute: false,
+        hasContentTypeHeader: true,
+        hasCorsHeaders: true,
+        port: 3000,
+      });
       env.name = 'bench';
-      const route = commons.BuildHTTPRoute(true, { endpoint: (ctx.deskPath.split('?')[0] ?? '').slice(1), body: ctx.body.toString('utf8') });
+      const route = commons.BuildHTTPRoute(true, {
+        endpoint: (ctx.deskPath.split('?')[0] ?? '').slice(1),
+        body: ctx.body.toString('utf8'),
+      });
       const response = route.responses[0];
       if (!response) throw new Error('@mockoon/commons built a route without a response');
       response.body = ctx.body.toString('utf8');
@@ -168,7 +222,17 @@ export const TARGETS: TargetDef[] = [
     },
     launch: (ctx, port) => ({
       cmd: node,
-      args: [rel(ctx, PEERS, 'node_modules/@mockoon/cli/bin/run.js'), 'start', '-d', path.join(ctx.work, 'mockoon.json'), '-p', String(port), '-l', '127.0.0.1', '-X'],
+      args: [
+        rel(ctx, PEERS, 'node_modules/@mockoon/cli/bin/run.js'),
+        'start',
+        '-d',
+        path.join(ctx.work, 'mockoon.json'),
+        '-p',
+        String(port),
+        '-l',
+        '127.0.0.1',
+        '-X',
+      ],
       cwd: ctx.work,
       env: { ...process.env, HOME: ctx.work },
     }),
@@ -221,7 +285,13 @@ export const TARGETS: TargetDef[] = [
     },
     launch: (ctx, port) => ({
       cmd: node,
-      args: [rel(ctx, PEERS, 'openapi-backend-server.mjs'), String(port), path.join(ctx.work, 'spec', 'openapi.yaml'), 'listDesks', path.join(ctx.work, 'raw-body.json')],
+      args: [
+        rel(ctx, PEERS, 'openapi-backend-server.mjs'),
+        String(port),
+        path.join(ctx.work, 'spec', 'openapi.yaml'),
+        'listDesks',
+        path.join(ctx.work, 'raw-body.json'),
+      ],
       cwd: rel(ctx, PEERS),
     }),
   },
@@ -249,7 +319,17 @@ export const TARGETS: TargetDef[] = [
     },
     launch: (ctx, port) => ({
       cmd: 'java',
-      args: ['-jar', wiremockJar(ctx), '--port', String(port), '--bind-address', '127.0.0.1', '--root-dir', path.join(ctx.work, 'wiremock'), '--disable-banner'],
+      args: [
+        '-jar',
+        wiremockJar(ctx),
+        '--port',
+        String(port),
+        '--bind-address',
+        '127.0.0.1',
+        '--root-dir',
+        path.join(ctx.work, 'wiremock'),
+        '--disable-banner',
+      ],
       cwd: ctx.work,
     }),
   },

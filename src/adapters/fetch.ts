@@ -43,7 +43,8 @@ export function bundledSnapshot(): Snapshot {
 
 function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
   const pageSize = options.pageSize ?? 100;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100_000) throw new TypeError(`pageSize must be a whole number from 1 to 100000 (got ${String(options.pageSize)})`);
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100_000)
+    throw new TypeError(`pageSize must be a whole number from 1 to 100000 (got ${String(options.pageSize)})`);
   const coreOptions: CoreOptions = {
     pageSize,
     baseUrl: base?.url,
@@ -62,8 +63,15 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
  * none without `--trust-proxy`.
  */
 function coreRequest(request: Request, url: URL, path: string, body: Uint8Array | undefined): CoreRequest {
-  const header = (name: string): string | undefined => (name === 'host' ? url.host : (request.headers.get(name) ?? undefined));
-  return { method: request.method, url: `${path}${url.search}`, header, body, scheme: url.protocol === 'https:' ? 'https' : 'http' };
+  const header = (name: string): string | undefined =>
+    name === 'host' ? url.host : (request.headers.get(name) ?? undefined);
+  return {
+    method: request.method,
+    url: `${path}${url.search}`,
+    header,
+    body,
+    scheme: url.protocol === 'https:' ? 'https' : 'http',
+  };
 }
 
 const encoder = new TextEncoder();
@@ -74,7 +82,10 @@ function toResponse(method: string, answer: CoreAnswer): Response {
   const body = encoder.encode(answer.body);
   const headers = new Headers(answer.headers);
   headers.set('content-length', String(body.length));
-  return new Response(method === 'HEAD' || NULL_BODY.has(answer.status) ? null : body, { status: answer.status, headers });
+  return new Response(method === 'HEAD' || NULL_BODY.has(answer.status) ? null : body, {
+    status: answer.status,
+    headers,
+  });
 }
 
 /** Nothing of the service lives outside its base path: Django's page_not_found, as a proxy in front would leave it. */

@@ -84,7 +84,18 @@ export async function check(flags: CheckFlags): Promise<number> {
   const aborted = async (e: unknown): Promise<number> => {
     const why = reason(e);
     if (progress) process.stderr.write('\r\x1b[2K');
-    const partial: CheckReport = { baseUrl: base.url.href, specFile: contract.spec.rootFile, durationMs: 0, requests: 0, endpoints: done, violations: done.flatMap((x) => x.violations), unreachable: undefined, hints: [], refused: false, aborted: why };
+    const partial: CheckReport = {
+      baseUrl: base.url.href,
+      specFile: contract.spec.rootFile,
+      durationMs: 0,
+      requests: 0,
+      endpoints: done,
+      violations: done.flatMap((x) => x.violations),
+      unreachable: undefined,
+      hints: [],
+      refused: false,
+      aborted: why,
+    };
     try {
       process.stdout.write(flags.json ? jsonReport(partial) : textReport(partial));
       if (flags.junit) await writeReportFile(flags.junit, junitReport(partial));
@@ -101,7 +112,12 @@ export async function check(flags: CheckFlags): Promise<number> {
     let code: number;
     let outputs: { text: string; json: string; junit: string };
     if (other?.ok) {
-      const result = await runCompare(contract, opts, { ...opts, baseUrl: flags.compare ?? '', headers: compareHeaders.headers }, flags.failOnDrift);
+      const result = await runCompare(
+        contract,
+        opts,
+        { ...opts, baseUrl: flags.compare ?? '', headers: compareHeaders.headers },
+        flags.failOnDrift,
+      );
       code = compareExitCode(result);
       outputs = {
         text: textReport(result.a) + textReport(result.b, result.drift),
@@ -119,7 +135,9 @@ export async function check(flags: CheckFlags): Promise<number> {
       try {
         await writeReportFile(flags.junit, outputs.junit);
       } catch (e) {
-        process.stderr.write(`error: the checker failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`);
+        process.stderr.write(
+          `error: the checker failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`,
+        );
         return 3;
       }
     }

@@ -45,15 +45,21 @@ const collect = (v: string, prev: string[]) => [...prev, v];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** `--header 'Name: value'` values as a record (names lower-case); an error message when one is malformed. */
-export function parseHeaders(values: readonly string[], option = '--header'): { ok: true; headers: Record<string, string> } | { ok: false; error: string } {
+export function parseHeaders(
+  values: readonly string[],
+  option = '--header',
+): { ok: true; headers: Record<string, string> } | { ok: false; error: string } {
   const headers: Record<string, string> = {};
   for (const h of values) {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim().toLowerCase() : '';
     const value = i > 0 ? h.slice(i + 1).trim() : '';
-    if (!TOKEN.test(name)) return { ok: false, error: `${option} takes "Name: value" (got a value without a header name before a colon)` };
-    if (/[\r\n\0]/.test(value)) return { ok: false, error: `${option} ${name}: a value cannot hold a line break or NUL` };
-    if (name === 'host' || name === 'content-length' || name === 'transfer-encoding') return { ok: false, error: `${option} ${name}: set by the checker itself (the Host is the base URL's)` };
+    if (!TOKEN.test(name))
+      return { ok: false, error: `${option} takes "Name: value" (got a value without a header name before a colon)` };
+    if (/[\r\n\0]/.test(value))
+      return { ok: false, error: `${option} ${name}: a value cannot hold a line break or NUL` };
+    if (name === 'host' || name === 'content-length' || name === 'transfer-encoding')
+      return { ok: false, error: `${option} ${name}: set by the checker itself (the Host is the base URL's)` };
     headers[name] = value;
   }
   return { ok: true, headers };
@@ -70,29 +76,62 @@ export function checkBaseUrl(value: string, option: string): { ok: true; url: UR
   } catch {
     return { ok: false, error: `${option} must be an absolute http(s) URL, such as https://staging.example.org` };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, error: `${option} must be an http(s) URL (got ${url.protocol})` };
-  if (url.search !== '' || url.hash !== '') return { ok: false, error: `${option} takes the deployment's root, without a query or fragment` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, error: `${option} must be an http(s) URL (got ${url.protocol})` };
+  if (url.search !== '' || url.hash !== '')
+    return { ok: false, error: `${option} takes the deployment's root, without a query or fragment` };
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/api\/v1$/.test(path)) {
     const root = `${url.origin}${path.replace(/\/api\/v1$/, '')}`;
-    return { ok: false, error: `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${option} ${root}` };
+    return {
+      ok: false,
+      error: `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${option} ${root}`,
+    };
   }
   return { ok: true, url };
 }
 
 /** The options the checker, the proxy and the recorder share. */
 export function httpOptions(cmd: Command, what: { header?: boolean; pages?: boolean } = {}): Command {
-  if (what.header !== false) cmd.option('--header <header>', "a header sent with every request to the base URL, e.g. 'Authorization: Token …' (repeatable; never reported or written)", collect, []);
+  if (what.header !== false)
+    cmd.option(
+      '--header <header>',
+      "a header sent with every request to the base URL, e.g. 'Authorization: Token …' (repeatable; never reported or written)",
+      collect,
+      [],
+    );
   cmd
-    .addOption(new Option('--timeout <ms>', `time-out of one request, ${BOUNDS.timeout.min} to ${BOUNDS.timeout.max} ms`).default(BOUNDS.timeout.default).argParser(bounded(BOUNDS.timeout.min, BOUNDS.timeout.max, ' ms')))
-    .addOption(new Option('--max-body <bytes>', 'largest answer read, on the wire and decompressed (1048576, 512k, 16m)').default(BOUNDS.maxBody.default, '16m').argParser(bytes));
+    .addOption(
+      new Option('--timeout <ms>', `time-out of one request, ${BOUNDS.timeout.min} to ${BOUNDS.timeout.max} ms`)
+        .default(BOUNDS.timeout.default)
+        .argParser(bounded(BOUNDS.timeout.min, BOUNDS.timeout.max, ' ms')),
+    )
+    .addOption(
+      new Option('--max-body <bytes>', 'largest answer read, on the wire and decompressed (1048576, 512k, 16m)')
+        .default(BOUNDS.maxBody.default, '16m')
+        .argParser(bytes),
+    );
   if (what.pages !== false) {
     cmd
-      .addOption(new Option('--concurrency <n>', 'requests at once').default(BOUNDS.concurrency.default).argParser(bounded(BOUNDS.concurrency.min, BOUNDS.concurrency.max)))
-      .addOption(new Option('--max-pages <n>', 'pages crawled per collection at most; a collection cut short is not verified').default(BOUNDS.maxPages.default).argParser(bounded(BOUNDS.maxPages.min, BOUNDS.maxPages.max)))
+      .addOption(
+        new Option('--concurrency <n>', 'requests at once')
+          .default(BOUNDS.concurrency.default)
+          .argParser(bounded(BOUNDS.concurrency.min, BOUNDS.concurrency.max)),
+      )
+      .addOption(
+        new Option('--max-pages <n>', 'pages crawled per collection at most; a collection cut short is not verified')
+          .default(BOUNDS.maxPages.default)
+          .argParser(bounded(BOUNDS.maxPages.min, BOUNDS.maxPages.max)),
+      )
       .option('--allow-truncated', 'a collection cut short by --max-pages is a note, not a failure', false)
-      .addOption(new Option('--only <list>', 'collections, comma-separated (desk,employee)').default([], 'all').argParser(list))
-      .addOption(new Option('--format <format>', "the format parameter of every request ('none' for no parameter)").choices(['api', 'json', 'none']).default('api'));
+      .addOption(
+        new Option('--only <list>', 'collections, comma-separated (desk,employee)').default([], 'all').argParser(list),
+      )
+      .addOption(
+        new Option('--format <format>', "the format parameter of every request ('none' for no parameter)")
+          .choices(['api', 'json', 'none'])
+          .default('api'),
+      );
   }
   return cmd;
 }

@@ -41,38 +41,97 @@ function fail(message: string, code = 2): never {
 function serveOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('-p, --port <n>', 'port to listen on').env('PORT').default(DEFAULTS.port).argParser(integer))
-    .addOption(new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').env('HOST').default(DEFAULTS.host))
-    .addOption(new Option('--page-size <n>', 'items per page (DRF PAGE_SIZE)').env('STUB_PAGE_SIZE').default(DEFAULTS.pageSize).argParser(integer))
-    .addOption(new Option('--base-url <url>', "fixed base URL of every absolute url (default: the request's scheme and Host)").env('STUB_BASE_URL'))
-    .addOption(new Option('--trust-proxy', 'take the host and scheme from X-Forwarded-Host / X-Forwarded-Proto').env('STUB_TRUST_PROXY').default(false))
     .addOption(
-      new Option('--allowed-hosts <list>', "hosts to answer, comma-separated, Django's ALLOWED_HOSTS syntax (.example.com, *)")
+      new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)')
+        .env('HOST')
+        .default(DEFAULTS.host),
+    )
+    .addOption(
+      new Option('--page-size <n>', 'items per page (DRF PAGE_SIZE)')
+        .env('STUB_PAGE_SIZE')
+        .default(DEFAULTS.pageSize)
+        .argParser(integer),
+    )
+    .addOption(
+      new Option(
+        '--base-url <url>',
+        "fixed base URL of every absolute url (default: the request's scheme and Host)",
+      ).env('STUB_BASE_URL'),
+    )
+    .addOption(
+      new Option('--trust-proxy', 'take the host and scheme from X-Forwarded-Host / X-Forwarded-Proto')
+        .env('STUB_TRUST_PROXY')
+        .default(false),
+    )
+    .addOption(
+      new Option(
+        '--allowed-hosts <list>',
+        "hosts to answer, comma-separated, Django's ALLOWED_HOSTS syntax (.example.com, *)",
+      )
         .env('STUB_ALLOWED_HOSTS')
         .default(['*'], '*')
         .argParser(list),
     )
-    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').env('STUB_SPEC').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
-    .addOption(new Option('--fixtures <dir>', 'folder of <resource>.json fixtures').env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/'))
-    .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
+    .addOption(
+      new Option('--spec <file>', 'root file of the OpenAPI document')
+        .env('STUB_SPEC')
+        .default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'),
+    )
+    .addOption(
+      new Option('--fixtures <dir>', 'folder of <resource>.json fixtures')
+        .env('STUB_FIXTURES')
+        .default(DEFAULTS.fixturesDir, 'the bundled fixtures/'),
+    )
+    .addOption(
+      new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer),
+    )
     .addOption(
       new Option('--generate-count <n>', 'items generated per collection without fixture (x-stub-count overrides)')
         .env('STUB_GENERATE_COUNT')
         .default(DEFAULTS.generateCount)
         .argParser(integer),
     )
-    .addOption(new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'))
-    .addOption(new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change').env('STUB_WATCH').default(false))
-    .addOption(new Option('--types <file>', 'with --watch: regenerate the TypeScript types into this file when the spec changes').env('STUB_TYPES'))
-    .addOption(new Option('--validate-requests', 'check query parameters against the spec (400 on violation)').env('STUB_VALIDATE_REQUESTS').default(false))
-    .addOption(new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS').env('STUB_MAX_DELAY').default(DEFAULTS.maxDelayMs).argParser(integer))
     .addOption(
-      new Option('--shutdown-grace <ms>', 'after SIGTERM/SIGINT: how long requests in flight may take before their connections are closed')
+      new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'),
+    )
+    .addOption(
+      new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change')
+        .env('STUB_WATCH')
+        .default(false),
+    )
+    .addOption(
+      new Option(
+        '--types <file>',
+        'with --watch: regenerate the TypeScript types into this file when the spec changes',
+      ).env('STUB_TYPES'),
+    )
+    .addOption(
+      new Option('--validate-requests', 'check query parameters against the spec (400 on violation)')
+        .env('STUB_VALIDATE_REQUESTS')
+        .default(false),
+    )
+    .addOption(
+      new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS')
+        .env('STUB_MAX_DELAY')
+        .default(DEFAULTS.maxDelayMs)
+        .argParser(integer),
+    )
+    .addOption(
+      new Option(
+        '--shutdown-grace <ms>',
+        'after SIGTERM/SIGINT: how long requests in flight may take before their connections are closed',
+      )
         .env('STUB_SHUTDOWN_GRACE')
         .default(DEFAULTS.shutdownGraceMs)
         .argParser(integer),
     )
     .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
-    .addOption(new Option('--log-format <format>', 'request log format').choices(['pretty', 'json']).env('STUB_LOG_FORMAT').default('pretty'));
+    .addOption(
+      new Option('--log-format <format>', 'request log format')
+        .choices(['pretty', 'json'])
+        .env('STUB_LOG_FORMAT')
+        .default('pretty'),
+    );
 }
 
 interface ServeFlags {
@@ -128,9 +187,15 @@ const program = new Command('workplace-stub')
   .exitOverride()
   .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
 
-const serveCommand = serveOptions(program.command('serve', { isDefault: true }).description('serve the stub (the default command)'));
+const serveCommand = serveOptions(
+  program.command('serve', { isDefault: true }).description('serve the stub (the default command)'),
+);
 // `workplace-stub --help` lists the options of the default command too, with their defaults.
-program.addHelpText('after', () => `\nOptions of serve (the default command, also \`workplace-stub serve --help\`):\n${serveCommand.createHelp().formatHelp(serveCommand, serveCommand.createHelp()).split('Options:\n')[1] ?? ''}`);
+program.addHelpText(
+  'after',
+  () =>
+    `\nOptions of serve (the default command, also \`workplace-stub serve --help\`):\n${serveCommand.createHelp().formatHelp(serveCommand, serveCommand.createHelp()).split('Options:\n')[1] ?? ''}`,
+);
 serveCommand.action(async (flags: ServeFlags) => {
   const result = await (await import('../server/serve.js')).serve(configFromFlags(flags));
   if (typeof result === 'number') process.exit(result);
@@ -139,10 +204,25 @@ serveCommand.action(async (flags: ServeFlags) => {
 program
   .command('snapshot')
   .description('print the snapshot the stub serves (spec and items, validated) as JSON, for the fetch and MSW handlers')
-  .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').env('STUB_SPEC').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
-  .addOption(new Option('--fixtures <dir>', 'folder of <resource>.json fixtures').env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/'))
-  .addOption(new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer))
-  .addOption(new Option('--generate-count <n>', 'items generated per collection without fixture').env('STUB_GENERATE_COUNT').default(DEFAULTS.generateCount).argParser(integer))
+  .addOption(
+    new Option('--spec <file>', 'root file of the OpenAPI document')
+      .env('STUB_SPEC')
+      .default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'),
+  )
+  .addOption(
+    new Option('--fixtures <dir>', 'folder of <resource>.json fixtures')
+      .env('STUB_FIXTURES')
+      .default(DEFAULTS.fixturesDir, 'the bundled fixtures/'),
+  )
+  .addOption(
+    new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer),
+  )
+  .addOption(
+    new Option('--generate-count <n>', 'items generated per collection without fixture')
+      .env('STUB_GENERATE_COUNT')
+      .default(DEFAULTS.generateCount)
+      .argParser(integer),
+  )
   .action(async (flags: { spec: string; fixtures: string; seed: number; generateCount: number }) => {
     process.exit(await (await import('./snapshot.js')).snapshot(flags));
   });
@@ -150,14 +230,40 @@ program
 httpOptions(
   program
     .command('check')
-    .description('check a deployment against the spec and the interface document (exit 0 holds, 1 violations, 2 bad arguments or nothing reachable, 3 the checker failed)')
+    .description(
+      'check a deployment against the spec and the interface document (exit 0 holds, 1 violations, 2 bad arguments or nothing reachable, 3 the checker failed)',
+    )
     .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org (not …/api/v1)")
-    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml')),
+    .addOption(
+      new Option('--spec <file>', 'root file of the OpenAPI document').default(
+        DEFAULTS.specFile,
+        'the bundled openapi/openapi.yaml',
+      ),
+    ),
 )
-  .addOption(new Option('--item-urls <n>', 'item urls fetched per collection at most (0: none; each is checked to answer its item)').default(undefined, 'all').argParser(bounded(BOUNDS.itemUrls.min, BOUNDS.itemUrls.max)))
-  .option('--probes', "also check each collection's error contract: invalid page, page past the end, unknown format and pk, a write method, HEAD", false)
-  .option('--compare <url>', 'a second deployment (e.g. production): each checked on its own, then what differs between them is reported')
-  .option('--compare-header <header>', 'a header for the --compare deployment only (repeatable; --header goes to --base-url only)', collect, [])
+  .addOption(
+    new Option(
+      '--item-urls <n>',
+      'item urls fetched per collection at most (0: none; each is checked to answer its item)',
+    )
+      .default(undefined, 'all')
+      .argParser(bounded(BOUNDS.itemUrls.min, BOUNDS.itemUrls.max)),
+  )
+  .option(
+    '--probes',
+    "also check each collection's error contract: invalid page, page past the end, unknown format and pk, a write method, HEAD",
+    false,
+  )
+  .option(
+    '--compare <url>',
+    'a second deployment (e.g. production): each checked on its own, then what differs between them is reported',
+  )
+  .option(
+    '--compare-header <header>',
+    'a header for the --compare deployment only (repeatable; --header goes to --base-url only)',
+    collect,
+    [],
+  )
   .option('--fail-on-drift', 'with --compare: differences between the deployments fail the run (exit 1)', false)
   .option('--json', 'the report as JSON on stdout', false)
   .option('--junit <file>', 'also write JUnit XML (its folder is created)')
@@ -168,11 +274,24 @@ httpOptions(
 httpOptions(
   program
     .command('proxy')
-    .description("a validating proxy: forwards every request to --upstream, checks each answer against the contract, rewrites the upstream's urls to its own, adds x-contract-violations")
+    .description(
+      "a validating proxy: forwards every request to --upstream, checks each answer against the contract, rewrites the upstream's urls to its own, adds x-contract-violations",
+    )
     .requiredOption('--upstream <url>', "the deployment's root, e.g. https://staging.example.org")
-    .addOption(new Option('-p, --port <n>', 'port to listen on (0: any free port)').default(4011).argParser(bounded(BOUNDS.port.min, BOUNDS.port.max)))
-    .addOption(new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').default('127.0.0.1'))
-    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'))
+    .addOption(
+      new Option('-p, --port <n>', 'port to listen on (0: any free port)')
+        .default(4011)
+        .argParser(bounded(BOUNDS.port.min, BOUNDS.port.max)),
+    )
+    .addOption(
+      new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').default('127.0.0.1'),
+    )
+    .addOption(
+      new Option('--spec <file>', 'root file of the OpenAPI document').default(
+        DEFAULTS.specFile,
+        'the bundled openapi/openapi.yaml',
+      ),
+    )
     .option('--errors', 'answer 502 application/problem+json listing the violations instead of a broken answer', false)
     .option('--junit <file>', 'at exit (SIGINT/SIGTERM), write the answers seen as JUnit XML'),
   { header: false, pages: false },
@@ -183,11 +302,18 @@ httpOptions(
 httpOptions(
   program
     .command('record')
-    .description('record a deployment into fixtures: <out>/<resource>.json per collection, and suggested-schemas.yaml for items the spec does not describe')
+    .description(
+      'record a deployment into fixtures: <out>/<resource>.json per collection, and suggested-schemas.yaml for items the spec does not describe',
+    )
     .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org")
     .requiredOption('--out <dir>', 'the folder of the fixtures (created when missing)')
     .option('--force', 'overwrite fixtures that exist', false)
-    .addOption(new Option('--spec <file>', 'root file of the OpenAPI document').default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml')),
+    .addOption(
+      new Option('--spec <file>', 'root file of the OpenAPI document').default(
+        DEFAULTS.specFile,
+        'the bundled openapi/openapi.yaml',
+      ),
+    ),
 ).action(async (flags: RecordFlags) => {
   process.exit(await (await import('./record.js')).record(flags));
 });

@@ -58,7 +58,9 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
     process.stderr.write(`error: cannot listen on ${flags.host}:${flags.port}: ${printable(reason(e))}\n`);
     return 2;
   }
-  process.stdout.write(`Validating proxy of ${running.session.upstream}${flags.errors ? ' (--errors: broken answers become 502)' : ''} listening on ${running.url}\n`);
+  process.stdout.write(
+    `Validating proxy of ${running.session.upstream}${flags.errors ? ' (--errors: broken answers become 502)' : ''} listening on ${running.url}\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -67,9 +69,14 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
   process.stdout.write(session.text());
   if (flags.junit) {
     try {
-      await writeReportFile(flags.junit, junitFromEndpoints(`proxy ${session.upstream}`, session.endpoints, session.durationMs));
+      await writeReportFile(
+        flags.junit,
+        junitFromEndpoints(`proxy ${session.upstream}`, session.endpoints, session.durationMs),
+      );
     } catch (e) {
-      process.stderr.write(`error: the proxy failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`);
+      process.stderr.write(
+        `error: the proxy failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`,
+      );
       return 3;
     }
   }

@@ -70,12 +70,28 @@ export async function record(flags: RecordFlags): Promise<number> {
     const rel = (f: string) => path.relative(process.cwd(), f) || f;
     const lines = [`Recording of ${result.report.baseUrl} into ${rel(flags.out)}`, ''];
     for (const c of result.collections) {
-      lines.push(c.written ? `✓ ${c.resource}: ${c.items} items → ${rel(c.file)}${c.redacted ? ` (${c.redacted} with a credential redacted)` : ''}` : `✗ ${c.resource}: not written: ${c.reason ?? ''}`);
+      lines.push(
+        c.written
+          ? `✓ ${c.resource}: ${c.items} items → ${rel(c.file)}${c.redacted ? ` (${c.redacted} with a credential redacted)` : ''}`
+          : `✗ ${c.resource}: not written: ${c.reason ?? ''}`,
+      );
     }
-    if (result.suggested) lines.push('', `Suggested schemas for collections whose items the spec does not describe: ${rel(result.suggested)} (review; never applied)`);
+    if (result.suggested)
+      lines.push(
+        '',
+        `Suggested schemas for collections whose items the spec does not describe: ${rel(result.suggested)} (review; never applied)`,
+      );
     const violations = result.report.violations.length;
-    if (violations > 0) lines.push('', `${violations} contract violations seen while recording: run \`workplace-stub check --base-url ${result.report.baseUrl}\` for them`);
-    lines.push('', `Serve it: workplace-stub --fixtures ${rel(flags.out)}${result.pageSize ? ` --page-size ${result.pageSize}` : ''}`, '');
+    if (violations > 0)
+      lines.push(
+        '',
+        `${violations} contract violations seen while recording: run \`workplace-stub check --base-url ${result.report.baseUrl}\` for them`,
+      );
+    lines.push(
+      '',
+      `Serve it: workplace-stub --fixtures ${rel(flags.out)}${result.pageSize ? ` --page-size ${result.pageSize}` : ''}`,
+      '',
+    );
     process.stdout.write(lines.join('\n'));
     return result.collections.every((c) => c.written) ? 0 : 1;
   } catch (e) {

@@ -26,6 +26,9 @@ export async function writeReportFile(file: string, text: string): Promise<void>
 /** A one-line reason from anything thrown. */
 export function reason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  const text = e instanceof Error ? `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}` : String(e);
+  const text =
+    e instanceof Error
+      ? `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}`
+      : String(e);
   return text.split('\n')[0] ?? text;
 }

@@ -14,7 +14,17 @@ export const SPEC_ID = 'urn:workplace-admin:openapi';
 // no keyword of that name, so that strict mode refused a schema carrying one when it compiled.
 const OPENAPI_SCHEMA_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', '$anchor'];
 // The document's own top-level members, so the spec can be registered whole and referenced into.
-const OPENAPI_DOCUMENT_KEYWORDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags'];
+const OPENAPI_DOCUMENT_KEYWORDS = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+];
 
 /** One violation of a schema: where in the instance, what the schema wanted, what was found. */
 export interface SchemaViolation {
@@ -172,7 +182,12 @@ export function describeViolation(v: SchemaViolation): string {
 
 /** A format of Ajv's as a function of a string, when it is a synchronous check (a RegExp or a function). */
 export function formatCheck(format: unknown): ((s: string) => boolean) | undefined {
-  const check = format !== null && typeof format === 'object' && !(format instanceof RegExp) ? (format as { validate?: unknown; async?: unknown }).async === true ? undefined : (format as { validate?: unknown }).validate : format;
+  const check =
+    format !== null && typeof format === 'object' && !(format instanceof RegExp)
+      ? (format as { validate?: unknown; async?: unknown }).async === true
+        ? undefined
+        : (format as { validate?: unknown }).validate
+      : format;
   if (check instanceof RegExp) return (s) => check.test(s);
   if (typeof check === 'function') return (s) => Boolean((check as (s: string) => unknown)(s));
   return undefined;

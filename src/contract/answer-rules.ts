@@ -28,16 +28,27 @@ export interface CheckedAnswer {
   readonly parsed: boolean;
 }
 
-export const isJsonType = (contentType: string): boolean => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
+export const isJsonType = (contentType: string): boolean =>
+  /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 
 /** The declared response for a status: its own, its range (`4XX`), or `default`. */
-export function declaredFor(responses: Readonly<Record<string, DeclaredResponse>>, status: number): DeclaredResponse | undefined {
+export function declaredFor(
+  responses: Readonly<Record<string, DeclaredResponse>>,
+  status: number,
+): DeclaredResponse | undefined {
   return responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default;
 }
 
 /** A transport failure as its rule: a body over --max-body is `answer.size`, anything else `transport`. */
 export function reportFailure(ctx: AnswerContext, url: string, r: Fetched & { ok: false }): void {
-  ctx.findings.report(r.code === 'TOO_LARGE' ? 'answer.size' : 'transport', url, '', r.code === 'TOO_LARGE' ? 'an answer within --max-body' : 'an HTTP answer', r.error, ctx.op);
+  ctx.findings.report(
+    r.code === 'TOO_LARGE' ? 'answer.size' : 'transport',
+    url,
+    '',
+    r.code === 'TOO_LARGE' ? 'an answer within --max-body' : 'an HTTP answer',
+    r.error,
+    ctx.op,
+  );
 }
 
 /**
@@ -46,7 +57,12 @@ export function reportFailure(ctx: AnswerContext, url: string, r: Fetched & { ok
  * validates against the schema the spec declares for its status. Answers the parsed body when
  * the caller can go on with it.
  */
-export function checkAnswer(ctx: AnswerContext, url: string, r: Fetched, expect: 'ok' | 'declared'): CheckedAnswer | undefined {
+export function checkAnswer(
+  ctx: AnswerContext,
+  url: string,
+  r: Fetched,
+  expect: 'ok' | 'declared',
+): CheckedAnswer | undefined {
   const { findings, op } = ctx;
   if (!r.ok) {
     reportFailure(ctx, url, r);
@@ -55,17 +71,26 @@ export function checkAnswer(ctx: AnswerContext, url: string, r: Fetched, expect:
   const declared = declaredFor(op.responses, r.status);
   if (expect === 'ok' ? r.status !== 200 : declared === undefined) {
     const codes = Object.keys(op.responses).join(', ');
-    findings.report('status', url, '', expect === 'ok' ? '200' : `a status the spec declares (${codes})`, `${r.status} (${declared ? 'declared for errors' : 'not declared by the spec'}): ${r.text}`, op);
+    findings.report(
+      'status',
+      url,
+      '',
+      expect === 'ok' ? '200' : `a status the spec declares (${codes})`,
+      `${r.status} (${declared ? 'declared for errors' : 'not declared by the spec'}): ${r.text}`,
+      op,
+    );
     return expect === 'ok' ? undefined : { answer: r, body: undefined, parsed: false };
   }
   if (declared?.schemaPointer === undefined) return { answer: r, body: undefined, parsed: false };
-  if (!isJsonType(r.contentType)) findings.report('content-type', url, '', 'application/json', r.contentType || 'no Content-Type', op);
+  if (!isJsonType(r.contentType))
+    findings.report('content-type', url, '', 'application/json', r.contentType || 'no Content-Type', op);
   const parsed = parseJson(r.text);
   if (!parsed.ok) {
     findings.report('json', url, '', 'a JSON body', `${parsed.reason}: ${r.text}`, op);
     return { answer: r, body: undefined, parsed: false };
   }
-  for (const v of ctx.contract.ajv.validate(declared.schemaPointer, parsed.value)) schemaViolation(ctx, url, v, r.status === 200);
+  for (const v of ctx.contract.ajv.validate(declared.schemaPointer, parsed.value))
+    schemaViolation(ctx, url, v, r.status === 200);
   return { answer: r, body: parsed.value, parsed: true };
 }
 
@@ -74,5 +99,12 @@ function schemaViolation(ctx: AnswerContext, url: string, v: SchemaViolation, ok
   const itemPlace = ctx.op.kind === 'list' ? /^\/results\/\d+$/.test(v.pointer) : v.pointer === '';
   const rule: RuleId = ok && ctx.itemFieldsRule && v.keyword === 'required' && itemPlace ? 'item.fields' : 'schema';
   const pointer = v.keyword === 'required' ? `${v.pointer}/${String(v.params.missingProperty)}` : v.pointer;
-  ctx.findings.report(rule, url, pointer, describeViolation(v), v.keyword === 'required' ? 'missing' : asJson(v.data), ctx.op);
+  ctx.findings.report(
+    rule,
+    url,
+    pointer,
+    describeViolation(v),
+    v.keyword === 'required' ? 'missing' : asJson(v.data),
+    ctx.op,
+  );
 }

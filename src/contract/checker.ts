@@ -64,9 +64,14 @@ function hintsFor(scope: BaseScope, endpoints: readonly EndpointResult[]): { hin
       `${refused ? 'every collection' : `${denied} of ${endpoints.length} collections`} answered 401/403: does the deployment need credentials? Pass them with --header 'Authorization: Token …' (sent to the base URL only, never reported).`,
     );
   }
-  if (namesApiPrefix(scope)) hints.push(`--base-url is the deployment's root, without /api/v1: try ${scope.origin}${scope.path.replace(/\/api\/v1$/, '')}`);
+  if (namesApiPrefix(scope))
+    hints.push(
+      `--base-url is the deployment's root, without /api/v1: try ${scope.origin}${scope.path.replace(/\/api\/v1$/, '')}`,
+    );
   else if (endpoints.length > 0 && statuses.every((s) => s === 404) && scope.path !== '') {
-    hints.push(`every collection answered 404: is ${scope.href} the deployment's root (the collections are at ${scope.href}/api/v1/…)?`);
+    hints.push(
+      `every collection answered 404: is ${scope.href} the deployment's root (the collections are at ${scope.href}/api/v1/…)?`,
+    );
   }
   return { hints, refused };
 }
@@ -82,7 +87,13 @@ export async function runCheck(contract: Contract, opts: CheckOptions): Promise<
   const scope = new BaseScope(opts.baseUrl);
   const headers = credentials(scope, opts.headers);
   const redactor = Redactor.forHeaders(headers, [scope.password, `${scope.username}:${scope.password}`]);
-  const client = new HttpClient({ scope, headers, timeoutMs: opts.timeoutMs, maxBody: opts.maxBody ?? DEFAULT_MAX_BODY, concurrency: opts.concurrency });
+  const client = new HttpClient({
+    scope,
+    headers,
+    timeoutMs: opts.timeoutMs,
+    maxBody: opts.maxBody ?? DEFAULT_MAX_BODY,
+    concurrency: opts.concurrency,
+  });
   const baseUrl = redactor.safe(scope.href, 500);
   const lists = contract.operations.lists.filter((l) => opts.only.length === 0 || opts.only.includes(l.resource));
   const base = { baseUrl, specFile: contract.spec.rootFile, hints: [] as string[], refused: false };
@@ -100,14 +111,22 @@ export async function runCheck(contract: Contract, opts: CheckOptions): Promise<
     observer: opts.observer,
     onProgress: opts.onProgress,
   };
-  const checkOf = (list: (typeof lists)[number]) => new CollectionCheck(settings, list, contract.operations.detailOf.get(list.path));
+  const checkOf = (list: (typeof lists)[number]) =>
+    new CollectionCheck(settings, list, contract.operations.detailOf.get(list.path));
   try {
     // Is anything there? A refused connection or an unknown host is exit 2, not twenty violations.
     const probe = await client.get(scope.url(lists[0]?.path ?? '/'));
     if (!probe.ok && UNREACHABLE_CODES.has(probe.code)) {
       // Every collection's rules are named (JUnit keeps its testcases), none was run.
       const endpoints = lists.map((list) => checkOf(list).result);
-      return { ...base, durationMs: 0, requests: client.requests, endpoints, violations: [], unreachable: redactor.safe(probe.error, 300) };
+      return {
+        ...base,
+        durationMs: 0,
+        requests: client.requests,
+        endpoints,
+        violations: [],
+        unreachable: redactor.safe(probe.error, 300),
+      };
     }
     const endpoints = await pool(lists, opts.concurrency, async (list) => {
       const result = await checkOf(list).run(settings.probes ? runProbes : undefined);

@@ -15,7 +15,11 @@ import type { BaseScope } from './scope.js';
 
 /** Sees each page's items while they are held (drift and the recorder), then the collection's end. */
 export interface CrawlObserver {
-  items?(list: ListOperation, items: readonly unknown[], page: { readonly number: number; readonly hasNext: boolean }): void | Promise<void>;
+  items?(
+    list: ListOperation,
+    items: readonly unknown[],
+    page: { readonly number: number; readonly hasNext: boolean },
+  ): void | Promise<void>;
   done?(list: ListOperation, result: EndpointResult): void | Promise<void>;
 }
 
@@ -48,7 +52,9 @@ export interface CrawlFacts {
 /** The same page? Query keys in any order, `page=1` the same as no page (DRF's first link). */
 export function pageKey(url: string): string {
   const u = new URL(url);
-  const q = [...u.searchParams.entries()].filter(([k, v]) => !(k === 'page' && v === '1')).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+  const q = [...u.searchParams.entries()]
+    .filter(([k, v]) => !(k === 'page' && v === '1'))
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   return `${u.origin}${u.pathname}?${new URLSearchParams(q).toString()}`;
 }
 
@@ -95,7 +101,9 @@ export class CollectionCheck {
       pkField: (detail && lookupField(doc, list, detail)) ?? 'pk',
       formatQuery: s.format === '' ? '' : `?format=${encodeURIComponent(s.format)}`,
     };
-    this.#detailCtx = detail ? { contract: s.contract, findings: this.findings, op: detail, itemFieldsRule } : undefined;
+    this.#detailCtx = detail
+      ? { contract: s.contract, findings: this.findings, op: detail, itemFieldsRule }
+      : undefined;
     const rules: RuleId[] = [...ANSWER_RULES, ...CRAWL_RULES];
     if (itemFieldsRule) rules.push(...ITEM_RULES);
     if (withUrls) rules.push(...ITEM_URL_RULES);
@@ -158,9 +166,19 @@ export class CollectionCheck {
       const body = asEnvelope(got.body);
       if (!body) break; // the schema said why
       if (count === undefined) count = r.count = body.count;
-      else if (body.count !== count) f.report('envelope.count-stable', url, '/count', String(count), String(body.count));
-      if (page > 1 && !(typeof body.previous === 'string' && previousUrl !== undefined && samePage(body.previous, previousUrl))) {
-        f.report('envelope.previous-back', url, '/previous', `a link to the page before (${previousUrl})`, asJson(body.previous));
+      else if (body.count !== count)
+        f.report('envelope.count-stable', url, '/count', String(count), String(body.count));
+      if (
+        page > 1 &&
+        !(typeof body.previous === 'string' && previousUrl !== undefined && samePage(body.previous, previousUrl))
+      ) {
+        f.report(
+          'envelope.previous-back',
+          url,
+          '/previous',
+          `a link to the page before (${previousUrl})`,
+          asJson(body.previous),
+        );
       }
       pageRules(this.ctx, url, body, page === 1);
       const listed = this.items(url, body.results, page, seenItems);
@@ -197,16 +215,32 @@ export class CollectionCheck {
     if (r.truncated) {
       const why = `not verified: the crawl stopped at --max-pages ${this.s.maxPages} before the last page`;
       if (this.s.allowTruncated) skip(['crawl.truncated'], `allowed by --allow-truncated: stopped at ${r.pages} pages`);
-      else this.findings.report('crawl.truncated', firstUrl, '/next', `the last page within --max-pages ${this.s.maxPages}`, `a next link after page ${r.pages}: ${r.items} items of ${String(count)} reached; count, duplicates and later pages not verified`);
+      else
+        this.findings.report(
+          'crawl.truncated',
+          firstUrl,
+          '/next',
+          `the last page within --max-pages ${this.s.maxPages}`,
+          `a next link after page ${r.pages}: ${r.items} items of ${String(count)} reached; count, duplicates and later pages not verified`,
+        );
       skip(['envelope.count-reached'], why);
     }
     if (r.pages === 0) {
-      skip([...CRAWL_RULES, ...ITEM_RULES, ...ITEM_URL_RULES, 'schema', 'content-type', 'json'], 'not verified: no page of the collection could be read');
+      skip(
+        [...CRAWL_RULES, ...ITEM_RULES, ...ITEM_URL_RULES, 'schema', 'content-type', 'json'],
+        'not verified: no page of the collection could be read',
+      );
     } else if (!r.reachedEnd && !r.truncated) {
       skip(['envelope.count-reached'], `not verified: the crawl stopped at page ${r.pages + 1}`);
     }
     if (r.reachedEnd && count !== undefined && r.items !== count) {
-      this.findings.report('envelope.count-reached', firstUrl, '/count', `${r.items} (the items reached by following next)`, String(count));
+      this.findings.report(
+        'envelope.count-reached',
+        firstUrl,
+        '/count',
+        `${r.items} (the items reached by following next)`,
+        String(count),
+      );
     }
     if (r.rules.includes('item-url.addressable') && r.itemUrlsFetched === 0 && r.items > 0 && this.s.itemUrls === 0) {
       skip(['item-url.addressable', 'item-url.detail-equals'], 'not run: --item-urls 0');
@@ -222,11 +256,23 @@ export class CollectionCheck {
       const rec = item as Record<string, unknown>;
       const pk = rec[this.ctx.pkField];
       if (typeof pk === 'number' && Number.isSafeInteger(pk) && pk > this.#maxIntegerPk) this.#maxIntegerPk = pk;
-      const key = typeof rec.url === 'string' ? `url ${rec.url}` : typeof pk === 'number' || typeof pk === 'string' ? `pk ${String(pk)}` : undefined;
+      const key =
+        typeof rec.url === 'string'
+          ? `url ${rec.url}`
+          : typeof pk === 'number' || typeof pk === 'string'
+            ? `pk ${String(pk)}`
+            : undefined;
       if (key !== undefined) {
         const id = identity(key);
         const before = seen.get(id);
-        if (before !== undefined) this.findings.report('envelope.duplicate-item', url, where, 'an item not seen before', `the item of ${before}`);
+        if (before !== undefined)
+          this.findings.report(
+            'envelope.duplicate-item',
+            url,
+            where,
+            'an item not seen before',
+            `the item of ${before}`,
+          );
         else seen.set(id, `page ${page} ${where}`);
       }
       const itemUrl = itemUrlRules(this.ctx, url, where, rec);
@@ -264,7 +310,15 @@ export class CollectionCheck {
       // One violation per member that differs, so the report names the field.
       const other = found as Record<string, unknown>;
       for (const key of new Set([...Object.keys(item), ...Object.keys(other)])) {
-        if (!isDeepStrictEqual(item[key], other[key])) f.report('item-url.detail-equals', url, `/${key}`, `${asJson(item[key])} (as listed at ${where})`, asJson(other[key]), detail);
+        if (!isDeepStrictEqual(item[key], other[key]))
+          f.report(
+            'item-url.detail-equals',
+            url,
+            `/${key}`,
+            `${asJson(item[key])} (as listed at ${where})`,
+            asJson(other[key]),
+            detail,
+          );
       }
     });
   }

@@ -18,7 +18,12 @@ export interface CompareResult {
  * own, one after the other (the second's items are compared with the first's as they arrive),
  * then what differs. Each gets only its own headers: production's token never goes to staging.
  */
-export async function runCompare(contract: Contract, a: CheckOptions, b: CheckOptions, failOnDrift: boolean): Promise<CompareResult> {
+export async function runCompare(
+  contract: Contract,
+  a: CheckOptions,
+  b: CheckOptions,
+  failOnDrift: boolean,
+): Promise<CompareResult> {
   const secrets = [...Object.values(a.headers), ...Object.values(b.headers)].flatMap(secretsOfHeader);
   const drift = new DriftCollector(contract, new BaseScope(a.baseUrl), new BaseScope(b.baseUrl), new Redactor(secrets));
   const reportA = await runCheck(contract, { ...a, observer: drift.observerA });

@@ -27,9 +27,13 @@ const ONLY_B = 'only';
 const BOTH = 'both';
 
 function withoutBase(value: unknown, base: string): unknown {
-  if (typeof value === 'string') return value === base || value.startsWith(`${base}/`) || value.startsWith(`${base}?`) ? PLACEHOLDER + value.slice(base.length) : value;
+  if (typeof value === 'string')
+    return value === base || value.startsWith(`${base}/`) || value.startsWith(`${base}?`)
+      ? PLACEHOLDER + value.slice(base.length)
+      : value;
   if (Array.isArray(value)) return value.map((v) => withoutBase(v, base));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBase(v, base)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBase(v, base)]));
   return value;
 }
 
@@ -125,7 +129,8 @@ export class DriftCollector {
           if (before === json) continue;
           const other = JSON.parse(before) as Record<string, unknown>;
           for (const field of new Set([...Object.keys(other), ...Object.keys(item)])) {
-            if (!isDeepStrictEqual(other[field], item[field])) f.report('drift.items', `${list.path} (${k})`, `/${field}`, asJson(other[field]), asJson(item[field]));
+            if (!isDeepStrictEqual(other[field], item[field]))
+              f.report('drift.items', `${list.path} (${k})`, `/${field}`, asJson(other[field]), asJson(item[field]));
           }
         }
       },
@@ -133,7 +138,12 @@ export class DriftCollector {
   }
 
   /** The differences, once both deployments were crawled. */
-  report(resultsA: readonly EndpointResult[], resultsB: readonly EndpointResult[], lists: readonly ListOperation[], failOnDrift: boolean): DriftReport {
+  report(
+    resultsA: readonly EndpointResult[],
+    resultsB: readonly EndpointResult[],
+    lists: readonly ListOperation[],
+    failOnDrift: boolean,
+  ): DriftReport {
     const byA = new Map(resultsA.map((e) => [e.resource, e]));
     const byB = new Map(resultsB.map((e) => [e.resource, e]));
     for (const list of lists) {
@@ -142,19 +152,28 @@ export class DriftCollector {
       const f = this.findings(list);
       const present = (e: EndpointResult | undefined) => e !== undefined && e.pages > 0;
       if (present(ea) !== present(eb)) {
-        f.report('drift.collections', list.path, '', present(ea) ? 'served' : 'not served', present(eb) ? 'served' : 'not served');
+        f.report(
+          'drift.collections',
+          list.path,
+          '',
+          present(ea) ? 'served' : 'not served',
+          present(eb) ? 'served' : 'not served',
+        );
         continue;
       }
       if (!ea || !eb || !present(ea)) continue;
       if (ea.count !== eb.count) f.report('drift.count', list.path, '/count', String(ea.count), String(eb.count));
       const a = this.#side(this.#a, list.resource);
       const b = this.#side(this.#b, list.resource);
-      for (const field of a.fields) if (!b.fields.has(field)) f.report('drift.fields', list.path, `/results/*/${field}`, 'present', 'absent');
-      for (const field of b.fields) if (!a.fields.has(field)) f.report('drift.fields', list.path, `/results/*/${field}`, 'absent', 'present');
+      for (const field of a.fields)
+        if (!b.fields.has(field)) f.report('drift.fields', list.path, `/results/*/${field}`, 'present', 'absent');
+      for (const field of b.fields)
+        if (!a.fields.has(field)) f.report('drift.fields', list.path, `/results/*/${field}`, 'absent', 'present');
       // Only complete crawls tell what is missing.
       if (ea.reachedEnd && eb.reachedEnd) {
         for (const k of a.items.keys()) f.report('drift.items', `${list.path} (${k})`, '', 'present', 'absent');
-        for (const [k, v] of b.items) if (v === ONLY_B) f.report('drift.items', `${list.path} (${k})`, '', 'absent', 'present');
+        for (const [k, v] of b.items)
+          if (v === ONLY_B) f.report('drift.items', `${list.path} (${k})`, '', 'absent', 'present');
       }
       a.items.clear();
       b.items.clear();

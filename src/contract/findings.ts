@@ -31,7 +31,14 @@ export class Findings {
     readonly op: OperationRef,
   ) {}
 
-  report(rule: RuleId, url: string, pointer: string, expected: string, found: string, op: OperationRef = this.op): void {
+  report(
+    rule: RuleId,
+    url: string,
+    pointer: string,
+    expected: string,
+    found: string,
+    op: OperationRef = this.op,
+  ): void {
     const n = (this.#perRule.get(rule) ?? 0) + 1;
     this.#perRule.set(rule, n);
     if (n > KEPT_PER_RULE) {

@@ -32,7 +32,14 @@ export interface Failure {
 export type Fetched = Answer | Failure;
 
 /** Codes that mean nothing answers at that address at all (exit 2), not a broken deployment. */
-export const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+export const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ERR_INVALID_URL',
+]);
 
 export interface SendOptions {
   readonly method?: string;
@@ -98,15 +105,22 @@ export function send(url: string | URL, opts: SendOptions): Promise<Fetched> {
     let target: URL;
     try {
       target = typeof url === 'string' ? new URL(url) : url;
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw Object.assign(new Error(`not an http(s) URL: ${target.protocol}`), { code: 'ERR_INVALID_URL' });
+      if (target.protocol !== 'http:' && target.protocol !== 'https:')
+        throw Object.assign(new Error(`not an http(s) URL: ${target.protocol}`), { code: 'ERR_INVALID_URL' });
       const mod = target.protocol === 'https:' ? https : http;
-      req = mod.request(target, { method: opts.method ?? 'GET', headers: opts.headers as http.OutgoingHttpHeaders, agent: opts.agent });
+      req = mod.request(target, {
+        method: opts.method ?? 'GET',
+        headers: opts.headers as http.OutgoingHttpHeaders,
+        agent: opts.agent,
+      });
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
       fail(err.code ?? 'ERR_REQUEST', err.message);
       return;
     }
-    req.on('error', (e: NodeJS.ErrnoException) => fail(e.code ?? 'ERR_REQUEST', `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      fail(e.code ?? 'ERR_REQUEST', `${e.message}${e.code && !e.message.includes(e.code) ? ` (${e.code})` : ''}`),
+    );
     req.on('response', (response) => {
       res = response;
       const declared = Number(response.headers['content-length']);
@@ -189,12 +203,28 @@ export class HttpClient {
   }
 
   /** `method url`, with the credentials when (and only when) the url is on the base. */
-  request(method: string, url: string, extra: { headers?: Record<string, string>; body?: Buffer } = {}): Promise<Fetched> {
+  request(
+    method: string,
+    url: string,
+    extra: { headers?: Record<string, string>; body?: Buffer } = {},
+  ): Promise<Fetched> {
     this.requests++;
     const onBase = this.opts.scope.contains(url);
-    const headers = { accept: 'application/json', 'user-agent': 'workplace-stub-check', ...(onBase ? this.opts.headers : {}), ...extra.headers };
+    const headers = {
+      accept: 'application/json',
+      'user-agent': 'workplace-stub-check',
+      ...(onBase ? this.opts.headers : {}),
+      ...extra.headers,
+    };
     const agent = url.startsWith('https:') ? this.#https : this.#http;
-    return send(url, { method, headers, body: extra.body, timeoutMs: this.opts.timeoutMs, maxBody: this.opts.maxBody, agent });
+    return send(url, {
+      method,
+      headers,
+      body: extra.body,
+      timeoutMs: this.opts.timeoutMs,
+      maxBody: this.opts.maxBody,
+      agent,
+    });
   }
 
   get(url: string): Promise<Fetched> {
@@ -208,7 +238,11 @@ export class HttpClient {
 }
 
 /** Runs `work` over `items` with at most `limit` at once, results in input order. */
-export async function pool<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {

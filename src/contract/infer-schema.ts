@@ -69,7 +69,8 @@ export class SchemaInferrer {
       const required = [...this.#properties].filter(([, p]) => p.seen === this.#objects).map(([k]) => k);
       if (required.length > 0) out.required = required;
       out.properties = Object.fromEntries([...this.#properties].map(([k, p]) => [k, p.inferrer.schema()]));
-      if (this.#tooManyProperties) out.description = `more than ${SchemaInferrer.MAX_PROPERTIES} members seen; only the first are listed`;
+      if (this.#tooManyProperties)
+        out.description = `more than ${SchemaInferrer.MAX_PROPERTIES} members seen; only the first are listed`;
     }
     return out;
   }

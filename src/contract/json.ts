@@ -16,7 +16,8 @@ export function nestingDepth(text: string, limit = Number.POSITIVE_INFINITY): nu
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -33,7 +34,8 @@ export function nestingDepth(text: string, limit = Number.POSITIVE_INFINITY): nu
 
 /** Parses an answer's JSON, refusing what nests deeper than `maxDepth`; never throws. */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): Parsed {
-  if (nestingDepth(text, maxDepth) > maxDepth) return { ok: false, reason: `JSON nested deeper than ${maxDepth} levels` };
+  if (nestingDepth(text, maxDepth) > maxDepth)
+    return { ok: false, reason: `JSON nested deeper than ${maxDepth} levels` };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (e) {

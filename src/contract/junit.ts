@@ -4,12 +4,19 @@ import type { CheckReport, EndpointResult } from './report.js';
 import { DRIFT_RULES, RULES, type RuleId, type Violation } from './rules.js';
 
 // XML 1.0 allows no C0 control but tab and line breaks, no lone surrogate, no U+FFFE/FFFF.
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text content: markup escaped, characters XML cannot hold dropped. */
-const text = (s: string): string => s.replace(INVALID_XML, '').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
+const text = (s: string): string =>
+  s.replace(INVALID_XML, '').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c] ?? c);
 /** An attribute value: line breaks kept as character references (a parser would turn them into spaces). */
-const attr = (s: string): string => text(s).replace(/["']/g, (c) => (c === '"' ? '&quot;' : '&apos;')).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+const attr = (s: string): string =>
+  text(s)
+    .replace(/["']/g, (c) => (c === '"' ? '&quot;' : '&apos;'))
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
 const seconds = (ms: number): string => (Math.max(0, ms) / 1000).toFixed(3);
 
 interface Case {
@@ -31,7 +38,9 @@ interface Suite {
 const ruleMessage = (rule: RuleId): string => `${RULES[rule].source}: ${RULES[rule].text}`;
 
 function violationText(vs: readonly Violation[], omitted: number): string {
-  const lines = vs.map((v) => `${v.endpoint} ${v.pointer || '/'} at ${v.url}\n  expected: ${v.expected}\n  found:    ${v.found}`);
+  const lines = vs.map(
+    (v) => `${v.endpoint} ${v.pointer || '/'} at ${v.url}\n  expected: ${v.expected}\n  found:    ${v.found}`,
+  );
   if (omitted > 0) lines.push(`… and ${omitted} more`);
   return lines.join('\n');
 }
@@ -48,7 +57,8 @@ function endpointCases(e: EndpointResult, why?: string): Case[] {
     const vs = e.violations.filter((v) => v.rule === rule);
     const omitted = e.omitted[rule] ?? 0;
     const base = { classname: e.endpoint, name: `${e.operationId}: ${rule}`, ms };
-    if (vs.length + omitted > 0) return { ...base, failure: { message: ruleMessage(rule), type: rule, body: violationText(vs, omitted) } };
+    if (vs.length + omitted > 0)
+      return { ...base, failure: { message: ruleMessage(rule), type: rule, body: violationText(vs, omitted) } };
     const skipped = why ?? e.skipped[rule];
     return skipped !== undefined ? { ...base, skipped } : base;
   });
@@ -67,7 +77,13 @@ function checkSuite(report: CheckReport, timestamp: string): Suite {
         : {}),
   };
   const cases = [reach];
-  if (report.aborted !== undefined) cases.push({ classname: 'contract', name: 'the checker runs to the end', ms: 0, failure: { message: 'the checker failed', type: 'checker', body: report.aborted } });
+  if (report.aborted !== undefined)
+    cases.push({
+      classname: 'contract',
+      name: 'the checker runs to the end',
+      ms: 0,
+      failure: { message: 'the checker failed', type: 'checker', body: report.aborted },
+    });
   const why = report.unreachable !== undefined ? 'not run: the deployment cannot be reached' : undefined;
   for (const e of report.endpoints) cases.push(...endpointCases(e, why));
   return { name: `contract ${report.baseUrl}`, ms: report.durationMs, timestamp, cases };
@@ -81,7 +97,8 @@ function driftSuite(drift: DriftReport, timestamp: string): Suite {
       const vs = drift.violations.filter((v) => v.rule === rule && v.endpoint === c.endpoint);
       const base = { classname: c.endpoint, name: `${c.operationId}: ${rule}`, ms: 0 };
       if (vs.length === 0) cases.push(base);
-      else if (drift.failOnDrift) cases.push({ ...base, failure: { message: ruleMessage(rule), type: rule, body: violationText(vs, 0) } });
+      else if (drift.failOnDrift)
+        cases.push({ ...base, failure: { message: ruleMessage(rule), type: rule, body: violationText(vs, 0) } });
       else cases.push({ ...base, out: `drift (reported only, --fail-on-drift not given):\n${violationText(vs, 0)}` });
     }
   }
@@ -94,7 +111,9 @@ function suiteXml(s: Suite, id: number): string {
   const cases = s.cases.map((c) => {
     const open = `    <testcase classname="${attr(c.classname)}" name="${attr(c.name)}" time="${seconds(c.ms)}"`;
     const children = [
-      c.failure ? `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${text(c.failure.body)}</failure>` : '',
+      c.failure
+        ? `      <failure message="${attr(c.failure.message)}" type="${attr(c.failure.type)}">${text(c.failure.body)}</failure>`
+        : '',
       c.skipped !== undefined ? `      <skipped message="${attr(c.skipped)}"/>` : '',
       c.out !== undefined ? `      <system-out>${text(c.out)}</system-out>` : '',
     ].filter(Boolean);
@@ -108,9 +127,15 @@ function suiteXml(s: Suite, id: number): string {
 }
 
 /** JUnit XML as GitLab, Jenkins and GitHub's test reporters read it: testsuites › testsuite › testcase. */
-export function junitReport(reports: CheckReport | readonly CheckReport[], drift?: DriftReport, now = new Date()): string {
+export function junitReport(
+  reports: CheckReport | readonly CheckReport[],
+  drift?: DriftReport,
+  now = new Date(),
+): string {
   const timestamp = now.toISOString().replace(/\.\d{3}Z$/, '');
-  const suites = [...(Array.isArray(reports) ? reports : [reports as CheckReport]).map((r) => checkSuite(r, timestamp))];
+  const suites = [
+    ...(Array.isArray(reports) ? reports : [reports as CheckReport]).map((r) => checkSuite(r, timestamp)),
+  ];
   if (drift) suites.push(driftSuite(drift, timestamp));
   const all = suites.flatMap((s) => s.cases);
   const ms = suites.reduce((n, s) => n + s.ms, 0);
@@ -124,7 +149,12 @@ export function junitReport(reports: CheckReport | readonly CheckReport[], drift
 }
 
 /** The testcases of a proxy's session: the answers it saw, by endpoint and rule. */
-export function junitFromEndpoints(name: string, endpoints: readonly EndpointResult[], ms: number, now = new Date()): string {
+export function junitFromEndpoints(
+  name: string,
+  endpoints: readonly EndpointResult[],
+  ms: number,
+  now = new Date(),
+): string {
   const timestamp = now.toISOString().replace(/\.\d{3}Z$/, '');
   const suite: Suite = { name, ms, timestamp, cases: endpoints.flatMap((e) => endpointCases(e)) };
   const all = suite.cases;

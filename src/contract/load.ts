@@ -17,7 +17,8 @@ export async function loadContract(specFile: string): Promise<Contract> {
     const { operations, problems } = readOperations(spec.doc, specFile);
     if (problems.length > 0) throw new LoadError(problems);
     const ajv = new ContractAjv(spec.doc, spec.scan);
-    for (const op of operations.all) for (const r of Object.values(op.responses)) if (r.schemaPointer) ajv.validator(r.schemaPointer);
+    for (const op of operations.all)
+      for (const r of Object.values(op.responses)) if (r.schemaPointer) ajv.validator(r.schemaPointer);
     return { spec, operations, ajv };
   });
 }

@@ -39,15 +39,23 @@ export function pageRules(ctx: PageContext, url: string, body: Envelope, isFirst
     if (body.previous !== null) f.report('envelope.first-previous', url, '/previous', 'null', asJson(body.previous));
     if (body.count === 0) {
       if (body.next !== null) f.report('envelope.empty', url, '/next', 'null (count is 0)', asJson(body.next));
-      if (body.results.length > 0) f.report('envelope.empty', url, '/results', '[] (count is 0)', `${body.results.length} items`);
+      if (body.results.length > 0)
+        f.report('envelope.empty', url, '/results', '[] (count is 0)', `${body.results.length} items`);
     }
     if (body.next === null && body.results.length !== body.count) {
-      f.report('envelope.single-page', url, '/results', `${body.count} items (count, and next is null)`, `${body.results.length} items`);
+      f.report(
+        'envelope.single-page',
+        url,
+        '/results',
+        `${body.count} items (count, and next is null)`,
+        `${body.results.length} items`,
+      );
     }
   }
   for (const key of ['next', 'previous'] as const) {
     const link = body[key];
-    if (link !== null && !ctx.scope.holdsLink(link)) f.report('urls.base', url, `/${key}`, `an absolute url on ${ctx.scope.href}/`, asJson(link));
+    if (link !== null && !ctx.scope.holdsLink(link))
+      f.report('urls.base', url, `/${key}`, `an absolute url on ${ctx.scope.href}/`, asJson(link));
   }
 }
 
@@ -55,7 +63,12 @@ export function pageRules(ctx: PageContext, url: string, body: Envelope, isFirst
  * §2.2 and §9.2 for one item's url: absolute and on the base, pk its last path segment, the shape
  * `{base_url}/api/v1/desk/<pk>?format=…`. Answers the url when it may be fetched (on the base).
  */
-export function itemUrlRules(ctx: PageContext, url: string, where: string, item: Readonly<Record<string, unknown>>): string | undefined {
+export function itemUrlRules(
+  ctx: PageContext,
+  url: string,
+  where: string,
+  item: Readonly<Record<string, unknown>>,
+): string | undefined {
   if (!ctx.withUrls || !ctx.detail || typeof item.url !== 'string') return undefined;
   const f = ctx.findings;
   const itemUrl = item.url;
@@ -71,7 +84,14 @@ export function itemUrlRules(ctx: PageContext, url: string, where: string, item:
     } catch {
       segment = undefined;
     }
-    if (segment !== String(pk)) f.report('item-url.pk', url, `${where}/url`, `last path segment ${String(pk)} (the item's ${ctx.pkField})`, itemUrl);
+    if (segment !== String(pk))
+      f.report(
+        'item-url.pk',
+        url,
+        `${where}/url`,
+        `last path segment ${String(pk)} (the item's ${ctx.pkField})`,
+        itemUrl,
+      );
     else {
       const expected = `${ctx.scope.url(itemUrlPath(ctx.detail, String(pk)))}${ctx.formatQuery}`;
       if (itemUrl !== expected) f.report('item-url.shape', url, `${where}/url`, expected, itemUrl);

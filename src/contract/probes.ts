@@ -34,9 +34,11 @@ export async function runProbes(check: CollectionCheck, facts: CrawlFacts): Prom
   const { list, detail, result } = check;
   const skip = (rule: RuleId, why: string) => (result.skipped[rule] = why);
 
-  for (const page of INVALID_PAGES) await expectError(check, 'probe.invalid-page', withQuery(facts.firstUrl, `page=${page}`), list);
+  for (const page of INVALID_PAGES)
+    await expectError(check, 'probe.invalid-page', withQuery(facts.firstUrl, `page=${page}`), list);
 
-  if (result.reachedEnd) await expectError(check, 'probe.page-past-end', withQuery(facts.firstUrl, `page=${result.pages + 1}`), list);
+  if (result.reachedEnd)
+    await expectError(check, 'probe.page-past-end', withQuery(facts.firstUrl, `page=${result.pages + 1}`), list);
   else skip('probe.page-past-end', 'not run: the crawl did not reach the last page');
 
   if (list.formats !== undefined) {
@@ -45,8 +47,15 @@ export async function runProbes(check: CollectionCheck, facts: CrawlFacts): Prom
   } else skip('probe.unknown-format', 'not run: the spec declares no values of format');
 
   if (detail) {
-    const pk = detail.pkIsInteger ? String(result.truncated ? INT32_MAX : Math.min(facts.maxIntegerPk + 1, INT32_MAX)) : 'no-such-item';
-    await expectError(check, 'probe.unknown-pk', `${check.s.scope.url(itemUrlPath(detail, pk))}${check.ctx.formatQuery}`, detail);
+    const pk = detail.pkIsInteger
+      ? String(result.truncated ? INT32_MAX : Math.min(facts.maxIntegerPk + 1, INT32_MAX))
+      : 'no-such-item';
+    await expectError(
+      check,
+      'probe.unknown-pk',
+      `${check.s.scope.url(itemUrlPath(detail, pk))}${check.ctx.formatQuery}`,
+      detail,
+    );
   }
 
   await methodNotAllowed(check, facts.firstUrl);
@@ -62,19 +71,44 @@ async function expectError(check: CollectionCheck, rule: RuleId, url: string, op
     return;
   }
   const errors = Object.keys(op.responses).filter((s) => /^4/.test(s));
-  const declared = errors.length > 0 ? errors.includes(String(r.status)) || errors.includes(`${String(r.status)[0]}XX`) : r.status >= 400 && r.status < 500;
+  const declared =
+    errors.length > 0
+      ? errors.includes(String(r.status)) || errors.includes(`${String(r.status)[0]}XX`)
+      : r.status >= 400 && r.status < 500;
   if (!declared) {
-    f.report(rule, url, '', errors.length > 0 ? `${errors.join(' or ')} (declared for errors)` : 'a 4xx error', `${r.status}: ${r.text}`, op);
+    f.report(
+      rule,
+      url,
+      '',
+      errors.length > 0 ? `${errors.join(' or ')} (declared for errors)` : 'a 4xx error',
+      `${r.status}: ${r.text}`,
+      op,
+    );
     return;
   }
   const schema = declaredFor(op.responses, r.status)?.schemaPointer;
   if (schema) expectBody(check, rule, url, r.contentType, r.text, schema, op);
 }
 
-function expectBody(check: CollectionCheck, rule: RuleId, url: string, contentType: string, text: string, schema: string, op: OperationRef): void {
+function expectBody(
+  check: CollectionCheck,
+  rule: RuleId,
+  url: string,
+  contentType: string,
+  text: string,
+  schema: string,
+  op: OperationRef,
+): void {
   const f = check.findings;
   if (!isJsonType(contentType)) {
-    f.report(rule, url, '', 'application/json (the declared error body)', `${contentType || 'no Content-Type'}: ${text}`, op);
+    f.report(
+      rule,
+      url,
+      '',
+      'application/json (the declared error body)',
+      `${contentType || 'no Content-Type'}: ${text}`,
+      op,
+    );
     return;
   }
   const parsed = parseJson(text);
@@ -84,7 +118,14 @@ function expectBody(check: CollectionCheck, rule: RuleId, url: string, contentTy
   }
   for (const v of check.s.contract.ajv.validate(schema, parsed.value)) {
     const pointer = v.keyword === 'required' ? `${v.pointer}/${String(v.params.missingProperty)}` : v.pointer;
-    f.report(rule, url, pointer, `${describeViolation(v)} (${schema})`, v.keyword === 'required' ? 'missing' : asJson(v.data), op);
+    f.report(
+      rule,
+      url,
+      pointer,
+      `${describeViolation(v)} (${schema})`,
+      v.keyword === 'required' ? 'missing' : asJson(v.data),
+      op,
+    );
   }
 }
 
@@ -109,13 +150,22 @@ async function methodNotAllowed(check: CollectionCheck, firstUrl: string): Promi
   }
   const f = check.findings;
   check.result.requests++;
-  const r = await check.s.client.request(method, firstUrl, { headers: { 'content-type': 'application/json' }, body: Buffer.from('{') });
+  const r = await check.s.client.request(method, firstUrl, {
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from('{'),
+  });
   if (!r.ok) {
     f.report(rule, firstUrl, '', `405 to ${method}`, r.error);
     return;
   }
   if (r.status !== 405) {
-    f.report(rule, firstUrl, '', `405 to ${method} (the spec declares ${declared.join(', ')})`, `${r.status}: ${r.text}`);
+    f.report(
+      rule,
+      firstUrl,
+      '',
+      `405 to ${method} (the spec declares ${declared.join(', ')})`,
+      `${r.status}: ${r.text}`,
+    );
     return;
   }
   const allow = headerText(r.headers, 'allow')
@@ -123,8 +173,10 @@ async function methodNotAllowed(check: CollectionCheck, firstUrl: string): Promi
     .map((m) => m.trim().toUpperCase())
     .filter(Boolean);
   const missing = declared.filter((m) => !allow.includes(m));
-  if (allow.length === 0) f.report(rule, firstUrl, 'Allow', `an Allow header naming ${declared.join(', ')}`, 'no Allow header');
-  else if (missing.length > 0 || allow.includes(method)) f.report(rule, firstUrl, 'Allow', `${declared.join(', ')} and not ${method}`, allow.join(', '));
+  if (allow.length === 0)
+    f.report(rule, firstUrl, 'Allow', `an Allow header naming ${declared.join(', ')}`, 'no Allow header');
+  else if (missing.length > 0 || allow.includes(method))
+    f.report(rule, firstUrl, 'Allow', `${declared.join(', ')} and not ${method}`, allow.join(', '));
   const schema = methodNotAllowedSchema(check);
   if (schema) expectBody(check, rule, firstUrl, r.contentType, r.text, schema, list);
 }
@@ -150,10 +202,18 @@ async function head(check: CollectionCheck, facts: CrawlFacts): Promise<void> {
   for (const name of HEAD_HEADERS) {
     const want = headerText(get.headers, name);
     const got = headerText(r.headers, name);
-    if (want !== got) f.report(rule, facts.firstUrl, name, want === '' ? 'no such header (as GET)' : `${want} (as GET)`, got === '' ? 'none' : got);
+    if (want !== got)
+      f.report(
+        rule,
+        facts.firstUrl,
+        name,
+        want === '' ? 'no such header (as GET)' : `${want} (as GET)`,
+        got === '' ? 'none' : got,
+      );
   }
   const length = headerText(r.headers, 'content-length');
   const getLength = headerText(get.headers, 'content-length') || String(get.body.length);
-  if (length !== '' && length !== getLength && r.status === get.status) f.report(rule, facts.firstUrl, 'content-length', `${getLength} (as GET)`, length);
+  if (length !== '' && length !== getLength && r.status === get.status)
+    f.report(rule, facts.firstUrl, 'content-length', `${getLength} (as GET)`, length);
   if (r.body.length > 0) f.report(rule, facts.firstUrl, '', 'no body', `${r.body.length} bytes`);
 }

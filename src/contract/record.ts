@@ -32,7 +32,14 @@ export interface RecordedCollection {
 }
 
 export type RecordResult =
-  | { ok: true; report: CheckReport; collections: RecordedCollection[]; suggested: string | undefined; pageSize: number | undefined; metadata: string | undefined }
+  | {
+      ok: true;
+      report: CheckReport;
+      collections: RecordedCollection[];
+      suggested: string | undefined;
+      pageSize: number | undefined;
+      metadata: string | undefined;
+    }
   | { ok: false; error: string };
 
 /** The file a collection's fixture is read from by the stub: `<x-stub-fixture or resource>.json`. */
@@ -71,8 +78,16 @@ export async function runRecord(contract: Contract, opts: RecordOptions): Promis
   const targets = [...lists.map(fixtureFile), SUGGESTED_SCHEMAS, RECORDING_NOTE];
   if (!opts.force) {
     const existing: string[] = [];
-    for (const name of targets) if (await access(path.join(out, name)).then(() => true, () => false)) existing.push(name);
-    if (existing.length > 0) return { ok: false, error: `${out} already holds ${existing.join(', ')} (--force overwrites)` };
+    for (const name of targets)
+      if (
+        await access(path.join(out, name)).then(
+          () => true,
+          () => false,
+        )
+      )
+        existing.push(name);
+    if (existing.length > 0)
+      return { ok: false, error: `${out} already holds ${existing.join(', ')} (--force overwrites)` };
   }
   const pending = new Map<string, Pending>();
   for (const list of lists) {
@@ -112,7 +127,8 @@ export async function runRecord(contract: Contract, opts: RecordOptions): Promis
     const report = await runCheck(contract, { ...opts, itemUrls: 0, probes: false, observer });
     const collections = [...pending.values()].map((p) => p.entry);
     // Nothing was recorded: nothing is written (a second try needs no --force).
-    if (report.unreachable !== undefined || report.refused) return { ok: true, report, collections, suggested: undefined, pageSize, metadata: undefined };
+    if (report.unreachable !== undefined || report.refused)
+      return { ok: true, report, collections, suggested: undefined, pageSize, metadata: undefined };
     const suggested = await writeSuggestions(out, scope, [...pending.values()]);
     const metadata = path.join(out, RECORDING_NOTE);
     await writeFile(metadata, recordingNote(scope, report, collections, pageSize, suggested));
@@ -126,7 +142,13 @@ export async function runRecord(contract: Contract, opts: RecordOptions): Promis
 }
 
 /** One item as its fixture holds it (indented JSON), or undefined when it cannot be recorded. */
-function fixtureItem(contract: Contract, scope: BaseScope, redactor: Redactor, p: Pending, item: unknown): string | undefined {
+function fixtureItem(
+  contract: Contract,
+  scope: BaseScope,
+  redactor: Redactor,
+  p: Pending,
+  item: unknown,
+): string | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     p.entry.invalid++;
     return undefined;
@@ -135,7 +157,8 @@ function fixtureItem(contract: Contract, scope: BaseScope, redactor: Redactor, p
   if (contract.ajv.validate(p.list.itemPointer, item).length > 0) p.entry.invalid++;
   // The item's own url names the recorded deployment: the stub builds it per request (§9.2).
   const { url, ...rest } = item as Record<string, unknown>;
-  const kept = p.buildsUrl || (typeof url === 'string' && scope.holdsLink(url)) ? rest : (item as Record<string, unknown>);
+  const kept =
+    p.buildsUrl || (typeof url === 'string' && scope.holdsLink(url)) ? rest : (item as Record<string, unknown>);
   const json = JSON.stringify(kept, null, 2);
   const safe = redactor.redact(json);
   if (safe !== json) {
@@ -161,8 +184,10 @@ function parses(json: string): boolean {
 async function finish(p: Pending, result: EndpointResult, allowTruncated: boolean): Promise<void> {
   const e = p.entry;
   if (result.pages === 0) e.reason = 'no page of the collection could be read';
-  else if (result.truncated && !allowTruncated) e.reason = `the crawl stopped at --max-pages before the last page (--allow-truncated records what was read)`;
-  else if (!result.reachedEnd && !result.truncated) e.reason = `the crawl stopped at page ${result.pages + 1} (see the check's violations)`;
+  else if (result.truncated && !allowTruncated)
+    e.reason = `the crawl stopped at --max-pages before the last page (--allow-truncated records what was read)`;
+  else if (!result.reachedEnd && !result.truncated)
+    e.reason = `the crawl stopped at page ${result.pages + 1} (see the check's violations)`;
   else if (e.invalid > 0) e.reason = `${e.invalid} items break the item schema (the stub would refuse the fixture)`;
   const handle = p.handle ?? (await open(p.tmp, 'w'));
   p.handle = undefined;
@@ -176,7 +201,11 @@ async function finish(p: Pending, result: EndpointResult, allowTruncated: boolea
   e.written = true;
 }
 
-async function writeSuggestions(out: string, scope: BaseScope, pending: readonly Pending[]): Promise<string | undefined> {
+async function writeSuggestions(
+  out: string,
+  scope: BaseScope,
+  pending: readonly Pending[],
+): Promise<string | undefined> {
   const schemas: Record<string, unknown> = {};
   for (const p of pending) {
     if (!p.infer || p.infer.count === 0 || p.infer.fields.length === 0) continue;
@@ -198,7 +227,13 @@ async function writeSuggestions(out: string, scope: BaseScope, pending: readonly
   return file;
 }
 
-function recordingNote(scope: BaseScope, report: CheckReport, collections: readonly RecordedCollection[], pageSize: number | undefined, suggested: string | undefined): string {
+function recordingNote(
+  scope: BaseScope,
+  report: CheckReport,
+  collections: readonly RecordedCollection[],
+  pageSize: number | undefined,
+  suggested: string | undefined,
+): string {
   const note = {
     recorded: scope.href,
     at: new Date().toISOString(),
@@ -206,7 +241,14 @@ function recordingNote(scope: BaseScope, report: CheckReport, collections: reado
     serve: `workplace-stub --fixtures ${path.dirname(collections[0]?.file ?? '.')}${pageSize ? ` --page-size ${pageSize}` : ''}`,
     pageSize: pageSize ?? null,
     contractViolations: report.violations.length,
-    collections: Object.fromEntries(collections.map((c) => [c.resource, c.written ? { items: c.items, file: path.basename(c.file), ...(c.redacted ? { redacted: c.redacted } : {}) } : { written: false, reason: c.reason }])),
+    collections: Object.fromEntries(
+      collections.map((c) => [
+        c.resource,
+        c.written
+          ? { items: c.items, file: path.basename(c.file), ...(c.redacted ? { redacted: c.redacted } : {}) }
+          : { written: false, reason: c.reason },
+      ]),
+    ),
     suggestedSchemas: suggested ? path.basename(suggested) : null,
     secrets: `every --header value is replaced by ${REDACTED} wherever an item held it`,
   };

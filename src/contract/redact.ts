@@ -7,7 +7,16 @@ export const REDACTED = '[redacted]';
 const MIN_SECRET = 4;
 
 // Headers QA passes that carry no credential: shown as they are.
-const NOT_SECRET = new Set(['accept', 'accept-language', 'accept-encoding', 'user-agent', 'prefer', 'content-type', 'cache-control', 'pragma']);
+const NOT_SECRET = new Set([
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'user-agent',
+  'prefer',
+  'content-type',
+  'cache-control',
+  'pragma',
+]);
 
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
@@ -18,8 +27,17 @@ export function encodingsOf(secret: string): string[] {
   // Python's json.dumps(ensure_ascii=True) and some renderers escape every non-ASCII character.
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   // Every byte but the unreserved ones, as Python's quote(safe='') writes it (encodeURIComponent keeps !'()*).
-  const pctAll = [...Buffer.from(secret, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
-  const html = secret.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[c] ?? c);
+  const pctAll = [...Buffer.from(secret, 'utf8')]
+    .map((b) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b))
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+  const html = secret.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[c] ?? c,
+  );
   return [
     secret,
     json,
@@ -71,17 +89,21 @@ export class Redactor {
 
   constructor(secrets: Iterable<string>) {
     const variants = new Set<string>();
-    for (const s of secrets) if (s.length >= MIN_SECRET) for (const v of encodingsOf(s)) if (v.length >= MIN_SECRET) variants.add(v.toLowerCase());
+    for (const s of secrets)
+      if (s.length >= MIN_SECRET)
+        for (const v of encodingsOf(s)) if (v.length >= MIN_SECRET) variants.add(v.toLowerCase());
     // Longest first: a secret that contains another is replaced whole.
     this.#variants = [...variants].sort((a, b) => b.length - a.length);
-    this.#pattern = this.#variants.length > 0 ? new RegExp(this.#variants.map(escapeRegExp).join('|'), 'gi') : undefined;
+    this.#pattern =
+      this.#variants.length > 0 ? new RegExp(this.#variants.map(escapeRegExp).join('|'), 'gi') : undefined;
     this.longest = this.#variants[0]?.length ?? 0;
   }
 
   /** A redactor for the headers sent with every request (their names are not secret, their values are). */
   static forHeaders(headers: Readonly<Record<string, string>>, more: readonly string[] = []): Redactor {
     const secrets = [...more];
-    for (const [name, value] of Object.entries(headers)) if (!NOT_SECRET.has(name.toLowerCase())) secrets.push(...secretsOfHeader(value));
+    for (const [name, value] of Object.entries(headers))
+      if (!NOT_SECRET.has(name.toLowerCase())) secrets.push(...secretsOfHeader(value));
     return new Redactor(secrets);
   }
 

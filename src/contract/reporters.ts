@@ -22,7 +22,9 @@ const SHOWN_PER_RULE = 20;
 
 export function summaryLine(report: CheckReport): string {
   const failed = report.endpoints.filter((e) => violationCount(e) > 0).length;
-  const rules = new Set(report.endpoints.flatMap((e) => [...e.violations.map((v) => v.rule), ...Object.keys(e.omitted)])).size;
+  const rules = new Set(
+    report.endpoints.flatMap((e) => [...e.violations.map((v) => v.rule), ...Object.keys(e.omitted)]),
+  ).size;
   const notVerified = report.endpoints.filter((e) => e.truncated).length;
   const note = notVerified > 0 ? ` (${notVerified} not verified to the end: --max-pages)` : '';
   return `${report.endpoints.length} endpoints checked with ${report.requests} requests in ${report.durationMs} ms: ${report.endpoints.length - failed} passed, ${failed} failed${note}; ${totalViolations(report)} violations of ${rules} rules`;
@@ -44,15 +46,21 @@ function violationLines(e: EndpointResult, vs: readonly Violation[], omitted: nu
 function endpointNotes(e: EndpointResult): string {
   const notes = [
     e.truncated ? `stopped at ${e.pages} pages, --max-pages: not verified` : '',
-    e.itemUrlsSkipped > 0 ? `${e.itemUrlsFetched} of ${e.itemUrlsFetched + e.itemUrlsSkipped} item urls fetched, --item-urls` : '',
+    e.itemUrlsSkipped > 0
+      ? `${e.itemUrlsFetched} of ${e.itemUrlsFetched + e.itemUrlsSkipped} item urls fetched, --item-urls`
+      : '',
   ].filter(Boolean);
   return notes.length > 0 ? colors.yellow(` (${notes.join('; ')})`) : '';
 }
 
 /** The readable report: grouped by endpoint, then rule; each violation with pointer, expected, found. */
 export function textReport(report: CheckReport, drift?: DriftReport): string {
-  if (report.unreachable !== undefined) return `${colors.red('error')}: ${report.baseUrl} cannot be reached: ${report.unreachable}\n`;
-  const lines = [`Contract check of ${colors.bold(report.baseUrl)} against ${path.relative(process.cwd(), report.specFile) || report.specFile}`, ''];
+  if (report.unreachable !== undefined)
+    return `${colors.red('error')}: ${report.baseUrl} cannot be reached: ${report.unreachable}\n`;
+  const lines = [
+    `Contract check of ${colors.bold(report.baseUrl)} against ${path.relative(process.cwd(), report.specFile) || report.specFile}`,
+    '',
+  ];
   for (const e of report.endpoints) {
     const stats = colors.dim(` ${e.pages} pages, ${e.items} items`);
     if (violationCount(e) === 0) {
@@ -69,8 +77,15 @@ export function textReport(report: CheckReport, drift?: DriftReport): string {
     }
   }
   for (const hint of report.hints) lines.push('', `${colors.yellow('hint')}: ${printable(hint)}`);
-  if (report.aborted !== undefined) lines.push('', `${colors.red('error')}: the checker failed before the end: ${printable(report.aborted)}`);
-  lines.push('', totalViolations(report) === 0 && !report.refused ? colors.green(summaryLine(report)) : colors.red(summaryLine(report)), '');
+  if (report.aborted !== undefined)
+    lines.push('', `${colors.red('error')}: the checker failed before the end: ${printable(report.aborted)}`);
+  lines.push(
+    '',
+    totalViolations(report) === 0 && !report.refused
+      ? colors.green(summaryLine(report))
+      : colors.red(summaryLine(report)),
+    '',
+  );
   if (drift) lines.push(...driftLines(drift));
   return lines.join('\n');
 }
@@ -91,14 +106,26 @@ function driftLines(drift: DriftReport): string[] {
     }
   }
   const n = drift.violations.length + drift.omitted;
-  lines.push('', n === 0 ? colors.green('no drift: the same collections, counts, items and fields') : colors.yellow(`${n} differences (${drift.failOnDrift ? 'failing the run: --fail-on-drift' : 'reported only; --fail-on-drift fails the run'})`), '');
+  lines.push(
+    '',
+    n === 0
+      ? colors.green('no drift: the same collections, counts, items and fields')
+      : colors.yellow(
+          `${n} differences (${drift.failOnDrift ? 'failing the run: --fail-on-drift' : 'reported only; --fail-on-drift fails the run'})`,
+        ),
+    '',
+  );
   return lines;
 }
 
 function reportObject(report: CheckReport): Record<string, unknown> {
   return {
     baseUrl: report.baseUrl,
-    ok: report.unreachable === undefined && !report.refused && report.aborted === undefined && totalViolations(report) === 0,
+    ok:
+      report.unreachable === undefined &&
+      !report.refused &&
+      report.aborted === undefined &&
+      totalViolations(report) === 0,
     unreachable: report.unreachable ?? null,
     aborted: report.aborted ?? null,
     hints: report.hints,
@@ -110,7 +137,13 @@ function reportObject(report: CheckReport): Record<string, unknown> {
   };
 }
 
-const driftObject = (drift: DriftReport) => ({ baseA: drift.baseA, baseB: drift.baseB, failOnDrift: drift.failOnDrift, differences: drift.violations.length + drift.omitted, violations: drift.violations });
+const driftObject = (drift: DriftReport) => ({
+  baseA: drift.baseA,
+  baseB: drift.baseB,
+  failOnDrift: drift.failOnDrift,
+  differences: drift.violations.length + drift.omitted,
+  violations: drift.violations,
+});
 
 /** The report as JSON, for machines. */
 export function jsonReport(report: CheckReport): string {
@@ -118,6 +151,11 @@ export function jsonReport(report: CheckReport): string {
 }
 
 /** Two deployments' reports and their drift as JSON. */
-export function jsonCompareReport(a: CheckReport, b: CheckReport, drift: DriftReport | undefined, exitCode: number): string {
+export function jsonCompareReport(
+  a: CheckReport,
+  b: CheckReport,
+  drift: DriftReport | undefined,
+  exitCode: number,
+): string {
   return `${JSON.stringify({ exitCode, deployments: [reportObject(a), reportObject(b)], drift: drift ? driftObject(drift) : null }, null, 2)}\n`;
 }

@@ -1,11 +1,28 @@
 import { DJANGO_HEADERS, escapeUriPath, pathInfo } from './django.js';
-import { DJANGO_ERRORS, detailBody, type DjangoPage, DRF_ERRORS, type DrfError, methodNotAllowedDetail, noMatchDetail } from './errors.js';
+import {
+  DJANGO_ERRORS,
+  detailBody,
+  type DjangoPage,
+  DRF_ERRORS,
+  type DrfError,
+  methodNotAllowedDetail,
+  noMatchDetail,
+} from './errors.js';
 import { type HeaderGetter, resolveBaseUrl } from './host.js';
 import { camelcaseToSpaces, viewMetadata } from './metadata.js';
 import type { CollectionModel, Model } from './model.js';
 import { negotiate } from './negotiation.js';
 import { choosePage, pageLinks } from './pagination.js';
-import { lastValue, linkQueryString, MAX_QUERY_FIELDS, parseQuery, pythonInt, type QueryMap, queryFieldCount, quotePlus } from './python-query.js';
+import {
+  lastValue,
+  linkQueryString,
+  MAX_QUERY_FIELDS,
+  parseQuery,
+  pythonInt,
+  type QueryMap,
+  queryFieldCount,
+  quotePlus,
+} from './python-query.js';
 import { sessionHeaders, withVaryCookie } from './session.js';
 import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
@@ -50,7 +67,18 @@ export interface CoreAnswer {
 }
 
 /** The headers an answer depends on; an answer cache keys on these (presence and value). */
-export const CACHE_KEY_HEADERS = Object.freeze(['host', 'x-forwarded-host', 'x-forwarded-proto', 'accept', 'authorization', 'cookie', 'origin', 'prefer', 'access-control-request-method', 'access-control-request-headers']);
+export const CACHE_KEY_HEADERS = Object.freeze([
+  'host',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'accept',
+  'authorization',
+  'cookie',
+  'origin',
+  'prefer',
+  'access-control-request-method',
+  'access-control-request-headers',
+]);
 
 export interface CoreOptions {
   /** PageNumberPagination's PAGE_SIZE. */
@@ -68,7 +96,8 @@ export interface CoreOptions {
   /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
   readonly cors: boolean;
   /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
-  readonly validateQuery?: ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
+  readonly validateQuery?:
+    ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
 }
 
 export const SCENARIO_HELP = Object.freeze({
@@ -170,7 +199,11 @@ export class StubCore {
     let answer = this.#answer(req);
     // SessionMiddleware.process_response, on every answer Django sends.
     const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false);
-    if (session.setCookie !== undefined) answer = { ...answer, headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie } };
+    if (session.setCookie !== undefined)
+      answer = {
+        ...answer,
+        headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie },
+      };
     return this.options.cors ? withCors(answer, req.header) : answer;
   }
 
@@ -179,7 +212,12 @@ export class StubCore {
     // CommonMiddleware: get_host() before anything else; a bad Host is Django's 400 page.
     const host = resolveBaseUrl(req.header, this.options, req.scheme);
     if (!host.ok) return page(DJANGO_ERRORS.BAD_REQUEST);
-    if (this.options.cors && method === 'OPTIONS' && req.header('origin') !== undefined && req.header('access-control-request-method') !== undefined) {
+    if (
+      this.options.cors &&
+      method === 'OPTIONS' &&
+      req.header('origin') !== undefined &&
+      req.header('access-control-request-method') !== undefined
+    ) {
       return preflight(req.header);
     }
     const q = req.url.indexOf('?');
@@ -191,19 +229,43 @@ export class StubCore {
     if (!match) {
       // CommonMiddleware (APPEND_SLASH): a 404 whose path with a slash would resolve is a 301 there.
       if (!path.endsWith('/') && this.model.router.match(`${path}/`)) {
-        return { status: 301, headers: { ...DJANGO_HEADERS, 'content-type': 'text/html; charset=utf-8', location: `${escapeUriPath(path)}/${rawQuery === '' ? '' : `?${iriToUri(rawQuery)}`}` }, body: '' };
+        return {
+          status: 301,
+          headers: {
+            ...DJANGO_HEADERS,
+            'content-type': 'text/html; charset=utf-8',
+            location: `${escapeUriPath(path)}/${rawQuery === '' ? '' : `?${iriToUri(rawQuery)}`}`,
+          },
+          body: '',
+        };
       }
       return page(DJANGO_ERRORS.PAGE_NOT_FOUND);
     }
     const query = parseQuery(rawQuery);
-    const ctx: RequestContext = { method, baseUrl: host.baseUrl, path, query, rawQuery, match, header: req.header, body: req.body };
+    const ctx: RequestContext = {
+      method,
+      baseUrl: host.baseUrl,
+      path,
+      query,
+      rawQuery,
+      match,
+      header: req.header,
+      body: req.body,
+    };
     return match.kind === 'root' ? this.#root(ctx, match.root) : this.#route(ctx, match.route);
   }
 
   /** `POST /__stub/reset`: the stub's own path, outside the service's; any other method is refused. */
   #resetAnswer(method: string): CoreAnswer {
     if (method !== 'POST') {
-      return { ...stubProblem('Method not allowed', `${RESET_PATH} takes POST: it puts every collection back to the snapshot's items`), status: 405, headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow: 'POST' } };
+      return {
+        ...stubProblem(
+          'Method not allowed',
+          `${RESET_PATH} takes POST: it puts every collection back to the snapshot's items`,
+        ),
+        status: 405,
+        headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow: 'POST' },
+      };
     }
     this.reset();
     return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
@@ -214,8 +276,14 @@ export class StubCore {
     const formats = this.model.operations.lists[0]?.formats ?? ['api', 'json'];
     const view = this.#initial(ctx, 'GET, HEAD, OPTIONS', formats);
     if ('status' in view) return view;
-    if (ctx.method === 'OPTIONS') return respond(view, 200, drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', formats)));
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    if (ctx.method === 'OPTIONS')
+      return respond(
+        view,
+        200,
+        drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', formats)),
+      );
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+      return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
     const format = lastValue(ctx.query, 'format');
     const query = format === undefined ? '' : `?format=${quotePlus(format)}`;
     const suffix = ctx.match.suffix === undefined ? '' : `.${ctx.match.suffix}`;
@@ -236,18 +304,38 @@ export class StubCore {
     const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? op;
     if (this.options.validateQuery) {
       const violations = this.options.validateQuery(target, ctx.query);
-      if (violations.length > 0) return stubProblem('Invalid request', `${violations.length} query parameter(s) break ${target.operationId}'s declaration`, { validation: violations });
+      if (violations.length > 0)
+        return stubProblem(
+          'Invalid request',
+          `${violations.length} query parameter(s) break ${target.operationId}'s declaration`,
+          { validation: violations },
+        );
     }
     const view = this.#initial(ctx, allow, formats);
     if ('status' in view) return view;
     if (ctx.method === 'OPTIONS') {
       const suffix = route.kind === 'list' ? 'List' : 'Instance';
-      return respond(view, 200, drfJson(viewMetadata(`${camelcaseToSpaces(collection.list.itemName)} ${suffix}`, collection.list.viewDescription, formats, this.#actions(ctx, collection, route))));
+      return respond(
+        view,
+        200,
+        drfJson(
+          viewMetadata(
+            `${camelcaseToSpaces(collection.list.itemName)} ${suffix}`,
+            collection.list.viewDescription,
+            formats,
+            this.#actions(ctx, collection, route),
+          ),
+        ),
+      );
     }
     const method = ctx.method === 'HEAD' && route.methods.has('GET') ? 'GET' : ctx.method;
     const handler = route.methods.get(method as ViewMethod);
     if (!handler) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
-    if (scenario.code !== undefined && scenario.code !== 200) return { ...this.#declared(view, handler, scenario), ...(scenario.delayMs > 0 ? { delayMs: scenario.delayMs } : {}) };
+    if (scenario.code !== undefined && scenario.code !== 200)
+      return {
+        ...this.#declared(view, handler, scenario),
+        ...(scenario.delayMs > 0 ? { delayMs: scenario.delayMs } : {}),
+      };
     if (handler.kind === 'write') {
       const written = this.#write(ctx, view, collection, handler);
       return scenario.delayMs > 0 ? { ...written, delayMs: scenario.delayMs } : written;
@@ -255,7 +343,8 @@ export class StubCore {
     const answer = this.#read(ctx, view, collection, handler, scenario);
     if (scenario.delayMs > 0) return { ...answer, delayMs: scenario.delayMs };
     if (scenario !== NO_SCENARIO || answer.status >= 500) return answer;
-    const params = route.kind === 'list' ? handler.queryParams : { ...collection.list.queryParams, ...handler.queryParams };
+    const params =
+      route.kind === 'list' ? handler.queryParams : { ...collection.list.queryParams, ...handler.queryParams };
     for (const key of ctx.query.keys()) if (!Object.hasOwn(params, key)) return answer;
     return { ...answer, cacheable: true };
   }
@@ -269,7 +358,12 @@ export class StubCore {
     // DRF reads request.GET first (the format): a query of too many fields is Django's 400.
     if (queryFieldCount(ctx.rawQuery) > MAX_QUERY_FIELDS) return page(DJANGO_ERRORS.BAD_REQUEST);
     const neg = negotiate(formats, ctx.match.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
-    if (!neg.ok) return respond(view, neg.status, detailBody(neg.status === 404 ? DRF_ERRORS.NOT_FOUND.detail : DRF_ERRORS.NOT_ACCEPTABLE.detail));
+    if (!neg.ok)
+      return respond(
+        view,
+        neg.status,
+        detailBody(neg.status === 404 ? DRF_ERRORS.NOT_FOUND.detail : DRF_ERRORS.NOT_ACCEPTABLE.detail),
+      );
     view.indent = neg.indent;
     view.authenticated = true;
     const auth = authenticate(ctx.header('authorization'));
@@ -289,7 +383,8 @@ export class StubCore {
     if (op.kind === 'detail') {
       const found = this.#lookup(ctx, view, collection, set);
       if ('status' in found) return found;
-      if (active && !filtered.keep(this.#object(collection, found))) return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+      if (active && !filtered.keep(this.#object(collection, found)))
+        return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
       return respond(view, 200, renderItem(found, url));
     }
     let items: ItemList = set.items;
@@ -313,8 +408,17 @@ export class StubCore {
     const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
     if (!choice.ok) return respondError(view, DRF_ERRORS.INVALID_PAGE);
     const start = (choice.page - 1) * pageSize;
-    const links = pageLinks(`${ctx.baseUrl}${escapeUriPath(ctx.path)}`, linkQuery(ctx.rawQuery === '' ? ctx.query : parseQuery(linkQueryString(ctx.rawQuery))), choice.page, choice.numPages);
-    return respond(view, 200, renderEnvelope(count, links.next, links.previous, items.slice(start, start + pageSize), url));
+    const links = pageLinks(
+      `${ctx.baseUrl}${escapeUriPath(ctx.path)}`,
+      linkQuery(ctx.rawQuery === '' ? ctx.query : parseQuery(linkQueryString(ctx.rawQuery))),
+      choice.page,
+      choice.numPages,
+    );
+    return respond(
+      view,
+      200,
+      renderEnvelope(count, links.next, links.previous, items.slice(start, start + pageSize), url),
+    );
   }
 
   /** get_object: the url segment read as the lookup field's type, then the item, or DRF's 404s. */
@@ -346,7 +450,14 @@ export class StubCore {
   #write(ctx: RequestContext, view: View, collection: CollectionModel, op: WriteOperation): CoreAnswer {
     const live = this.#liveOf(collection);
     const format = lastValue(ctx.query, 'format');
-    const url = collection.withUrl ? itemUrlParts(ctx.baseUrl, collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) }, format, undefined) : undefined;
+    const url = collection.withUrl
+      ? itemUrlParts(
+          ctx.baseUrl,
+          collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) },
+          format,
+          undefined,
+        )
+      : undefined;
     let existing: PreparedItem | undefined;
     if (op.target === 'detail') {
       const filtered = filterPredicate(collection.filters, ctx.query);
@@ -363,7 +474,10 @@ export class StubCore {
     }
     const parsed = parseBody(ctx.header('content-type'), ctx.body);
     if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
-    const valid = validateInput(this.#rulesOf(collection, op), parsed.data, { partial: op.method === 'PATCH', form: parsed.form });
+    const valid = validateInput(this.#rulesOf(collection, op), parsed.data, {
+      partial: op.method === 'PATCH',
+      form: parsed.form,
+    });
     if (!valid.ok) return respond(view, 400, drfJson(valid.errors));
     const before = existing ? this.#object(collection, existing) : undefined;
     const values: Record<string, unknown> = {};
@@ -371,7 +485,8 @@ export class StubCore {
       if (field === 'url') continue;
       if (Object.hasOwn(valid.values, field)) values[field] = valid.values[field];
       else if (before && Object.hasOwn(before, field)) values[field] = before[field];
-      else if (!before && field === collection.lookup && (field === 'pk' || field === 'id')) values[field] = live.nextPk();
+      else if (!before && field === collection.lookup && (field === 'pk' || field === 'id'))
+        values[field] = live.nextPk();
       else if (!before) {
         const schema = fieldSchema(this.model.spec, collection.list.itemPointer, field);
         values[field] = 'default' in schema ? schema.default : null;
@@ -392,7 +507,12 @@ export class StubCore {
     if (method === undefined) return undefined;
     const op = route.methods.get(method) as WriteOperation;
     if (method === 'PUT') {
-      const found = this.#lookup(ctx, { allow: '', authenticated: true, indent: undefined }, collection, this.#liveOf(collection).set);
+      const found = this.#lookup(
+        ctx,
+        { allow: '', authenticated: true, indent: undefined },
+        collection,
+        this.#liveOf(collection).set,
+      );
       if ('status' in found) return undefined;
     }
     const rules = new Map(this.#rulesOf(collection, op).map((r) => [r.name, r]));
@@ -401,7 +521,12 @@ export class StubCore {
     for (const name of names) {
       const rule = rules.get(name);
       const readOnly = rule?.readOnly ?? true;
-      const field: Record<string, unknown> = { type: name === 'url' ? 'field' : fieldType(rule), required: rule?.required ?? false, read_only: readOnly, label: name === 'pk' || name === 'id' ? 'ID' : capfirst(name.replaceAll('_', ' ')) };
+      const field: Record<string, unknown> = {
+        type: name === 'url' ? 'field' : fieldType(rule),
+        required: rule?.required ?? false,
+        read_only: readOnly,
+        label: name === 'pk' || name === 'id' ? 'ID' : capfirst(name.replaceAll('_', ' ')),
+      };
       if (rule?.minLength !== undefined) field.min_length = rule.minLength;
       if (rule?.maxLength !== undefined) field.max_length = rule.maxLength;
       if (rule?.minimum !== undefined) field.min_value = rule.minimum;
@@ -420,11 +545,18 @@ export class StubCore {
       // The one exception to "declared codes only": a server failure, as the deployment sends it.
       if (status === 500) return page(DJANGO_ERRORS.SERVER_ERROR);
       if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
-      return stubProblem('Impossible scenario', `${op.operationId} declares no ${status} response`, { available: { codes: Object.keys(op.responses) } });
+      return stubProblem('Impossible scenario', `${op.operationId} declares no ${status} response`, {
+        available: { codes: Object.keys(op.responses) },
+      });
     }
     const names = Object.keys(declared.examples);
     if (scenario.example !== undefined) {
-      if (!names.includes(scenario.example)) return stubProblem('Impossible scenario', `the ${status} response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: names } });
+      if (!names.includes(scenario.example))
+        return stubProblem(
+          'Impossible scenario',
+          `the ${status} response of ${op.operationId} has no example "${scenario.example}"`,
+          { available: { examples: names } },
+        );
       return respond(view, status, drfJson(declared.examples[scenario.example]));
     }
     if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
@@ -458,7 +590,12 @@ function allowHeader(declared: readonly ViewMethod[]): string {
 
 /** A DRF view's answer: JSONRenderer's body (indented when negotiated), Allow and Vary. */
 function respond(view: View, status: number, body: string): CoreAnswer {
-  const headers: Headers = { ...DJANGO_HEADERS, 'content-type': JSON_TYPE, vary: view.authenticated ? 'Accept, Cookie' : 'Accept', allow: view.allow };
+  const headers: Headers = {
+    ...DJANGO_HEADERS,
+    'content-type': JSON_TYPE,
+    vary: view.authenticated ? 'Accept, Cookie' : 'Accept',
+    allow: view.allow,
+  };
   return { status, headers, body: withIndent(body, view.indent) };
 }
 
@@ -470,12 +607,19 @@ function respondError(view: View, e: DrfError): CoreAnswer {
 function itemSet(collection: CollectionModel, own: ItemSet, op: Operation, scenario: Scenario): ItemSet | CoreAnswer {
   if (scenario.empty) return EMPTY_SET;
   if (scenario.dynamic) {
-    return collection.dynamic ?? stubProblem('Impossible scenario', `${op.operationId}: its item schema describes no field to generate from`, { available: SCENARIO_HELP });
+    return (
+      collection.dynamic ??
+      stubProblem('Impossible scenario', `${op.operationId}: its item schema describes no field to generate from`, {
+        available: SCENARIO_HELP,
+      })
+    );
   }
   if (scenario.example !== undefined) {
     return (
       collection.examples.get(scenario.example) ??
-      stubProblem('Impossible scenario', `the 200 response of ${op.operationId} has no example "${scenario.example}"`, { available: { examples: [...collection.examples.keys()] } })
+      stubProblem('Impossible scenario', `the 200 response of ${op.operationId} has no example "${scenario.example}"`, {
+        available: { examples: [...collection.examples.keys()] },
+      })
     );
   }
   return own;
@@ -542,7 +686,6 @@ function preflight(header: HeaderGetter): CoreAnswer {
   return { status: 204, headers, body: '' };
 }
 
-
 function capfirst(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -559,7 +702,14 @@ function fieldType(rule: FieldRule | undefined): string {
   if (rule.kind === 'dict') return 'nested object';
   if (rule.kind === 'any') return 'field';
   if (rule.kind === 'string') {
-    const byFormat: Record<string, string> = { email: 'email', uri: 'url', url: 'url', date: 'date', 'date-time': 'datetime', uuid: 'string' };
+    const byFormat: Record<string, string> = {
+      email: 'email',
+      uri: 'url',
+      url: 'url',
+      date: 'date',
+      'date-time': 'datetime',
+      uuid: 'string',
+    };
     return byFormat[rule.format ?? ''] ?? 'string';
   }
   return rule.kind;

@@ -15,20 +15,24 @@ export type ParsedBody =
 export function parseBody(contentType: string | undefined, body: Uint8Array | undefined): ParsedBody {
   const type = contentType ?? '';
   // No body at all: DRF answers {} (a QueryDict for a form) without choosing a parser.
-  if (body === undefined || body.length === 0) return { ok: true, data: isForm(type) ? new Map<string, string[]>() : {}, form: isForm(type) };
+  if (body === undefined || body.length === 0)
+    return { ok: true, data: isForm(type) ? new Map<string, string[]>() : {}, form: isForm(type) };
   const { type: media, params } = parseHeaderParameters(type);
   if (media === 'application/json') {
     const read = readUtf8Stream(body);
     if (!read.ok) return { ok: false, status: 400, detail: `JSON parse error - ${read.message}` };
     const parsed = parsePythonJson(read.text);
-    return parsed.ok ? { ok: true, data: parsed.value, form: false } : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
+    return parsed.ok
+      ? { ok: true, data: parsed.value, form: false }
+      : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
   }
   if (media === 'application/x-www-form-urlencoded') {
     return { ok: true, data: parseQuery(latin1(body)), form: true };
   }
   if (media === 'multipart/form-data') {
     const boundary = params.get('boundary');
-    if (!boundary) return { ok: false, status: 400, detail: 'Multipart form parse error - Invalid boundary in multipart: None' };
+    if (!boundary)
+      return { ok: false, status: 400, detail: 'Multipart form parse error - Invalid boundary in multipart: None' };
     return { ok: true, data: parseMultipart(body, boundary), form: true };
   }
   return { ok: false, status: 415, detail: `Unsupported media type "${type}" in request.` };

@@ -66,7 +66,10 @@ export function pathInfo(rawPath: string): string {
     if (bad.length === 0) return out;
     for (let i = bad.at; i < bad.at + bad.length; i++) {
       const b = bytes[i] as number;
-      out += isAlnum(b) || REPERCENT_SAFE.has(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+      out +=
+        isAlnum(b) || REPERCENT_SAFE.has(b)
+          ? String.fromCharCode(b)
+          : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
     }
     start = bad.at + bad.length;
   }
@@ -84,7 +87,8 @@ function firstInvalid(bytes: readonly number[], from: number): { at: number; len
   let i = from;
   while (i < bytes.length) {
     const b = bytes[i] as number;
-    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    const need =
+      b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
     if (need < 0) return { at: i, length: 1 };
     let ok = 0;
     for (let k = 1; k <= need; k++) {
@@ -107,7 +111,8 @@ const URI_PATH_SAFE = new Set([..."/:@&+$,-_.!~*'()"].map((c) => c.charCodeAt(0)
 export function escapeUriPath(path: string): string {
   let out = '';
   for (const b of encoder.encode(path)) {
-    out += isAlnum(b) || URI_PATH_SAFE.has(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    out +=
+      isAlnum(b) || URI_PATH_SAFE.has(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

@@ -38,7 +38,13 @@ export interface Filters {
   readonly unsupported: readonly { readonly param: string; readonly why: string }[];
 }
 
-export const NO_FILTERS: Filters = Object.freeze({ fields: [], search: undefined, ordering: undefined, pageSize: undefined, unsupported: [] });
+export const NO_FILTERS: Filters = Object.freeze({
+  fields: [],
+  search: undefined,
+  ordering: undefined,
+  pageSize: undefined,
+  unsupported: [],
+});
 
 function schemaOf(doc: unknown, pointer: string): Record<string, unknown> {
   const node = follow(doc, pointer).node;
@@ -54,7 +60,12 @@ function kindOf(schema: Record<string, unknown>): FieldFilter['kind'] {
 }
 
 /** The filters a collection's list operation declares, for items whose schema has `itemFields`. */
-export function listFilters(doc: unknown, list: ListOperation, itemFields: readonly string[], itemSchemaOf: (field: string) => Record<string, unknown>): Filters {
+export function listFilters(
+  doc: unknown,
+  list: ListOperation,
+  itemFields: readonly string[],
+  itemSchemaOf: (field: string) => Record<string, unknown>,
+): Filters {
   const fields: FieldFilter[] = [];
   const unsupported: { param: string; why: string }[] = [];
   let search: Filters['search'];
@@ -69,22 +80,49 @@ export function listFilters(doc: unknown, list: ListOperation, itemFields: reado
     if (p.name === 'search') {
       const listed = decl['x-search-fields'] ?? (isObject(op) ? op['x-search-fields'] : undefined);
       if (!Array.isArray(listed) || listed.length === 0) {
-        unsupported.push({ param: p.name, why: 'SearchFilter needs the fields to search: list them in an x-search-fields extension on the parameter' });
+        unsupported.push({
+          param: p.name,
+          why: 'SearchFilter needs the fields to search: list them in an x-search-fields extension on the parameter',
+        });
         continue;
       }
-      const searchFields = listed.map(String).map((f): SearchField => (f.startsWith('^') ? { field: f.slice(1), lookup: 'istartswith' } : f.startsWith('=') ? { field: f.slice(1), lookup: 'iexact' } : { field: f, lookup: 'icontains' }));
+      const searchFields = listed
+        .map(String)
+        .map((f): SearchField =>
+          f.startsWith('^')
+            ? { field: f.slice(1), lookup: 'istartswith' }
+            : f.startsWith('=')
+              ? { field: f.slice(1), lookup: 'iexact' }
+              : { field: f, lookup: 'icontains' },
+        );
       const missing = searchFields.filter((f) => !itemFields.includes(f.field)).map((f) => f.field);
-      if (missing.length > 0) unsupported.push({ param: p.name, why: `x-search-fields names ${missing.join(', ')}, not fields of ${list.itemName}` });
+      if (missing.length > 0)
+        unsupported.push({
+          param: p.name,
+          why: `x-search-fields names ${missing.join(', ')}, not fields of ${list.itemName}`,
+        });
       search = { param: p.name, fields: searchFields.filter((f) => itemFields.includes(f.field)) };
       continue;
     }
     if (p.name === 'ordering') {
-      const values = Array.isArray(schema.enum) ? schema.enum : isObject(schema.items) && Array.isArray(schema.items.enum) ? schema.items.enum : undefined;
+      const values = Array.isArray(schema.enum)
+        ? schema.enum
+        : isObject(schema.items) && Array.isArray(schema.items.enum)
+          ? schema.items.enum
+          : undefined;
       if (!values) {
-        unsupported.push({ param: p.name, why: 'OrderingFilter needs the fields it may sort by: list them in the schema enum (`floor`, `-floor`)' });
+        unsupported.push({
+          param: p.name,
+          why: 'OrderingFilter needs the fields it may sort by: list them in the schema enum (`floor`, `-floor`)',
+        });
         continue;
       }
-      const allowed = new Set(values.map(String).map((v) => v.replace(/^-/, '')).filter((f) => itemFields.includes(f)));
+      const allowed = new Set(
+        values
+          .map(String)
+          .map((v) => v.replace(/^-/, ''))
+          .filter((f) => itemFields.includes(f)),
+      );
       ordering = { param: p.name, allowed };
       continue;
     }
@@ -97,19 +135,30 @@ export function listFilters(doc: unknown, list: ListOperation, itemFields: reado
       const kind = kindOf(Object.keys(itemSchema).length > 0 ? itemSchema : schema);
       const typed = Object.keys(itemSchema).length > 0 ? itemSchema : schema;
       const integer = typed.type === 'integer' || (Array.isArray(typed.type) && typed.type.includes('integer'));
-      fields.push({ param: p.name, field: p.name, kind, ...(integer ? { integer } : {}), ...(kind === 'choice' ? { choices: (itemSchema.enum ?? schema.enum) as unknown[] } : {}) });
+      fields.push({
+        param: p.name,
+        field: p.name,
+        kind,
+        ...(integer ? { integer } : {}),
+        ...(kind === 'choice' ? { choices: (itemSchema.enum ?? schema.enum) as unknown[] } : {}),
+      });
       continue;
     }
-    unsupported.push({ param: p.name, why: `not a field of ${list.itemName}, nor search, ordering or page_size: DRF's filter backends would ignore it` });
+    unsupported.push({
+      param: p.name,
+      why: `not a field of ${list.itemName}, nor search, ordering or page_size: DRF's filter backends would ignore it`,
+    });
   }
   return { fields, search, ordering, pageSize, unsupported };
 }
 
 type Item = Record<string, unknown>;
-export type Filtered = { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> | string[] };
+export type Filtered =
+  { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> | string[] };
 
 // Python's str.strip(): its own white space.
-const PY_STRIP = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const PY_STRIP =
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 /** DjangoFilterBackend then SearchFilter: a predicate over items, or the filter form's errors. */
 export function filterPredicate(filters: Filters, query: QueryMap): Filtered {

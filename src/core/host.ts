@@ -49,7 +49,11 @@ export function hostAllowed(domain: string, allowed: readonly string[]): boolean
  * `scheme` is the connection's own (WSGI's url_scheme): a trusted X-Forwarded-Proto, when
  * present, decides instead (Django's `is_secure()`).
  */
-export function resolveBaseUrl(header: HeaderGetter, opts: HostOptions, scheme: 'http' | 'https' = 'http'): BaseUrlResult {
+export function resolveBaseUrl(
+  header: HeaderGetter,
+  opts: HostOptions,
+  scheme: 'http' | 'https' = 'http',
+): BaseUrlResult {
   const forwardedHost = opts.trustProxy ? header('x-forwarded-host') : undefined;
   const host = forwardedHost ?? header('host') ?? opts.fallbackHost;
   const domain = validHostDomain(host);

@@ -14,7 +14,16 @@ class Fail {
 }
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const MAX_INT_DIGITS = 4300;
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 
@@ -58,11 +67,12 @@ export function parsePythonJson(text: string): PyJson {
     if (c === '"') return string();
     if (c === '{') return object(depth);
     if (c === '[') return array(depth);
-    if (c === 'n' && text.startsWith('null', i)) return (i += 4), null;
-    if (c === 't' && text.startsWith('true', i)) return (i += 4), true;
-    if (c === 'f' && text.startsWith('false', i)) return (i += 5), false;
+    if (c === 'n' && text.startsWith('null', i)) return ((i += 4), null);
+    if (c === 't' && text.startsWith('true', i)) return ((i += 4), true);
+    if (c === 'f' && text.startsWith('false', i)) return ((i += 5), false);
     for (const constant of ['NaN', 'Infinity', '-Infinity']) {
-      if (text.startsWith(constant, i)) throw new Fail(`Out of range float values are not JSON compliant: '${constant}'`, -1);
+      if (text.startsWith(constant, i))
+        throw new Fail(`Out of range float values are not JSON compliant: '${constant}'`, -1);
     }
     NUMBER.lastIndex = i;
     const m = NUMBER.exec(text);
@@ -71,7 +81,10 @@ export function parsePythonJson(text: string): PyJson {
       // int() of more than sys.get_int_max_str_digits() digits raises (CPython 3.11+).
       const digits = m[0].length - (m[0].startsWith('-') ? 1 : 0);
       if (m[1] === undefined && m[2] === undefined && digits > MAX_INT_DIGITS) {
-        throw new Fail(`Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`, -1);
+        throw new Fail(
+          `Exceeds the limit (${MAX_INT_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`,
+          -1,
+        );
       }
       return Number(m[0]);
     }

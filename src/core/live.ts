@@ -19,7 +19,9 @@ export class LiveCollection {
 
   /** The items now, in order, and by pk. */
   get set(): ItemSet {
-    return this.#items === undefined ? this.model.items : { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+    return this.#items === undefined
+      ? this.model.items
+      : { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
   }
 
   /** An item's members (without its url), parsed once from its serialized form. */
@@ -53,13 +55,19 @@ export class LiveCollection {
     if (this.#items === undefined) {
       this.#items = [...this.model.items.items];
       this.#byPk = new Map();
-      for (const item of this.#items) if (item.pk !== undefined && !this.#byPk.has(item.pk)) this.#byPk.set(item.pk, item);
+      for (const item of this.#items)
+        if (item.pk !== undefined && !this.#byPk.has(item.pk)) this.#byPk.set(item.pk, item);
     }
     return { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
   }
 
   #prepare(values: Record<string, unknown>): PreparedItem {
-    const item = prepareItem(values, { fields: this.model.fields, withUrl: this.model.withUrl, pkField: this.model.lookup, hidden: this.model.hidden });
+    const item = prepareItem(values, {
+      fields: this.model.fields,
+      withUrl: this.model.withUrl,
+      pkField: this.model.lookup,
+      hidden: this.model.hidden,
+    });
     this.#objects.set(item, values);
     return item;
   }

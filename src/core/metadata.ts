@@ -17,7 +17,12 @@ export function camelcaseToSpaces(name: string): string {
 /** The parsers of DRF's default DEFAULT_PARSER_CLASSES. */
 export const PARSES = Object.freeze(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 
-export function viewMetadata(name: string, description: string, formats: readonly string[], actions?: Record<string, unknown>): Record<string, unknown> {
+export function viewMetadata(
+  name: string,
+  description: string,
+  formats: readonly string[],
+  actions?: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     name,
     description,

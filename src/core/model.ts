@@ -1,9 +1,24 @@
 import { LoadError } from './errors.js';
 import { Router } from './router.js';
 import { asSnapshot, type Snapshot } from './snapshot.js';
-import { type DetailOperation, type ListOperation, type Operations, type PathRoute, readOperations } from './spec/operations.js';
+import {
+  type DetailOperation,
+  type ListOperation,
+  type Operations,
+  type PathRoute,
+  readOperations,
+} from './spec/operations.js';
 import { type Filters, listFilters } from './filters.js';
-import { buildsUrl, EMPTY_SET, type ItemSet, type ItemSource, itemFields, lookupField, prepareItems, writeOnlyFields } from './store.js';
+import {
+  buildsUrl,
+  EMPTY_SET,
+  type ItemSet,
+  type ItemSource,
+  itemFields,
+  lookupField,
+  prepareItems,
+  writeOnlyFields,
+} from './store.js';
 import { follow, isObject } from './spec/pointer.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
@@ -26,7 +41,11 @@ export interface CollectionModel {
   readonly items: ItemSet;
   readonly dynamic: ItemSet | undefined;
   /** The 200 answer's named envelope examples (`Prefer: example=NAME`). */
-  readonly examples: { get(name: string): ItemSet | undefined; has(name: string): boolean; keys(): IterableIterator<string> };
+  readonly examples: {
+    get(name: string): ItemSet | undefined;
+    has(name: string): boolean;
+    keys(): IterableIterator<string>;
+  };
   /** How many items the collection holds as loaded (known without making generated ones). */
   readonly count: number;
   /** What the list operation's declared query parameters do (filters, search, ordering, page size). */
@@ -66,7 +85,10 @@ export interface Model {
  * use), items already prepared (a fixture streamed by the loader), or a function that makes them
  * on first use (generated data, so that a spec of thousands of collections starts at once).
  */
-export type ItemsInput = readonly unknown[] | { readonly prepared: ItemSet } | { readonly lazy: () => readonly unknown[]; readonly count: number };
+export type ItemsInput =
+  | readonly unknown[]
+  | { readonly prepared: ItemSet }
+  | { readonly lazy: () => readonly unknown[]; readonly count: number };
 
 export interface CollectionInput {
   readonly source: ItemSource;
@@ -93,7 +115,13 @@ export function shapeOf(spec: unknown, operations: Operations, list: ListOperati
   const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
   const hidden = writeOnlyFields(spec, list.itemPointer);
   // A writeOnly `url` is never answered, so never built either.
-  return { fields: itemFields(spec, list.itemPointer), hidden, withUrl: buildsUrl(spec, list, detail) && !hidden.includes('url'), lookup: lookupField(spec, list, { pkParam }, sample), pkParam };
+  return {
+    fields: itemFields(spec, list.itemPointer),
+    hidden,
+    withUrl: buildsUrl(spec, list, detail) && !hidden.includes('url'),
+    lookup: lookupField(spec, list, { pkParam }, sample),
+    pkParam,
+  };
 }
 
 /** The first raw item of an input, if it is at hand without making anything. */
@@ -107,7 +135,17 @@ function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
   return () => {
     if (set) return set;
     const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
-    set = raw === undefined ? (input as { prepared: ItemSet }).prepared : raw.length === 0 ? EMPTY_SET : prepareItems(raw, { fields: shape.fields, withUrl: shape.withUrl, pkField: shape.lookup, hidden: shape.hidden });
+    set =
+      raw === undefined
+        ? (input as { prepared: ItemSet }).prepared
+        : raw.length === 0
+          ? EMPTY_SET
+          : prepareItems(raw, {
+              fields: shape.fields,
+              withUrl: shape.withUrl,
+              pkField: shape.lookup,
+              hidden: shape.hidden,
+            });
     return set;
   };
 }
@@ -119,7 +157,12 @@ export function countOf(input: ItemsInput): number {
 }
 
 /** Compiles collections' inputs against a spec: operations read once, item sets made on first use. */
-export function compileModel(spec: Readonly<Record<string, unknown>>, operations: Operations, inputs: Readonly<Record<string, CollectionInput>>, generatedBodies: Readonly<Record<string, unknown>>): Model {
+export function compileModel(
+  spec: Readonly<Record<string, unknown>>,
+  operations: Operations,
+  inputs: Readonly<Record<string, CollectionInput>>,
+  generatedBodies: Readonly<Record<string, unknown>>,
+): Model {
   const collections = new Map<string, CollectionModel>();
   const routes = new Map(operations.routes.map((r) => [r.path, r]));
   for (const list of operations.lists) {
@@ -127,7 +170,9 @@ export function compileModel(spec: Readonly<Record<string, unknown>>, operations
     const shape = shapeOf(spec, operations, list, sampleOf(data?.items));
     const items = data ? lazySet(data.items, shape) : () => EMPTY_SET;
     const dynamic = data?.dynamic ? lazySet(data.dynamic, shape) : undefined;
-    const examples = new Map(Object.entries(data?.examples ?? {}).map(([name, input]) => [name, lazySet(input, shape)] as const));
+    const examples = new Map(
+      Object.entries(data?.examples ?? {}).map(([name, input]) => [name, lazySet(input, shape)] as const),
+    );
     collections.set(list.path, {
       list,
       detail: operations.detailOf.get(list.path),

@@ -26,7 +26,8 @@ export function parseHeaderParameters(line: string): { type: string; params: Map
     let name = p.slice(0, i).trim().toLowerCase();
     if (name.endsWith('*')) name = name.slice(0, -1);
     let value = p.slice(i + 1).trim();
-    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1).replaceAll('\\\\', '\\').replaceAll('\\"', '"');
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"'))
+      value = value.slice(1, -1).replaceAll('\\\\', '\\').replaceAll('\\"', '"');
     params.set(name, value);
   }
   return { type, params };
@@ -89,7 +90,11 @@ const RENDERER = mediaType(JSON_MEDIA_TYPE);
  * clamped to 0..8, and 0 means compact. `accept` is undefined when the header is absent (DRF then
  * reads it as `*` + `/*`); an empty header matches nothing.
  */
-export function negotiate(formats: readonly string[], format: string | undefined, accept: string | undefined): Negotiation {
+export function negotiate(
+  formats: readonly string[],
+  format: string | undefined,
+  accept: string | undefined,
+): Negotiation {
   if (format && !formats.includes(format)) return { ok: false, status: 404 };
   const accepts = (accept ?? '*/*').split(',').map((t) => t.trim());
   // order_by_precedence: most specific first; within a level, the header's order (DRF's is a set).

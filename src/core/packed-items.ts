@@ -75,7 +75,11 @@ export class PackedBlock {
     // An ASCII block is decoded once, each item's text a slice of it.
     const text = this.ascii ? decoder.decode(this.bytes) : undefined;
     const items = new Array<PreparedItem>(count);
-    for (let k = 0; k < count; k++) items[k] = text === undefined ? this.item(k) : this.#made(k, text.substring(meta[k * STRIDE] as number, meta[k * STRIDE + 1] as number));
+    for (let k = 0; k < count; k++)
+      items[k] =
+        text === undefined
+          ? this.item(k)
+          : this.#made(k, text.substring(meta[k * STRIDE] as number, meta[k * STRIDE + 1] as number));
     this.#items = items;
     return items;
   }
@@ -84,7 +88,12 @@ export class PackedBlock {
   #made(k: number, json: string): PreparedItem {
     const at = k * STRIDE;
     const pkFrom = this.meta[at + 2] as number;
-    const pk = pkFrom === NO_PK ? undefined : pkFrom === ODD_PK ? this.odd?.get(k) : json.substring(pkFrom, this.meta[at + 3] as number);
+    const pk =
+      pkFrom === NO_PK
+        ? undefined
+        : pkFrom === ODD_PK
+          ? this.odd?.get(k)
+          : json.substring(pkFrom, this.meta[at + 3] as number);
     return { pk, json, urlAt: this.meta[at + 4] as number };
   }
 
@@ -104,7 +113,13 @@ export class PackedBlock {
 
   /** The same items, written the same way (what a reload compares: then the block kept is this one). */
   equals(bytes: Uint8Array, meta: Int32Array, count: number, odd: ReadonlyMap<number, string> | undefined): boolean {
-    if (count !== this.count || bytes.length !== this.bytes.length || !sameInts(meta, this.meta, count * STRIDE) || !equalBytes(bytes, this.bytes)) return false;
+    if (
+      count !== this.count ||
+      bytes.length !== this.bytes.length ||
+      !sameInts(meta, this.meta, count * STRIDE) ||
+      !equalBytes(bytes, this.bytes)
+    )
+      return false;
     if ((odd?.size ?? 0) !== (this.odd?.size ?? 0)) return false;
     for (const [k, pk] of odd ?? []) if (this.odd?.get(k) !== pk) return false;
     return true;
@@ -176,7 +191,7 @@ export class PackedItems implements ItemList {
     const from = clamp(start);
     const to = clamp(end);
     const out: PreparedItem[] = [];
-    for (let i = from; i < to; ) {
+    for (let i = from; i < to;) {
       const items = this.#itemsOf(i >>> BLOCK_BITS);
       const k = i & BLOCK_MASK;
       const n = Math.min(to - i, items.length - k);
@@ -199,7 +214,11 @@ export class PackedItems implements ItemList {
   /** Are the bytes of item `index` these? (No item made.) */
   sameBytesAt(index: number, bytes: Uint8Array, start: number, end: number): boolean {
     const block = this.blocks[index >>> BLOCK_BITS];
-    return block !== undefined && (index & BLOCK_MASK) < block.count && block.sameBytes(index & BLOCK_MASK, bytes, start, end);
+    return (
+      block !== undefined &&
+      (index & BLOCK_MASK) < block.count &&
+      block.sameBytes(index & BLOCK_MASK, bytes, start, end)
+    );
   }
 
   /** How many items stand in blocks that are `other`'s own (taken over by a reload). */
@@ -302,7 +321,11 @@ export class PackedItemsWriter {
     const bytes = this.#bytes.subarray(0, this.#used);
     const meta = this.#meta.subarray(0, count * STRIDE);
     const was = this.previous?.blocks[this.#blocks.length];
-    this.#blocks.push(was?.equals(bytes, meta, count, this.#odd) ? was : new PackedBlock(bytes.slice(), meta.slice(), count, this.#ascii, this.#odd));
+    this.#blocks.push(
+      was?.equals(bytes, meta, count, this.#odd)
+        ? was
+        : new PackedBlock(bytes.slice(), meta.slice(), count, this.#ascii, this.#odd),
+    );
     this.#used = 0;
     this.#count = 0;
     this.#ascii = true;

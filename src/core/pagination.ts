@@ -28,7 +28,12 @@ export function choosePage(raw: string | undefined, count: number, pageSize: num
  * `get_next_link` / `get_previous_link`: the request's absolute url with `page` replaced (or
  * removed for page 1), every other parameter kept, keys sorted, values quote_plus-encoded.
  */
-export function pageLinks(absolutePath: string, query: QueryMap, page: number, pages: number): { next: string | null; previous: string | null } {
+export function pageLinks(
+  absolutePath: string,
+  query: QueryMap,
+  page: number,
+  pages: number,
+): { next: string | null; previous: string | null } {
   const link = (n: number): string => {
     const q: QueryMap = new Map(query);
     if (n === 1) q.delete('page');

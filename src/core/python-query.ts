@@ -47,7 +47,11 @@ export function unquotePlus(raw: string): string {
  * either way.
  */
 export function linkQueryString(raw: string): string {
-  return /[\u0080-\u00ff]/.test(raw) ? raw.replace(/[\u0080-\u00ff]/g, (ch) => [...encoder.encode(ch)].map((b) => `%${b.toString(16).toUpperCase()}`).join('')) : raw;
+  return /[\u0080-\u00ff]/.test(raw)
+    ? raw.replace(/[\u0080-\u00ff]/g, (ch) =>
+        [...encoder.encode(ch)].map((b) => `%${b.toString(16).toUpperCase()}`).join(''),
+      )
+    : raw;
 }
 
 /** Django's QueryDict limit (DATA_UPLOAD_MAX_NUMBER_FIELDS): more fields is TooManyFieldsSent, a 400. */
@@ -131,10 +135,11 @@ export function withQuery(url: string, query: string): string {
 // below are Python 3.11's (`unicodedata.decimal(c) == 0`, Unicode 14), the version the reference
 // deployment runs: every decimal digit is one of them plus 0 to 9.
 const DIGIT_ZEROS = [
-  0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946,
-  0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x11066, 0x110f0,
-  0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50, 0x1d7ce,
-  0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+  0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66, 0xde6, 0xe50, 0xed0, 0xf20,
+  0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90, 0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0,
+  0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10, 0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0,
+  0x11450, 0x114d0, 0x11650, 0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50,
+  0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
 ];
 // str.isspace(): Python's white space, which is not JavaScript's \s (no U+FEFF; U+001C–U+001F and U+0085 are).
 const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
@@ -182,8 +187,14 @@ export function pythonInt(raw: string): bigint | undefined {
  * (NaN and Infinity are read, then refused by the field). Undefined when it is no number.
  */
 export function pythonDecimal(raw: string): number | undefined {
-  const s = asciiNumberText(raw)?.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ').trim();
-  if (s === undefined || !/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)) return undefined;
+  const s = asciiNumberText(raw)
+    ?.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ')
+    .trim();
+  if (
+    s === undefined ||
+    !/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)
+  )
+    return undefined;
   const n = Number(s.replaceAll('_', ''));
   return Number.isFinite(n) ? n : undefined;
 }

@@ -6,17 +6,30 @@ import { quotePlus } from './python-query.js';
  * (`/api/v1/desk/3.json` when the list was asked as `desk.json`: HyperlinkedIdentityField reverses
  * with the view's format_kwarg), and the `format` query value (DRF's preserve_builtin_query_params).
  */
-export function itemUrlParts(baseUrl: string, detail: { path: string; pkParam: string } | undefined, format: string | undefined, suffix: string | undefined): ItemUrlParts | undefined {
+export function itemUrlParts(
+  baseUrl: string,
+  detail: { path: string; pkParam: string } | undefined,
+  format: string | undefined,
+  suffix: string | undefined,
+): ItemUrlParts | undefined {
   if (detail === undefined) return undefined;
   const [before, after] = itemPathParts(detail);
   return {
     head: JSON.stringify(`${baseUrl}${before}`).slice(0, -1),
-    tail: JSON.stringify(`${after}${suffix === undefined ? '' : `.${suffix}`}${format === undefined ? '' : `?format=${quotePlus(format)}`}`).slice(1, -1),
+    tail: JSON.stringify(
+      `${after}${suffix === undefined ? '' : `.${suffix}`}${format === undefined ? '' : `?format=${quotePlus(format)}`}`,
+    ).slice(1, -1),
   };
 }
 
 /** The list envelope (§2.1), members in DRF's order, items sliced and rendered once. */
-export function renderEnvelope(count: number, next: string | null, previous: string | null, items: readonly PreparedItem[], url: ItemUrlParts | undefined): string {
+export function renderEnvelope(
+  count: number,
+  next: string | null,
+  previous: string | null,
+  items: readonly PreparedItem[],
+  url: ItemUrlParts | undefined,
+): string {
   let results = '';
   for (let i = 0; i < items.length; i++) {
     if (i > 0) results += ',';

@@ -7,7 +7,12 @@ import type { PathRoute } from './spec/operations.js';
  * a trailing slash allowed after it), and an API root per folder of collections (`/api/v1/`).
  */
 export type Match =
-  | { readonly kind: 'route'; readonly route: PathRoute; readonly params: readonly string[]; readonly suffix: string | undefined }
+  | {
+      readonly kind: 'route';
+      readonly route: PathRoute;
+      readonly params: readonly string[];
+      readonly suffix: string | undefined;
+    }
   | { readonly kind: 'root'; readonly root: ApiRoot; readonly suffix: string | undefined };
 
 export interface ApiRoot {
@@ -59,7 +64,9 @@ export class Router {
     return found ? { ...found, suffix: m[1] } : undefined;
   }
 
-  #plain(path: string): { kind: 'route'; route: PathRoute; params: string[] } | { kind: 'root'; root: ApiRoot } | undefined {
+  #plain(
+    path: string,
+  ): { kind: 'route'; route: PathRoute; params: string[] } | { kind: 'root'; root: ApiRoot } | undefined {
     const list = this.#lists.get(path);
     if (list) return { kind: 'route', route: list, params: [] };
     const slash = path.lastIndexOf('/');

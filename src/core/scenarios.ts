@@ -15,7 +15,13 @@ export interface Scenario {
   readonly delayMs: number;
 }
 
-export const NO_SCENARIO: Scenario = Object.freeze({ code: undefined, example: undefined, dynamic: false, empty: false, delayMs: 0 });
+export const NO_SCENARIO: Scenario = Object.freeze({
+  code: undefined,
+  example: undefined,
+  dynamic: false,
+  empty: false,
+  delayMs: 0,
+});
 
 export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; problems: string[] };
 
@@ -33,7 +39,13 @@ function parsePrefer(header: string | undefined): Map<string, string> {
     const [rawKey, ...rest] = part.split('=');
     const key = (rawKey ?? '').trim().toLowerCase();
     if (key === '') continue;
-    out.set(key, rest.join('=').trim().replace(/^"(.*)"$/, '$1'));
+    out.set(
+      key,
+      rest
+        .join('=')
+        .trim()
+        .replace(/^"(.*)"$/, '$1'),
+    );
   }
   return out;
 }
@@ -46,7 +58,11 @@ function bool(name: string, v: string | undefined, problems: string[]): boolean 
   return false;
 }
 
-export function parseScenario(prefer: string | string[] | undefined, query: QueryMap, maxDelayMs: number): ScenarioResult {
+export function parseScenario(
+  prefer: string | string[] | undefined,
+  query: QueryMap,
+  maxDelayMs: number,
+): ScenarioResult {
   const header = parsePrefer(Array.isArray(prefer) ? prefer.join(',') : prefer);
   const get = (k: Key): string | undefined => lastValue(query, `__${k}`) ?? header.get(k);
   if (KEYS.every((k) => get(k) === undefined)) return { ok: true, scenario: NO_SCENARIO };
@@ -61,11 +77,20 @@ export function parseScenario(prefer: string | string[] | undefined, query: Quer
   const rawDelay = get('delay');
   if (rawDelay !== undefined) {
     if (/^[0-9]{1,9}$/.test(rawDelay) && Number(rawDelay) <= maxDelayMs) delayMs = Number(rawDelay);
-    else problems.push(`delay must be a whole number of milliseconds from 0 to ${maxDelayMs} (got ${JSON.stringify(rawDelay.slice(0, 40))})`);
+    else
+      problems.push(
+        `delay must be a whole number of milliseconds from 0 to ${maxDelayMs} (got ${JSON.stringify(rawDelay.slice(0, 40))})`,
+      );
   }
   const example = get('example');
   if (example !== undefined && example === '') problems.push('example must name an example');
-  const scenario = { code, example: example || undefined, dynamic: bool('dynamic', get('dynamic'), problems), empty: bool('empty', get('empty'), problems), delayMs };
+  const scenario = {
+    code,
+    example: example || undefined,
+    dynamic: bool('dynamic', get('dynamic'), problems),
+    empty: bool('empty', get('empty'), problems),
+    delayMs,
+  };
   if (scenario.dynamic && scenario.empty) problems.push('dynamic and empty exclude each other');
   return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario };
 }

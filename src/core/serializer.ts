@@ -25,7 +25,13 @@ export interface FieldRule {
 }
 
 /** The properties and `required` of a schema, through `$ref` and `allOf`, in order. */
-function collect(doc: unknown, pointer: string, props: Map<string, Record<string, unknown>>, required: Set<string>, depth = 0): void {
+function collect(
+  doc: unknown,
+  pointer: string,
+  props: Map<string, Record<string, unknown>>,
+  required: Set<string>,
+  depth = 0,
+): void {
   if (depth > 16) return;
   const { pointer: at, node } = follow(doc, pointer);
   if (!isObject(node)) return;
@@ -36,14 +42,17 @@ function collect(doc: unknown, pointer: string, props: Map<string, Record<string
       if (isObject(p) && !props.has(name)) props.set(name, p);
     }
   }
-  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => collect(doc, `${at}/allOf/${i}`, props, required, depth + 1));
+  if (Array.isArray(node.allOf))
+    node.allOf.forEach((_, i) => collect(doc, `${at}/allOf/${i}`, props, required, depth + 1));
 }
 
 export function serializerFields(doc: unknown, schemaPointer: string, readOnlyNames: ReadonlySet<string>): FieldRule[] {
   const props = new Map<string, Record<string, unknown>>();
   const required = new Set<string>();
   collect(doc, schemaPointer, props, required);
-  return [...props].map(([name, p]) => fieldRule(name, p, required.has(name), readOnlyNames.has(name) || p.readOnly === true));
+  return [...props].map(([name, p]) =>
+    fieldRule(name, p, required.has(name), readOnlyNames.has(name) || p.readOnly === true),
+  );
 }
 
 function fieldRule(name: string, p: Record<string, unknown>, required: boolean, readOnly: boolean): FieldRule {
@@ -89,8 +98,16 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
     ...(choices ? { choices: choices.filter((c) => c !== null) } : {}),
     ...(num('maxLength') !== undefined ? { maxLength: num('maxLength') } : {}),
     ...(num('minLength') !== undefined && (num('minLength') as number) > 1 ? { minLength: num('minLength') } : {}),
-    ...(num('maximum') !== undefined ? { maximum: num('maximum') } : exclusiveMax !== undefined && kind === 'integer' ? { maximum: exclusiveMax - 1 } : {}),
-    ...(num('minimum') !== undefined ? { minimum: num('minimum') } : exclusiveMin !== undefined && kind === 'integer' ? { minimum: exclusiveMin + 1 } : {}),
+    ...(num('maximum') !== undefined
+      ? { maximum: num('maximum') }
+      : exclusiveMax !== undefined && kind === 'integer'
+        ? { maximum: exclusiveMax - 1 }
+        : {}),
+    ...(num('minimum') !== undefined
+      ? { minimum: num('minimum') }
+      : exclusiveMin !== undefined && kind === 'integer'
+        ? { minimum: exclusiveMin + 1 }
+        : {}),
     ...(pattern ? { pattern } : {}),
     ...(typeof p.format === 'string' ? { format: p.format } : {}),
     ...('default' in p ? { default: { value: p.default } } : {}),
@@ -100,7 +117,8 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
 export type Validated = { ok: true; values: Record<string, unknown> } | { ok: false; errors: Record<string, string[]> };
 
 const EMPTY = Symbol('empty');
-const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const PY_SPACE =
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 class FieldError extends Error {
   constructor(readonly messages: string[]) {
@@ -135,7 +153,8 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
   switch (rule.kind) {
     case 'integer': {
       if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
-      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number')) throw new FieldError(['A valid integer is required.']);
+      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number'))
+        throw new FieldError(['A valid integer is required.']);
       // int(re.sub(r'\.0*\s*$', '', str(data)))
       const n = pythonInt(String(data).replace(/\.0*\s*$/, ''));
       if (n === undefined) throw new FieldError(['A valid integer is required.']);
@@ -145,7 +164,10 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
       if (typeof data === 'boolean') return data ? 1 : 0;
       if (typeof data === 'number') return data;
       if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
-      const n = typeof data === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(data) ? Number(data) : Number.NaN;
+      const n =
+        typeof data === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(data)
+          ? Number(data)
+          : Number.NaN;
       if (Number.isNaN(n)) throw new FieldError(['A valid number is required.']);
       return n;
     }
@@ -164,7 +186,8 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
     }
     case 'string': {
       if (rule.format === 'date') return parseDate(data);
-      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number')) throw new FieldError(['Not a valid string.']);
+      if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number'))
+        throw new FieldError(['Not a valid string.']);
       return String(data).replace(PY_SPACE, '');
     }
     case 'list':
@@ -191,7 +214,14 @@ function parseDate(data: unknown): string {
   if (!m) throw new FieldError([DATE_INVALID]);
   const [y, mo, d] = [m[1], m[2], m[3]].map((x) => Number(pythonInt(x ?? '') ?? Number.NaN));
   const date = new Date(Date.UTC(y as number, (mo as number) - 1, d as number));
-  if (!Number.isFinite(y) || (y as number) < 1 || date.getUTCFullYear() !== y || date.getUTCMonth() !== (mo as number) - 1 || date.getUTCDate() !== d) throw new FieldError([DATE_INVALID]);
+  if (
+    !Number.isFinite(y) ||
+    (y as number) < 1 ||
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== (mo as number) - 1 ||
+    date.getUTCDate() !== d
+  )
+    throw new FieldError([DATE_INVALID]);
   return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
@@ -209,19 +239,29 @@ function validators(rule: FieldRule, value: unknown): string[] {
     if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push('Enter a valid URL.');
     if (rule.format === 'uuid' && !UUID.test(value)) out.push('Must be a valid UUID.');
 
-    if (rule.format === 'date-time' && !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
-      out.push('Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].');
+    if (
+      rule.format === 'date-time' &&
+      !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)
+    ) {
+      out.push(
+        'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+      );
     }
     const length = [...value].length;
-    if (rule.maxLength !== undefined && length > rule.maxLength) out.push(`Ensure this field has no more than ${rule.maxLength} characters.`);
-    if (rule.minLength !== undefined && length < rule.minLength) out.push(`Ensure this field has at least ${rule.minLength} characters.`);
+    if (rule.maxLength !== undefined && length > rule.maxLength)
+      out.push(`Ensure this field has no more than ${rule.maxLength} characters.`);
+    if (rule.minLength !== undefined && length < rule.minLength)
+      out.push(`Ensure this field has at least ${rule.minLength} characters.`);
     if (value.includes('\u0000')) out.push('Null characters are not allowed.');
     const surrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(value);
-    if (surrogate) out.push(`Surrogate characters are not allowed: U+${(surrogate[0].charCodeAt(0)).toString(16).toUpperCase()}.`);
+    if (surrogate)
+      out.push(`Surrogate characters are not allowed: U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}.`);
   }
   if (typeof value === 'number') {
-    if (rule.maximum !== undefined && value > rule.maximum) out.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
-    if (rule.minimum !== undefined && value < rule.minimum) out.push(`Ensure this value is greater than or equal to ${rule.minimum}.`);
+    if (rule.maximum !== undefined && value > rule.maximum)
+      out.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
+    if (rule.minimum !== undefined && value < rule.minimum)
+      out.push(`Ensure this value is greater than or equal to ${rule.minimum}.`);
   }
   return out;
 }
@@ -239,7 +279,12 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
     return null;
   }
   // CharField's own check (EmailField and URLField are CharFields; DateField and DateTimeField are not).
-  if (rule.kind === 'string' && rule.format !== 'date' && rule.format !== 'date-time' && (data === '' || String(data).replace(PY_SPACE, '') === '')) {
+  if (
+    rule.kind === 'string' &&
+    rule.format !== 'date' &&
+    rule.format !== 'date-time' &&
+    (data === '' || String(data).replace(PY_SPACE, '') === '')
+  ) {
     if (!rule.allowBlank) throw new FieldError(['This field may not be blank.']);
     return '';
   }
@@ -250,7 +295,12 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
 }
 
 /** The value of a field in the input: `EMPTY` when absent (an HTML form's own rules for forms). */
-function fieldInput(rule: FieldRule, data: Record<string, unknown> | Map<string, string[]>, form: boolean, partial: boolean): unknown {
+function fieldInput(
+  rule: FieldRule,
+  data: Record<string, unknown> | Map<string, string[]>,
+  form: boolean,
+  partial: boolean,
+): unknown {
   if (!form) {
     const obj = data as Record<string, unknown>;
     return Object.hasOwn(obj, rule.name) ? obj[rule.name] : EMPTY;
@@ -271,15 +321,27 @@ function fieldInput(rule: FieldRule, data: Record<string, unknown> | Map<string,
  * Serializer.is_valid: the input must be a dictionary (a form is one); each writable field in order
  * is validated; every field's errors are reported, unknown members ignored.
  */
-export function validateInput(rules: readonly FieldRule[], data: unknown, opts: { readonly partial: boolean; readonly form: boolean }): Validated {
+export function validateInput(
+  rules: readonly FieldRule[],
+  data: unknown,
+  opts: { readonly partial: boolean; readonly form: boolean },
+): Validated {
   if (data === null || data === undefined) return { ok: false, errors: { non_field_errors: ['No data provided'] } };
-  if (!opts.form && !isObject(data)) return { ok: false, errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(data)}.`] } };
+  if (!opts.form && !isObject(data))
+    return {
+      ok: false,
+      errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(data)}.`] },
+    };
   const values: Record<string, unknown> = {};
   const errors: Record<string, string[]> = {};
   for (const rule of rules) {
     if (rule.readOnly) continue;
     try {
-      values[rule.name] = runField(rule, fieldInput(rule, data as Record<string, unknown> | Map<string, string[]>, opts.form, opts.partial), opts.partial);
+      values[rule.name] = runField(
+        rule,
+        fieldInput(rule, data as Record<string, unknown> | Map<string, string[]>, opts.form, opts.partial),
+        opts.partial,
+      );
     } catch (e) {
       if (e instanceof Skip) continue;
       if (e instanceof FieldError) errors[rule.name] = e.messages;

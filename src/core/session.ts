@@ -17,18 +17,25 @@ export function cookieValue(header: string | undefined, name: string): string | 
     const eq = chunk.indexOf('=');
     const key = (eq === -1 ? '' : chunk.slice(0, eq)).trim();
     const value = (eq === -1 ? chunk : chunk.slice(eq + 1)).trim();
-    if (key === name) found = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    if (key === name)
+      found = value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
   }
   return found;
 }
 
 /** What SessionMiddleware.process_response adds: the deletion of an empty session's cookie. */
-export function sessionHeaders(header: HeaderGetter, accessed: boolean): { vary: boolean; setCookie: string | undefined } {
+export function sessionHeaders(
+  header: HeaderGetter,
+  accessed: boolean,
+): { vary: boolean; setCookie: string | undefined } {
   const key = cookieValue(header('cookie'), SESSION_COOKIE);
   if (key === undefined) return { vary: accessed, setCookie: undefined };
   const empty = key.length < 8 || accessed;
   if (!empty) return { vary: accessed, setCookie: undefined };
-  return { vary: true, setCookie: `${SESSION_COOKIE}=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax` };
+  return {
+    vary: true,
+    setCookie: `${SESSION_COOKIE}=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax`,
+  };
 }
 
 /** `patch_vary_headers(response, ('Cookie',))`. */

@@ -38,10 +38,15 @@ export interface SnapshotCollection {
 export function asSnapshot(value: unknown): Snapshot {
   const v = value as Partial<Snapshot> | null;
   if (v === null || typeof v !== 'object') throw new TypeError('a stub snapshot is a JSON object');
-  if (v.format !== SNAPSHOT_FORMAT) throw new TypeError(`not a stub snapshot of format ${SNAPSHOT_FORMAT} (format: ${JSON.stringify(v.format)}); make it again with \`workplace-stub snapshot\``);
-  if (v.spec === null || typeof v.spec !== 'object' || v.collections === null || typeof v.collections !== 'object') throw new TypeError('a stub snapshot has a spec and collections');
+  if (v.format !== SNAPSHOT_FORMAT)
+    throw new TypeError(
+      `not a stub snapshot of format ${SNAPSHOT_FORMAT} (format: ${JSON.stringify(v.format)}); make it again with \`workplace-stub snapshot\``,
+    );
+  if (v.spec === null || typeof v.spec !== 'object' || v.collections === null || typeof v.collections !== 'object')
+    throw new TypeError('a stub snapshot has a spec and collections');
   for (const [path, c] of Object.entries(v.collections)) {
-    if (c === null || typeof c !== 'object' || !Array.isArray(c.items)) throw new TypeError(`snapshot collection ${path} has no items array`);
+    if (c === null || typeof c !== 'object' || !Array.isArray(c.items))
+      throw new TypeError(`snapshot collection ${path} has no items array`);
   }
   return v as Snapshot;
 }

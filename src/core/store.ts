@@ -120,7 +120,9 @@ class PkIndexBuilder {
 
   /** A pk of undefined: no number, no map entry (ascending stops there, as it always did). */
   finish(items: ItemList): PkIndex {
-    return this.#ascending ? new AscendingIntIndex(items, this.#pks.subarray(0, this.#count)) : new MapIndex(items, this.#places as Map<string, number>);
+    return this.#ascending
+      ? new AscendingIntIndex(items, this.#pks.subarray(0, this.#count))
+      : new MapIndex(items, this.#places as Map<string, number>);
   }
 }
 
@@ -160,7 +162,15 @@ export class ItemSetBuilder {
    * integer that text writes (else NaN). The bytes are read by the next `flush` (or `add`, or a
    * flat item from other bytes), which must come before they are written again.
    */
-  addAscii(bytes: Uint8Array, start: number, end: number, pkFrom: number, pkTo: number, pkNumber: number, urlAt: number): void {
+  addAscii(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    pkFrom: number,
+    pkTo: number,
+    pkNumber: number,
+    urlAt: number,
+  ): void {
     this.#items.addAscii(bytes, start, end, pkFrom, pkTo, urlAt);
     if (pkFrom < 0) this.#index.add(undefined);
     else if (Number.isSafeInteger(pkNumber)) this.#index.add(undefined, pkNumber);
@@ -201,7 +211,8 @@ export function itemFields(doc: unknown, itemPointer: string, depth = 0): string
   const { pointer, node } = follow(doc, itemPointer);
   if (!isObject(node)) return [];
   const out = isObject(node.properties) ? Object.keys(node.properties) : [];
-  if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => out.push(...itemFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
+  if (Array.isArray(node.allOf))
+    node.allOf.forEach((_, i) => out.push(...itemFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
   return [...new Set(out)];
 }
 
@@ -235,7 +246,12 @@ export function buildsUrl(doc: unknown, list: ListOperation, detail: DetailOpera
  * The item field a detail path looks items up by (DRF's `lookup_field`): the path parameter's own
  * name when the items carry that field, else `pk`, else `id`; undefined when they carry none.
  */
-export function lookupField(doc: unknown, list: ListOperation, detail: DetailOperation | { pkParam: string }, sample?: unknown): string | undefined {
+export function lookupField(
+  doc: unknown,
+  list: ListOperation,
+  detail: DetailOperation | { pkParam: string },
+  sample?: unknown,
+): string | undefined {
   const fields = new Set(itemFields(doc, list.itemPointer));
   if (isObject(sample)) for (const k of Object.keys(sample)) fields.add(k);
   return [detail.pkParam, 'pk', 'id'].find((f) => fields.has(f));
@@ -355,7 +371,13 @@ function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]
  * and it holds no url, so nothing is serialized again.
  */
 export function prepareItemFromText(value: unknown, text: string, opts: PrepareOptions): PreparedItem {
-  if (!isObject(value) || (opts.withUrl && 'url' in value) || carriesAny(value, opts.hidden) || !isInSchemaOrder(value, opts.fields)) return prepareItem(value, opts);
+  if (
+    !isObject(value) ||
+    (opts.withUrl && 'url' in value) ||
+    carriesAny(value, opts.hidden) ||
+    !isInSchemaOrder(value, opts.fields)
+  )
+    return prepareItem(value, opts);
   const pk = pkOf(value, opts.pkField);
   const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
   if (!addressable) return { pk, json: text, urlAt: -1 };
@@ -366,7 +388,10 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
   if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
-  let ordered = inSchemaOrder(carriesAny(value, opts.hidden) ? withoutMembers(value, opts.hidden as readonly string[]) : value, opts.fields);
+  let ordered = inSchemaOrder(
+    carriesAny(value, opts.hidden) ? withoutMembers(value, opts.hidden as readonly string[]) : value,
+    opts.fields,
+  );
   if (opts.withUrl && 'url' in ordered) {
     const { url: _url, ...rest } = ordered;
     ordered = rest;

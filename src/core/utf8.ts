@@ -20,7 +20,12 @@ function scan(b: Uint8Array): Scan | undefined {
   let i = 0;
   const invalidStart = (at: number): Scan => ({ kind: 'error', start: at, end: at + 1, reason: 'invalid start byte' });
   // `consumed` bytes of the sequence were read before the one that is not a continuation.
-  const invalidCont = (at: number, consumed: number): Scan => ({ kind: 'error', start: at, end: at + consumed, reason: 'invalid continuation byte' });
+  const invalidCont = (at: number, consumed: number): Scan => ({
+    kind: 'error',
+    start: at,
+    end: at + consumed,
+    reason: 'invalid continuation byte',
+  });
   while (i < n) {
     const c = b[i] as number;
     if (c < 0x80) {

@@ -8,7 +8,12 @@
 // first, is ported the same way: it joined a path for every key of the document.
 // test/unit/load/bundle.test.ts holds the output equal to the library's on every spec of the
 // repository and on generated ones.
-import { type $Refs, isHandledError, JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
+import {
+  type $Refs,
+  isHandledError,
+  JSONParserErrorGroup,
+  jsonSchemaParserNormalizeArgs,
+} from '@apidevtools/json-schema-ref-parser';
 import ParseModule from '@apidevtools/json-schema-ref-parser/dist/lib/parse.js';
 import PointerModule from '@apidevtools/json-schema-ref-parser/dist/lib/pointer.js';
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
@@ -61,7 +66,9 @@ interface Inventory {
  * test/unit/load/bundle.test.ts holds it to the original on every base, fragment and reference.
  */
 function memoizeUrlResolve(): UrlModule {
-  const exports = createRequire(import.meta.url)('@apidevtools/json-schema-ref-parser/dist/lib/util/url.js') as UrlModule;
+  const exports = createRequire(import.meta.url)(
+    '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js',
+  ) as UrlModule;
   if (exports.__memoized) return exports;
   const original = exports.resolve;
   const answers = new Map<string, string>();
@@ -105,7 +112,12 @@ type UrlModule = typeof UrlFunctions & { __memoized?: true; __unmemoized?: (from
 export const refParserUrl: Readonly<UrlModule> = memoizeUrlResolve();
 const url = refParserUrl;
 
-type Resolver = Pick<$Refs, '_root$Ref'> & { readonly _$refs: Record<string, { resolve(path: string, options: never, friendlyPath: string, pathFromRoot: string): ResolvedPointer | null }> };
+type Resolver = Pick<$Refs, '_root$Ref'> & {
+  readonly _$refs: Record<
+    string,
+    { resolve(path: string, options: never, friendlyPath: string, pathFromRoot: string): ResolvedPointer | null }
+  >;
+};
 type ResolvedPointer = NonNullable<ReturnType<$Refs['_resolve']>>;
 
 /**
@@ -113,7 +125,12 @@ type ResolvedPointer = NonNullable<ReturnType<$Refs['_resolve']>>;
  * checks the document's version as it parses): every external `$ref` inlined once, the others
  * remapped to it.
  */
-export async function bundle(parser: SwaggerParser, path: string, options: unknown, scanned?: ExternalRefsByFile): Promise<Record<string, unknown>> {
+export async function bundle(
+  parser: SwaggerParser,
+  path: string,
+  options: unknown,
+  scanned?: ExternalRefsByFile,
+): Promise<Record<string, unknown>> {
   // As $RefParser.prototype.bundle: normalized options, resolve, bundle, then the errors kept
   // under continueOnError.
   const args = jsonSchemaParserNormalizeArgs([path, options] as unknown as IArguments);
@@ -128,14 +145,24 @@ export async function bundle(parser: SwaggerParser, path: string, options: unkno
  * parser given (swagger-parser's, with its version checks), then the library's resolve-external
  * step, ported below, then its check for errors kept under continueOnError.
  */
-async function resolve(parser: SwaggerParser, path: string, schema: unknown, options: unknown, scanned: ExternalRefsByFile | undefined): Promise<void> {
+async function resolve(
+  parser: SwaggerParser,
+  path: string,
+  schema: unknown,
+  options: unknown,
+  scanned: ExternalRefsByFile | undefined,
+): Promise<void> {
   const args = jsonSchemaParserNormalizeArgs([path, schema, options] as unknown as IArguments);
   await parser.parse(args.path, args.schema as never, args.options as never);
   await resolveExternal(parser, args.options as ExternalOptions, scanned);
   if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
 }
 
-type ExternalOptions = { resolve?: { external?: boolean }; dereference?: { externalReferenceResolution?: string }; continueOnError?: boolean };
+type ExternalOptions = {
+  resolve?: { external?: boolean };
+  dereference?: { externalReferenceResolution?: string };
+  continueOnError?: boolean;
+};
 type ExternalRefs = { _root$Ref: { path: string }; _$refs: Record<string, { value: unknown } | undefined> };
 
 /** An external `$ref` where the resolve-external crawl meets it: its text, and the bundler's path of the object holding it. */
@@ -160,12 +187,23 @@ export type ExternalRefsByFile = ReadonlyMap<string, readonly ExternalRef[]>;
  * path is made a string only where an external `$ref` stands, scalars are not visited (the
  * library's crawl returns at once from them) and the promises go to one array, in the same order.
  */
-function resolveExternal(parser: SwaggerParser, options: ExternalOptions, scanned: ExternalRefsByFile | undefined): Promise<unknown> {
+function resolveExternal(
+  parser: SwaggerParser,
+  options: ExternalOptions,
+  scanned: ExternalRefsByFile | undefined,
+): Promise<unknown> {
   if (!options.resolve?.external) return Promise.resolve();
   try {
     const promises: Promise<unknown>[] = [];
     const refs = parser.$refs as unknown as ExternalRefs;
-    crawlExternal((parser as unknown as { schema: unknown }).schema, refs._root$Ref.path, refs, options, promises, scanned);
+    crawlExternal(
+      (parser as unknown as { schema: unknown }).schema,
+      refs._root$Ref.path,
+      refs,
+      options,
+      promises,
+      scanned,
+    );
     return Promise.all(promises);
   } catch (e) {
     return Promise.reject(e);
@@ -173,10 +211,21 @@ function resolveExternal(parser: SwaggerParser, options: ExternalOptions, scanne
 }
 
 /** The crawl of one file's value (`fileUrl`: the bundler's URL of it), or the list its caller's walk found. */
-function crawlExternal(obj: unknown, fileUrl: string, refs: ExternalRefs, options: ExternalOptions, promises: Promise<unknown>[], scanned: ExternalRefsByFile | undefined): void {
+function crawlExternal(
+  obj: unknown,
+  fileUrl: string,
+  refs: ExternalRefs,
+  options: ExternalOptions,
+  promises: Promise<unknown>[],
+  scanned: ExternalRefsByFile | undefined,
+): void {
   const known = scanned?.get(fileUrl);
-  if (known) for (const { ref, base } of known) promises.push(resolveExternal$Ref({ $ref: ref }, base, refs, options, scanned));
-  else forEachExternalRef(obj, `${fileUrl}#`, [], new Set(), ($ref, at) => promises.push(resolveExternal$Ref($ref, String(at), refs, options, scanned)));
+  if (known)
+    for (const { ref, base } of known) promises.push(resolveExternal$Ref({ $ref: ref }, base, refs, options, scanned));
+  else
+    forEachExternalRef(obj, `${fileUrl}#`, [], new Set(), ($ref, at) =>
+      promises.push(resolveExternal$Ref($ref, String(at), refs, options, scanned)),
+    );
 }
 
 /**
@@ -187,7 +236,13 @@ function crawlExternal(obj: unknown, fileUrl: string, refs: ExternalRefs, option
  * for a tree. The bundler's own resolution crawls with it, and so does the pre-scan that reads,
  * with their confinement, the files the bundler will ask for (spec.ts).
  */
-export function forEachExternalRef(node: unknown, path: Path, tokens: (string | number)[], seen: Set<object> | undefined, found: ($ref: { $ref: string }, path: Path, tokens: readonly (string | number)[]) => void): void {
+export function forEachExternalRef(
+  node: unknown,
+  path: Path,
+  tokens: (string | number)[],
+  seen: Set<object> | undefined,
+  found: ($ref: { $ref: string }, path: Path, tokens: readonly (string | number)[]) => void,
+): void {
   if (!crawlable(node) || seen?.has(node as object)) return;
   seen?.add(node as object);
   if (Ref.isExternal$Ref(node)) found(node as { $ref: string }, path, tokens);
@@ -205,8 +260,17 @@ export function forEachExternalRef(node: unknown, path: Path, tokens: (string | 
   }
 }
 
-async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: ExternalRefs, options: ExternalOptions, scanned: ExternalRefsByFile | undefined): Promise<unknown> {
-  const resolvedPath = url.resolve(options.dereference?.externalReferenceResolution === 'root' ? url.cwd() : path, $ref.$ref);
+async function resolveExternal$Ref(
+  $ref: { $ref: string },
+  path: string,
+  refs: ExternalRefs,
+  options: ExternalOptions,
+  scanned: ExternalRefsByFile | undefined,
+): Promise<unknown> {
+  const resolvedPath = url.resolve(
+    options.dereference?.externalReferenceResolution === 'root' ? url.cwd() : path,
+    $ref.$ref,
+  );
   const withoutHash = url.stripHash(resolvedPath);
   const known = refs._$refs[withoutHash];
   if (known) return known.value;
@@ -230,7 +294,16 @@ async function resolveExternal$Ref($ref: { $ref: string }, path: string, refs: E
 function bundleResolved(parser: SwaggerParser, options: unknown): void {
   const refs = parser.$refs as unknown as Resolver;
   const inventory: Inventory = { entries: [], byParent: new Map(), pointers: new Map(), followed: new Map() };
-  crawl(parser as unknown as Record<string, unknown>, 'schema', `${refs._root$Ref.path}#`, '#', 0, inventory, refs, options);
+  crawl(
+    parser as unknown as Record<string, unknown>,
+    'schema',
+    `${refs._root$Ref.path}#`,
+    '#',
+    0,
+    inventory,
+    refs,
+    options,
+  );
   remap(inventory.entries.filter((e) => !e.removed));
 }
 
@@ -303,7 +376,16 @@ function rootOf(path: Path): string {
   return typeof path === 'string' ? path : path.root;
 }
 
-function crawl(parent: Record<string, unknown>, key: string | null, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
+function crawl(
+  parent: Record<string, unknown>,
+  key: string | null,
+  path: Path,
+  pathFromRoot: Path,
+  indirections: number,
+  inventory: Inventory,
+  refs: Resolver,
+  options: unknown,
+): void {
   const obj = key === null ? parent : parent[key];
   if (!crawlable(obj)) return;
   if (Ref.isAllowed$Ref(obj)) {
@@ -314,7 +396,15 @@ function crawl(parent: Record<string, unknown>, key: string | null, path: Path, 
 }
 
 /** `crawl` of an object that is no `$ref`: its members, in the library's order. */
-function crawlMembers(record: Record<string, unknown>, path: Path, pathFromRoot: Path, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
+function crawlMembers(
+  record: Record<string, unknown>,
+  path: Path,
+  pathFromRoot: Path,
+  indirections: number,
+  inventory: Inventory,
+  refs: Resolver,
+  options: unknown,
+): void {
   // Only a member that is an object is crawled (the library's crawl returns at once from any other),
   // so only those are ordered, as the library orders every key: a stable sort, so the members'
   // order among themselves is the same either way, but for an object holding both `definitions`
@@ -323,14 +413,18 @@ function crawlMembers(record: Record<string, unknown>, path: Path, pathFromRoot:
   let members: string[] = [];
   for (const k in record) if (crawlable(record[k]) && Object.hasOwn(record, k)) members.push(k);
   if (members.length > 1) {
-    if (Object.hasOwn(record, 'definitions') && Object.hasOwn(record, '$defs')) members = Object.keys(record).sort(crawlOrder).filter((k) => crawlable(record[k]));
+    if (Object.hasOwn(record, 'definitions') && Object.hasOwn(record, '$defs'))
+      members = Object.keys(record)
+        .sort(crawlOrder)
+        .filter((k) => crawlable(record[k]));
     // Already in the sort's order (the common case): the stable sort would leave it as it is.
     else if (!inCrawlOrder(members)) members.sort(crawlOrder);
   }
   for (const k of members) {
     const value = record[k] as Record<string, unknown>;
     const keyPathFromRoot = new LazyPath(pathFromRoot, k);
-    if (Ref.isAllowed$Ref(value)) inventory$Ref(record, k, rootOf(path), String(keyPathFromRoot), indirections, inventory, refs, options);
+    if (Ref.isAllowed$Ref(value))
+      inventory$Ref(record, k, rootOf(path), String(keyPathFromRoot), indirections, inventory, refs, options);
     else crawlMembers(value, new LazyPath(path, k), keyPathFromRoot, indirections, inventory, refs, options);
   }
 }
@@ -353,7 +447,14 @@ function crawlable(value: unknown): boolean {
  *   `$ref` and no cycle, and that is the document's own object at the path it ends on: not a
  *   value the library makes anew on each resolution (an extended `$ref`'s merge).
  */
-function resolvePointer(inventory: Inventory, refs: Resolver, path: string, pathFromRoot: string, atRoot: boolean, options: unknown): ResolvedPointer | null {
+function resolvePointer(
+  inventory: Inventory,
+  refs: Resolver,
+  path: string,
+  pathFromRoot: string,
+  atRoot: boolean,
+  options: unknown,
+): ResolvedPointer | null {
   const known = inventory.pointers.get(path) ?? (atRoot ? undefined : inventory.followed.get(path));
   if (known !== undefined) return known;
   const absPath = url.resolve(refs._root$Ref.path as string, path);
@@ -361,7 +462,14 @@ function resolvePointer(inventory: Inventory, refs: Resolver, path: string, path
   const $ref = refs._$refs[withoutHash];
   if (!$ref) throw new Error(`Error resolving $ref pointer "${path}". \n"${withoutHash}" not found.`);
   const pointer = $ref.resolve(absPath, options as never, path, pathFromRoot);
-  if (pointer === null || pointer.circular || pointer.value === null || typeof pointer.value !== 'object' || Ref.isAllowed$Ref(pointer.value)) return pointer;
+  if (
+    pointer === null ||
+    pointer.circular ||
+    pointer.value === null ||
+    typeof pointer.value !== 'object' ||
+    Ref.isAllowed$Ref(pointer.value)
+  )
+    return pointer;
   if (pointer.indirections === 0 && pointer.path === absPath) inventory.pointers.set(path, pointer);
   else if (!atRoot && pointer.value === plainValueAt(refs, pointer.path)) inventory.followed.set(path, pointer);
   return pointer;
@@ -382,7 +490,16 @@ function plainValueAt(refs: Resolver, path: string): unknown {
 }
 
 /** `path`: the path of the `$ref`'s parent, or any with the same part before `#` (rootOf). */
-function inventory$Ref(parent: Record<string, unknown>, key: string | null, path: string, pathFromRoot: string, indirections: number, inventory: Inventory, refs: Resolver, options: unknown): void {
+function inventory$Ref(
+  parent: Record<string, unknown>,
+  key: string | null,
+  path: string,
+  pathFromRoot: string,
+  indirections: number,
+  inventory: Inventory,
+  refs: Resolver,
+  options: unknown,
+): void {
   const $ref = (key === null ? parent : parent[key]) as InventoryEntry['$ref'];
   const $refPath = url.resolve(path, $ref.$ref);
   const depth = depthOf(pathFromRoot);
@@ -400,14 +517,38 @@ function inventory$Ref(parent: Record<string, unknown>, key: string | null, path
     if (depth < existing.depth || through < existing.indirections) existing.removed = true;
     else return;
   }
-  const entry: InventoryEntry = { $ref, parent, key, pathFromRoot, depth, file, hash, value: pointer.value, circular: pointer.circular, extended, external, indirections: through, removed: false };
+  const entry: InventoryEntry = {
+    $ref,
+    parent,
+    key,
+    pathFromRoot,
+    depth,
+    file,
+    hash,
+    value: pointer.value,
+    circular: pointer.circular,
+    extended,
+    external,
+    indirections: through,
+    removed: false,
+  };
   inventory.entries.push(entry);
   if (!byKey) {
     byKey = new Map();
     inventory.byParent.set(parent, byKey);
   }
   byKey.set(key, entry);
-  if (!existing || external) crawl(pointer.value as Record<string, unknown>, null, pointer.path, pathFromRoot, through + 1, inventory, refs, options);
+  if (!existing || external)
+    crawl(
+      pointer.value as Record<string, unknown>,
+      null,
+      pointer.path,
+      pathFromRoot,
+      through + 1,
+      inventory,
+      refs,
+      options,
+    );
 }
 
 function remap(inventory: InventoryEntry[]): void {

@@ -16,7 +16,11 @@ export function generatedBodies(doc: object, operations: Operations, seed: numbe
       // A recursive schema made finite, as for items (finite-schema.ts).
       const body = generationSchema(doc, declared.schemaPointer);
       // As an answer holds it: no writeOnly member.
-      out[`${op.pointer} ${status}`] = withoutWriteOnly(doc, { $ref: declared.schemaPointer }, generateSync(body.schema as JsonSchema, generationOptions(doc, seed, body.finite)));
+      out[`${op.pointer} ${status}`] = withoutWriteOnly(
+        doc,
+        { $ref: declared.schemaPointer },
+        generateSync(body.schema as JsonSchema, generationOptions(doc, seed, body.finite)),
+      );
     }
   }
   return out;

@@ -18,7 +18,11 @@ export interface DereferencingParser {
   readonly $refs: {
     circular: boolean;
     readonly _root$Ref: { readonly path: string | undefined };
-    _resolve(path: string, pathFromRoot: string, options: never): { readonly value: unknown; readonly path: string; readonly circular: boolean } | null;
+    _resolve(
+      path: string,
+      pathFromRoot: string,
+      options: never,
+    ): { readonly value: unknown; readonly path: string; readonly circular: boolean } | null;
   };
 }
 
@@ -36,7 +40,16 @@ interface Dereferenced {
 export function dereferenceInternal(parser: DereferencingParser, options: unknown): void {
   const o = options as { resolve?: { external?: unknown }; dereference?: Record<string, unknown>; timeoutMs?: unknown };
   const d = o.dereference ?? {};
-  if (o.resolve?.external || d.circular !== 'ignore' || d.excludedPathMatcher || d.preservedProperties || d.onDereference || d.onCircular || d.externalReferenceResolution === 'root' || o.timeoutMs) {
+  if (
+    o.resolve?.external ||
+    d.circular !== 'ignore' ||
+    d.excludedPathMatcher ||
+    d.preservedProperties ||
+    d.onDereference ||
+    d.onCircular ||
+    d.externalReferenceResolution === 'root' ||
+    o.timeoutMs
+  ) {
     throw new Error('dereferenceInternal: only internal $refs, circular ones ignored, without callbacks or a timeout');
   }
   const root = parser.$refs._root$Ref.path as string;
@@ -45,14 +58,30 @@ export function dereferenceInternal(parser: DereferencingParser, options: unknow
   parser.schema = dereferenced.value;
 }
 
-function crawl(obj: unknown, path: Path, pathFromRoot: Path, parents: Set<unknown>, cache: Map<string, Dereferenced>, parser: DereferencingParser, options: unknown): Dereferenced {
+function crawl(
+  obj: unknown,
+  path: Path,
+  pathFromRoot: Path,
+  parents: Set<unknown>,
+  cache: Map<string, Dereferenced>,
+  parser: DereferencingParser,
+  options: unknown,
+): Dereferenced {
   const result: Dereferenced = { value: obj, circular: false };
   // Under "ignore" the library crawls an object however often it is met (its processedObjects
   // set is then never read).
   if (obj && typeof obj === 'object' && !ArrayBuffer.isView(obj)) {
     parents.add(obj);
     if (Ref.isAllowed$Ref(obj, options as never)) {
-      const dereferenced = dereference$Ref(obj as { $ref: string }, path, pathFromRoot, parents, cache, parser, options);
+      const dereferenced = dereference$Ref(
+        obj as { $ref: string },
+        path,
+        pathFromRoot,
+        parents,
+        cache,
+        parser,
+        options,
+      );
       result.circular = dereferenced.circular;
       result.value = dereferenced.value;
     } else {
@@ -63,7 +92,15 @@ function crawl(obj: unknown, path: Path, pathFromRoot: Path, parents: Set<unknow
         const value = record[key];
         let circular: boolean;
         if (Ref.isAllowed$Ref(value, options as never)) {
-          const dereferenced = dereference$Ref(value as { $ref: string }, keyPath, keyPathFromRoot, parents, cache, parser, options);
+          const dereferenced = dereference$Ref(
+            value as { $ref: string },
+            keyPath,
+            keyPathFromRoot,
+            parents,
+            cache,
+            parser,
+            options,
+          );
           circular = dereferenced.circular;
           if (record[key] !== dereferenced.value) record[key] = dereferenced.value;
         } else if (!parents.has(value)) {
@@ -81,7 +118,15 @@ function crawl(obj: unknown, path: Path, pathFromRoot: Path, parents: Set<unknow
   return result;
 }
 
-function dereference$Ref($ref: { $ref: string }, path: Path, pathFromRoot: Path, parents: Set<unknown>, cache: Map<string, Dereferenced>, parser: DereferencingParser, options: unknown): Dereferenced {
+function dereference$Ref(
+  $ref: { $ref: string },
+  path: Path,
+  pathFromRoot: Path,
+  parents: Set<unknown>,
+  cache: Map<string, Dereferenced>,
+  parser: DereferencingParser,
+  options: unknown,
+): Dereferenced {
   const at = String(path);
   const $refPath = url.resolve(at, $ref.$ref);
   const cached = cache.get($refPath);
@@ -91,7 +136,8 @@ function dereference$Ref($ref: { $ref: string }, path: Path, pathFromRoot: Path,
       if (refKeys.length > 1) {
         const extraKeys: Record<string, unknown> = {};
         for (const key of refKeys) {
-          if (key !== '$ref' && !(key in (cached.value as object))) extraKeys[key] = ($ref as Record<string, unknown>)[key];
+          if (key !== '$ref' && !(key in (cached.value as object)))
+            extraKeys[key] = ($ref as Record<string, unknown>)[key];
         }
         return { circular: cached.circular, value: Object.assign({}, cached.value, extraKeys) };
       }

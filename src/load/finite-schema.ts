@@ -161,4 +161,3 @@ export function generationOptions(doc: unknown, seed: number, finite: boolean) {
     ...(finite ? { maxDepth: FINITE_MAX_DEPTH } : {}),
   };
 }
-

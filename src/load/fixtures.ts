@@ -2,7 +2,14 @@ import path from 'node:path';
 import type { LoadProblem } from '../core/errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { batchTexts, type FlatTake, isStreamed, ItemStreamError, type StreamedItem, streamItemBatches } from './item-stream.js';
+import {
+  batchTexts,
+  type FlatTake,
+  isStreamed,
+  ItemStreamError,
+  type StreamedItem,
+  streamItemBatches,
+} from './item-stream.js';
 import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
 import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
 
@@ -27,7 +34,11 @@ export interface FixtureReadOptions {
  * inside the fixtures folder (a symlink may lead only to a file inside it), larger than the size
  * limit, not UTF-8, nested deeper than the limit, not JSON, or not an array.
  */
-export async function readFixtureFile(file: string, problems: LoadProblem[], opts: FixtureReadOptions = {}): Promise<unknown[] | undefined> {
+export async function readFixtureFile(
+  file: string,
+  problems: LoadProblem[],
+  opts: FixtureReadOptions = {},
+): Promise<unknown[] | undefined> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
   const folder = await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder');
   const read = await readConfinedText(file, folder, limits);
@@ -48,7 +59,11 @@ export async function readFixtureFile(file: string, problems: LoadProblem[], opt
   // say where.
   if (data !== null && typeof data === 'object' && nestsDeeperThan(data, limits.maxDepth)) {
     const at = jsonTooDeepAt(text, limits.maxDepth);
-    problems.push({ file: rel(file), pointer: at === -1 ? '' : placeOfIndex(text, at), reason: `nested deeper than ${limits.maxDepth} levels of arrays and objects` });
+    problems.push({
+      file: rel(file),
+      pointer: at === -1 ? '' : placeOfIndex(text, at),
+      reason: `nested deeper than ${limits.maxDepth} levels of arrays and objects`,
+    });
     return undefined;
   }
   if (!Array.isArray(data)) {
@@ -142,8 +157,16 @@ export async function streamFixtureFile<T extends object>(
             const pos = /position (\d+)/.exec(message);
             const within = pos ? /^line (\d+):(\d+)$/.exec(placeOfIndex(text, Number(pos[1]))) : null;
             const line = within ? item.line + Number(within[1]) - 1 : item.line;
-            const col = within ? (Number(within[1]) === 1 ? item.col + Number(within[2]) - 1 : Number(within[2])) : item.col;
-            problems.push({ file: rel(file), pointer: linePlace(line, col), reason: `invalid JSON in item ${item.index}: ${message}` });
+            const col = within
+              ? Number(within[1]) === 1
+                ? item.col + Number(within[2]) - 1
+                : Number(within[2])
+              : item.col;
+            problems.push({
+              file: rel(file),
+              pointer: linePlace(line, col),
+              reason: `invalid JSON in item ${item.index}: ${message}`,
+            });
             f++;
             continue;
           }

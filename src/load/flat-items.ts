@@ -59,7 +59,8 @@ function objectSchema(doc: unknown, pointer: string): { pointer: string; node: R
     const node = getAt(doc, at);
     if (!isObject(node)) return undefined;
     if (typeof node.$ref !== 'string') return { pointer: at, node };
-    if (!node.$ref.startsWith('#/') || Object.keys(node).some((k) => k !== '$ref' && !isAnnotation(k))) return undefined;
+    if (!node.$ref.startsWith('#/') || Object.keys(node).some((k) => k !== '$ref' && !isAnnotation(k)))
+      return undefined;
     at = node.$ref;
   }
   return undefined;
@@ -89,8 +90,10 @@ const NULL_WORD = word('null');
  */
 function takesEvery(schema: unknown): { string: boolean; integer: boolean } {
   if (schema === true) return { string: true, integer: true };
-  if (!isObject(schema) || Object.keys(schema).some((k) => k !== 'type' && !isAnnotation(k))) return { string: false, integer: false };
-  const types = schema.type === undefined ? ['string', 'integer'] : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (!isObject(schema) || Object.keys(schema).some((k) => k !== 'type' && !isAnnotation(k)))
+    return { string: false, integer: false };
+  const types =
+    schema.type === undefined ? ['string', 'integer'] : Array.isArray(schema.type) ? schema.type : [schema.type];
   return { string: types.includes('string'), integer: types.includes('integer') || types.includes('number') };
 }
 
@@ -103,12 +106,18 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
   const found = objectSchema(doc, ctx.list.itemPointer);
   if (!found) return undefined;
   const { node } = found;
-  for (const k of Object.keys(node)) if (k !== 'type' && k !== 'properties' && k !== 'required' && !isAnnotation(k)) return undefined;
+  for (const k of Object.keys(node))
+    if (k !== 'type' && k !== 'properties' && k !== 'required' && !isAnnotation(k)) return undefined;
   const type = node.type;
   if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object'))) return undefined;
   if (!isObject(node.properties) || SCOPING.test(JSON.stringify(node.properties))) return undefined;
   const names = Object.keys(node.properties);
-  if (names.length === 0 || names.length !== fields.length || names.some((n, i) => n !== fields[i] || !PLAIN_NAME.test(n))) return undefined;
+  if (
+    names.length === 0 ||
+    names.length !== fields.length ||
+    names.some((n, i) => n !== fields[i] || !PLAIN_NAME.test(n))
+  )
+    return undefined;
   const urlIndex = ctx.withUrl ? names.indexOf('url') : -1;
   // The parsed way serializes again an item whose url goes after other members.
   if (ctx.withUrl && urlIndex !== 0) return undefined;
@@ -118,7 +127,14 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
   // Every item is validated with the same url: one check for all.
   if (ctx.withUrl && !(validators[urlIndex] as ValidateFunction)(validationUrlOf(ctx))) return undefined;
   const schemas = names.map((n) => (node.properties as Record<string, unknown>)[n]);
-  return new FlatItems(names, schemas, validators, required as string[], urlIndex, ctx.lookup === undefined ? -1 : names.indexOf(ctx.lookup));
+  return new FlatItems(
+    names,
+    schemas,
+    validators,
+    required as string[],
+    urlIndex,
+    ctx.lookup === undefined ? -1 : names.indexOf(ctx.lookup),
+  );
 }
 
 /** A flat item schema's matcher (see above): scan finds and checks an item, prepare makes it. */
@@ -378,4 +394,3 @@ export class FlatSpan {
     return { pk: this.pk, json: this.bytes.toString('latin1', this.start, this.end), urlAt: this.urlAt };
   }
 }
-

@@ -8,7 +8,12 @@ export const SNAPSHOT_HEADER = `/**
 `;
 
 /** src/generated/bundled-snapshot.ts for a spec and fixtures folder (the bundled ones by default). */
-export async function generateSnapshotModule(opts: { specFile: string; fixturesDir: string; seed: number; defaultGenerateCount: number }): Promise<string> {
+export async function generateSnapshotModule(opts: {
+  specFile: string;
+  fixturesDir: string;
+  seed: number;
+  defaultGenerateCount: number;
+}): Promise<string> {
   const state = await loadState(opts);
   return `${SNAPSHOT_HEADER}export const BUNDLED_SNAPSHOT_JSON = ${JSON.stringify(JSON.stringify(state.snapshot))};\n`;
 }

@@ -17,12 +17,22 @@ export interface GenerateOptions {
  * When items are addressable (a detail path with an integer pk), pks are numbered 1..count so
  * every item has its own address; urls are left out: the stub builds them per request.
  */
-export async function generateItems(doc: unknown, list: ListOperation, lookup: string | undefined, opts: GenerateOptions): Promise<unknown[]> {
+export async function generateItems(
+  doc: unknown,
+  list: ListOperation,
+  lookup: string | undefined,
+  opts: GenerateOptions,
+): Promise<unknown[]> {
   return generateItemsSync(doc, list, lookup, opts);
 }
 
 /** The same, at once: what a collection generated on its first request needs. */
-export function generateItemsSync(doc: unknown, list: ListOperation, lookup: string | undefined, opts: GenerateOptions): unknown[] {
+export function generateItemsSync(
+  doc: unknown,
+  list: ListOperation,
+  lookup: string | undefined,
+  opts: GenerateOptions,
+): unknown[] {
   if (opts.count === 0) return [];
   // The item schema, a recursive one made finite (finite-schema.ts).
   const item = generationSchema(doc, list.itemPointer);

@@ -146,7 +146,11 @@ function decoded(bytes: Buffer, line: number, col: number): string {
   if (!isUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);
     const p = advance(bytes, 0, at, line, col);
-    throw new ItemStreamError(p.line, p.col, `is not valid UTF-8 (byte ${hex(bytes[at] as number)}): save the file as UTF-8`);
+    throw new ItemStreamError(
+      p.line,
+      p.col,
+      `is not valid UTF-8 (byte ${hex(bytes[at] as number)}): save the file as UTF-8`,
+    );
   }
   return bytes.toString('utf8');
 }
@@ -221,8 +225,10 @@ export class ItemScanner<T extends object = never> {
     };
     if (state === START && chunk.length > 0) {
       const b0 = chunk[0] as number;
-      if (b0 === 0xef && chunk[1] === 0xbb) fail(0, 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM');
-      if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
+      if (b0 === 0xef && chunk[1] === 0xbb)
+        fail(0, 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM');
+      if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff))
+        fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
     }
     const n = chunk.length;
     const flat = this.flatTake();
@@ -282,7 +288,13 @@ export class ItemScanner<T extends object = never> {
           state = BEFORE_ITEM;
         } else if (isSpace(b)) canonical = false;
         // A fraction, an exponent (an `e` after a digit), a sign or -0 are written otherwise by JSON.stringify.
-        else if (b === 0x2e || b === 0x2b || ((b === 0x65 || b === 0x45) && prev >= 0x30 && prev <= 0x39) || (b === 0x30 && prev === 0x2d)) canonical = false;
+        else if (
+          b === 0x2e ||
+          b === 0x2b ||
+          ((b === 0x65 || b === 0x45) && prev >= 0x30 && prev <= 0x39) ||
+          (b === 0x30 && prev === 0x2d)
+        )
+          canonical = false;
         prev = b;
         continue;
       }
@@ -293,7 +305,8 @@ export class ItemScanner<T extends object = never> {
           state = DONE;
           continue;
         }
-        if (b === CLOSE_ARR || b === COMMA) fail(i, this.#index === 0 ? 'Expecting value' : 'a comma before ] or another comma: JSON allows neither');
+        if (b === CLOSE_ARR || b === COMMA)
+          fail(i, this.#index === 0 ? 'Expecting value' : 'a comma before ] or another comma: JSON allows neither');
         if (b === OPEN_OBJ && flat !== undefined) {
           // A flat item taken whole: no byte of it goes through the loop below.
           const end = flat.scan(bytes, i, n);
@@ -350,8 +363,10 @@ export class ItemScanner<T extends object = never> {
   }
 
   end(): void {
-    if (this.#state === START) throw new ItemStreamError(this.#line, this.#col - 1, 'Expecting value: the file is empty');
-    if (this.#state !== DONE) throw new ItemStreamError(this.#line, this.#col - 1, 'the array is not closed: the file ends inside it');
+    if (this.#state === START)
+      throw new ItemStreamError(this.#line, this.#col - 1, 'Expecting value: the file is empty');
+    if (this.#state !== DONE)
+      throw new ItemStreamError(this.#line, this.#col - 1, 'the array is not closed: the file ends inside it');
   }
 }
 
@@ -396,7 +411,11 @@ export async function* streamItemBatches<T extends object = never>(
 }
 
 /** The items of the JSON array in an open file, one at a time. */
-export async function* streamItems(handle: FileHandle, maxDepth: number, chunkBytes = 1 << 16): AsyncGenerator<StreamedItem> {
+export async function* streamItems(
+  handle: FileHandle,
+  maxDepth: number,
+  chunkBytes = 1 << 16,
+): AsyncGenerator<StreamedItem> {
   for await (const batch of streamItemBatches(handle, maxDepth, chunkBytes)) yield* batch;
 }
 
@@ -407,10 +426,11 @@ export async function* streamItems(handle: FileHandle, maxDepth: number, chunkBy
  */
 export function batchTexts(batch: readonly StreamedItem[]): { texts: string[]; array: string } {
   const parts: string[] = [];
-  for (let k = 0; k < batch.length; ) {
+  for (let k = 0; k < batch.length;) {
     const first = batch[k] as StreamedItem;
     let j = k + 1;
-    if (first instanceof Item) while (j < batch.length && batch[j] instanceof Item && (batch[j] as Item).follows(batch[j - 1] as Item)) j++;
+    if (first instanceof Item)
+      while (j < batch.length && batch[j] instanceof Item && (batch[j] as Item).follows(batch[j - 1] as Item)) j++;
     const run = j - k > 1 ? Item.decodeRun(batch.slice(k, j) as Item[]) : undefined;
     if (run !== undefined) parts.push(run);
     else for (let i = k; i < j; i++) parts.push((batch[i] as StreamedItem).text);

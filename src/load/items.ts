@@ -81,13 +81,20 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
   let firstIndexOf = new Float64Array(1024);
   let ascended = 0;
   const validationUrl = validationUrlOf(ctx);
-  const problem = (index: number, tokens: (string | number)[], reason: string) => problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
+  const problem = (index: number, tokens: (string | number)[], reason: string) =>
+    problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
   const unique = (given: string | undefined | FlatPk, index: number): boolean => {
     if (given === undefined) return true;
     // While the pks are integers in ascending order (the common fixture), none can repeat and
     // no map of them is kept; the first one out of order brings the map in.
     const text = typeof given === 'string' ? given : Number.isSafeInteger(given.pkNumber) ? undefined : given.pk;
-    const n = !ascending ? Number.NaN : text === undefined ? (given as FlatPk).pkNumber : isIntegerText(text) ? Number(text) : Number.NaN;
+    const n = !ascending
+      ? Number.NaN
+      : text === undefined
+        ? (given as FlatPk).pkNumber
+        : isIntegerText(text)
+          ? Number(text)
+          : Number.NaN;
     if (Number.isSafeInteger(n) && n > lastPk) {
       lastPk = n;
       if (ascended === ascendingPks.length) {
@@ -124,14 +131,22 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
     if (withUrl) {
       if ('url' in item) {
         if (ctx.stored) {
-          problem(index, ['url'], 'url is built per request from the deployment that serves it (§9.2); remove it from the fixture');
+          problem(
+            index,
+            ['url'],
+            'url is built per request from the deployment that serves it (§9.2); remove it from the fixture',
+          );
           return undefined;
         }
         const { url: _url, ...rest } = item;
         item = rest;
       }
       if (pk === undefined || !PK_SEGMENT.test(pk)) {
-        problem(index, [lookup ?? 'pk'], `${lookup ?? 'pk'} must be a number or a string matching [^/.]+ (it forms the last segment of url)`);
+        problem(
+          index,
+          [lookup ?? 'pk'],
+          `${lookup ?? 'pk'} must be a number or a string matching [^/.]+ (it forms the last segment of url)`,
+        );
         return undefined;
       }
     }

@@ -24,11 +24,16 @@ export function metaCheckFingerprint(): string {
 
 /** The meta-schema check of a new contract Ajv as a CommonJS module (what the build writes to PRECOMPILED_META). */
 export function metaCheckModule(): string {
-  const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv2020, check: unknown) => string }).default;
+  const standaloneCode = (require('ajv/dist/standalone') as { default: (ajv: Ajv2020, check: unknown) => string })
+    .default;
   const ajv = contractAjv(true);
   const check = ajv.getSchema(META_2020);
   if (!check) throw new Error(`Ajv has no ${META_2020}`);
-  return precompiledModule('the JSON Schema 2020-12 meta-schema check (src/load/meta-check.ts)', standaloneCode(ajv, check), metaCheckFingerprint());
+  return precompiledModule(
+    'the JSON Schema 2020-12 meta-schema check (src/load/meta-check.ts)',
+    standaloneCode(ajv, check),
+    metaCheckFingerprint(),
+  );
 }
 
 /** Where the build writes the precompiled meta-schema check (absent where this module runs from src/). */
@@ -55,13 +60,22 @@ function precompiledMeta(file: string): MetaCheck | null {
 export function metaSchemaCheck(ajv: Ajv2020, file = PRECOMPILED_META): (schema: object) => ErrorObject[] | null {
   const check = precompiledMeta(file);
   return (schema) => {
-    if (check && (schema as { $schema?: unknown }).$schema === undefined) return check(schema) ? null : (check.errors ?? []);
+    if (check && (schema as { $schema?: unknown }).$schema === undefined)
+      return check(schema) ? null : (check.errors ?? []);
     try {
       return ajv.validateSchema(schema) ? null : (ajv.errors ?? []);
     } catch {
       // A `$schema` Ajv has no meta-schema for (draft-07, say): Ajv throws; the lint tells where.
       const named = (schema as { $schema?: unknown }).$schema;
-      return [{ instancePath: '/$schema', schemaPath: '', keyword: '$schema', params: {}, message: `names a meta-schema the contract does not know (${JSON.stringify(named)}): only JSON Schema 2020-12, OpenAPI 3.1's dialect, is checked` }];
+      return [
+        {
+          instancePath: '/$schema',
+          schemaPath: '',
+          keyword: '$schema',
+          params: {},
+          message: `names a meta-schema the contract does not know (${JSON.stringify(named)}): only JSON Schema 2020-12, OpenAPI 3.1's dialect, is checked`,
+        },
+      ];
     }
   };
 }

@@ -29,7 +29,11 @@ export function failureOf(e: unknown): ValidationFailure {
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
 
 interface Ajvs {
-  readonly openapi: { readonly v2: object; readonly v3: object; readonly v31: Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> } };
+  readonly openapi: {
+    readonly v2: object;
+    readonly v3: object;
+    readonly v31: Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
+  };
   readonly Ajv2020: new (opts: object) => AjvLike;
   readonly AjvDraft4: new (opts: object) => AjvLike;
   readonly validateSpec: (api: unknown) => void;
@@ -69,10 +73,17 @@ function v31Schema(): Record<string, unknown> {
   const schema = load().openapi.v31;
   const schemaDynamicRef = schema.$defs.schema as Record<string, unknown>;
   delete schemaDynamicRef.$dynamicAnchor;
-  (((schema.$defs.components as { properties: Record<string, Record<string, unknown>> }).properties.schemas as Record<string, unknown>).additionalProperties = schemaDynamicRef);
-  ((schema.$defs.header as { dependentSchemas: { schema: { properties: Record<string, unknown> } } }).dependentSchemas.schema.properties.schema = schemaDynamicRef);
-  ((schema.$defs['media-type'] as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef);
-  ((schema.$defs.parameter as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef);
+  (
+    (schema.$defs.components as { properties: Record<string, Record<string, unknown>> }).properties.schemas as Record<
+      string,
+      unknown
+    >
+  ).additionalProperties = schemaDynamicRef;
+  (
+    schema.$defs.header as { dependentSchemas: { schema: { properties: Record<string, unknown> } } }
+  ).dependentSchemas.schema.properties.schema = schemaDynamicRef;
+  (schema.$defs['media-type'] as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef;
+  (schema.$defs.parameter as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef;
   return schema;
 }
 
@@ -91,9 +102,15 @@ export function v31CheckFingerprint(): string {
  * takes a third of a second, on every start of the stub.
  */
 export function v31CheckModule(): string {
-  const standaloneCode = (fromParser('ajv/dist/standalone') as { default: (ajv: AjvLike, check: SchemaCheck) => string }).default;
+  const standaloneCode = (
+    fromParser('ajv/dist/standalone') as { default: (ajv: AjvLike, check: SchemaCheck) => string }
+  ).default;
   const ajv = new (load().Ajv2020)({ ...AJV_OPTIONS, code: { source: true } });
-  return precompiledModule('the OpenAPI 3.1 schema check (src/load/oas-validate.ts, v31CheckModule)', standaloneCode(ajv, ajv.compile(v31Schema())), v31CheckFingerprint());
+  return precompiledModule(
+    'the OpenAPI 3.1 schema check (src/load/oas-validate.ts, v31CheckModule)',
+    standaloneCode(ajv, ajv.compile(v31Schema())),
+    v31CheckFingerprint(),
+  );
 }
 
 /** Where the build writes the precompiled 3.1 schema check (absent where this module runs from src/). */
@@ -138,7 +155,8 @@ function validateSchema(api: { swagger?: unknown; openapi?: string }): void {
   if (!check(api)) {
     const errors = check.errors ?? [];
     let message = 'Swagger schema validation failed.\n';
-    for (const error of errors) message += format(`  #${error.instancePath.length ? error.instancePath : '/'} ${error.message}\n`);
+    for (const error of errors)
+      message += format(`  #${error.instancePath.length ? error.instancePath : '/'} ${error.message}\n`);
     const e = new SyntaxError(message) as SyntaxError & { details?: unknown };
     e.details = errors;
     throw e;
@@ -164,7 +182,8 @@ export async function validateDocument(doc: unknown): Promise<ValidationFailure 
     delete (options.dereference as { excludedPathMatcher?: unknown }).excludedPathMatcher;
     await parser.resolve(doc as never, options as never);
     dereferenceInternal(parser as unknown as DereferencingParser, options);
-    if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0) throw new JSONParserErrorGroup(parser as never);
+    if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0)
+      throw new JSONParserErrorGroup(parser as never);
     validateSchema(parser.api as never);
     load().validateSpec(parser.api);
     return undefined;

@@ -24,12 +24,17 @@ export function precompiledModule(what: string, standaloneCode: string, fingerpr
  * The validator a precompiled module holds, if it was made from what `fingerprint` names; else
  * (missing, broken, stale, not a validator) nothing.
  */
-export function loadPrecompiled<F extends (data: unknown) => boolean>(file: string, fingerprint: string): F | undefined {
+export function loadPrecompiled<F extends (data: unknown) => boolean>(
+  file: string,
+  fingerprint: string,
+): F | undefined {
   let check: unknown;
   try {
     check = createRequire(import.meta.url)(file);
   } catch {
     return undefined;
   }
-  return typeof check === 'function' && (check as { fingerprint?: unknown }).fingerprint === fingerprint ? (check as F) : undefined;
+  return typeof check === 'function' && (check as { fingerprint?: unknown }).fingerprint === fingerprint
+    ? (check as F)
+    : undefined;
 }

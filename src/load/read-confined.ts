@@ -39,7 +39,12 @@ function kindOf(st: Stats): string {
 }
 
 function notRegular(st: Stats): ConfinedRead {
-  return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file${st.isDirectory() ? ' (EISDIR)' : ''}: ${kindOf(st)}, not a regular file` };
+  return {
+    ok: false,
+    kind: 'unreadable',
+    place: '',
+    reason: `cannot read the file${st.isDirectory() ? ' (EISDIR)' : ''}: ${kindOf(st)}, not a regular file`,
+  };
 }
 
 const tooBig = (limits: LoadLimits, size?: number): ConfinedRead => ({
@@ -62,7 +67,12 @@ export type ConfinedOpen =
 export async function openConfined(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedOpen> {
   const abs = path.resolve(file);
   if (!isInside(abs, folder.lexical) && !isInside(abs, folder.real)) {
-    return { ok: false, kind: 'outside', place: '', reason: `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read` };
+    return {
+      ok: false,
+      kind: 'outside',
+      place: '',
+      reason: `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`,
+    };
   }
   let real: string;
   try {
@@ -70,11 +80,27 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? String(e);
     const link = await lstat(abs).catch(() => undefined);
-    if (code === 'ENOENT' && link?.isSymbolicLink()) return { ok: false, kind: 'unreadable', place: '', reason: 'cannot read the file (ENOENT): a symlink to a file that does not exist' };
-    return { ok: false, kind: code === 'ENOENT' ? 'missing' : 'unreadable', place: '', reason: `cannot read the file (${code})` };
+    if (code === 'ENOENT' && link?.isSymbolicLink())
+      return {
+        ok: false,
+        kind: 'unreadable',
+        place: '',
+        reason: 'cannot read the file (ENOENT): a symlink to a file that does not exist',
+      };
+    return {
+      ok: false,
+      kind: code === 'ENOENT' ? 'missing' : 'unreadable',
+      place: '',
+      reason: `cannot read the file (${code})`,
+    };
   }
   if (!isInside(real, folder.real)) {
-    return { ok: false, kind: 'outside', place: '', reason: `a symlink to ${real}, outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read` };
+    return {
+      ok: false,
+      kind: 'outside',
+      place: '',
+      reason: `a symlink to ${real}, outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`,
+    };
   }
   try {
     const st = await stat(real);
@@ -89,7 +115,12 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
     }
     return { ok: true, handle, size: fst.size, real };
   } catch (e) {
-    return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+    return {
+      ok: false,
+      kind: 'unreadable',
+      place: '',
+      reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    };
   }
 }
 
@@ -120,7 +151,12 @@ export async function readConfinedText(file: string, folder: Folder, limits: Loa
     if (!decoded.ok) return { ok: false, kind: 'unreadable', place: decoded.place, reason: decoded.reason };
     return { ok: true, text: decoded.text, real };
   } catch (e) {
-    return { ok: false, kind: 'unreadable', place: '', reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})` };
+    return {
+      ok: false,
+      kind: 'unreadable',
+      place: '',
+      reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    };
   } finally {
     await fh.close();
   }

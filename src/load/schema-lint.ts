@@ -15,7 +15,13 @@ const ANNOTATIONS = new Set(['$anchor', '$dynamicAnchor', '$vocabulary', 'conten
  * schema still never fails on the first request instead of at start-up. `metaFile`: the
  * precompiled meta-schema check to use (tests give their own; meta-check.ts).
  */
-export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<string>, file: string, metaFile?: string): { problems: LoadProblem[]; warnings: LoadProblem[] } {
+export function lintSchemas(
+  doc: unknown,
+  ajv: ContractAjv,
+  pointers: Iterable<string>,
+  file: string,
+  metaFile?: string,
+): { problems: LoadProblem[]; warnings: LoadProblem[] } {
   const known = new Set(Object.keys(ajv.ajv.RULES.keywords));
   const formats = new Set(Object.keys(ajv.ajv.formats));
   const problems: LoadProblem[] = [];
@@ -53,7 +59,11 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
     const errors = roots.has(pointer) && !refOnlyValid(node) ? metaCheck(node) : null;
     if (errors) {
       for (const e of errors) {
-        problems.push({ file, pointer: `${pointer}${e.instancePath}`, reason: `invalid JSON Schema: ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}` });
+        problems.push({
+          file,
+          pointer: `${pointer}${e.instancePath}`,
+          reason: `invalid JSON Schema: ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+        });
       }
     }
     for (const key in node) {
@@ -63,14 +73,23 @@ export function lintSchemas(doc: unknown, ajv: ContractAjv, pointers: Iterable<s
         continue;
       }
       if (!known.has(key) && !ANNOTATIONS.has(key) && !key.startsWith('x-')) {
-        problems.push({ file, pointer: `${pointer}/${escapeToken(key)}`, reason: `unknown keyword "${key}" (JSON Schema 2020-12 and OpenAPI 3.1 have none of that name: a misspelled keyword checks nothing)` });
+        problems.push({
+          file,
+          pointer: `${pointer}/${escapeToken(key)}`,
+          reason: `unknown keyword "${key}" (JSON Schema 2020-12 and OpenAPI 3.1 have none of that name: a misspelled keyword checks nothing)`,
+        });
       }
       if (key === 'pattern' && typeof value === 'string') checkPattern(value, `${pointer}/pattern`);
       if (key === 'format' && typeof value === 'string' && !formats.has(value)) {
-        warnings.push({ file, pointer: `${pointer}/format`, reason: `format "${value}" is not one the contract's Ajv knows: it is not checked` });
+        warnings.push({
+          file,
+          pointer: `${pointer}/format`,
+          reason: `format "${value}" is not one the contract's Ajv knows: it is not checked`,
+        });
       }
       if (SCHEMA.has(key) && isObject(value)) stack.push({ pointer: `${pointer}/${escapeToken(key)}`, node: value });
-      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => stack.push({ pointer: `${pointer}/${escapeToken(key)}/${i}`, node: item }));
+      if (SCHEMA_LIST.has(key) && Array.isArray(value))
+        value.forEach((item, i) => stack.push({ pointer: `${pointer}/${escapeToken(key)}/${i}`, node: item }));
       if (SCHEMA_MAP.has(key) && isObject(value)) {
         for (const name in value) {
           if (key === 'patternProperties') checkPattern(name, `${pointer}/patternProperties/${escapeToken(name)}`);

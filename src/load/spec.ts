@@ -49,7 +49,11 @@ interface FoundRef {
 
 /** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
 function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {
-  if (!refUrl.isFileSystemPath(target)) return { ok: false, reason: `names a remote document (${target}): only files inside the spec's folder are read, nothing from the network` };
+  if (!refUrl.isFileSystemPath(target))
+    return {
+      ok: false,
+      reason: `names a remote document (${target}): only files inside the spec's folder are read, nothing from the network`,
+    };
   try {
     // The file resolver reads toFileSystemPath(url), relative to the working folder.
     return { ok: true, file: path.resolve(refUrl.toFileSystemPath(target)) };
@@ -65,15 +69,31 @@ async function readSpecFile(
   limits: LoadLimits,
   previous?: LoadedSpec,
   onText?: (text: string) => void,
-): Promise<{ ok: true; text: string; value: unknown; asBundlerReads: boolean; scan: DocumentScan } | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }> {
+): Promise<
+  | { ok: true; text: string; value: unknown; asBundlerReads: boolean; scan: DocumentScan }
+  | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; problems: LoadProblem[] }
+> {
   const read = await readConfinedText(file, folder, limits);
-  if (!read.ok) return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
+  if (!read.ok)
+    return { ok: false, kind: read.kind, problems: [{ file: rel(file), pointer: read.place, reason: read.reason }] };
   onText?.(read.text);
   // The same text as the last load: the same value (a reload for a fixture's sake parses no YAML).
   const scan = previous?.scans.get(file);
-  if (previous?.texts.get(file) === read.text && previous.values.has(file) && scan !== undefined) return { ok: true, text: read.text, value: previous.values.get(file), asBundlerReads: previous.asBundlerReads.has(file), scan };
+  if (previous?.texts.get(file) === read.text && previous.values.has(file) && scan !== undefined)
+    return {
+      ok: true,
+      text: read.text,
+      value: previous.values.get(file),
+      asBundlerReads: previous.asBundlerReads.has(file),
+      scan,
+    };
   const parsed = parseYamlText(read.text, limits);
-  if (!parsed.ok) return { ok: false, kind: 'unreadable', problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })) };
+  if (!parsed.ok)
+    return {
+      ok: false,
+      kind: 'unreadable',
+      problems: parsed.problems.map((p) => ({ file: rel(file), pointer: p.place, reason: p.reason })),
+    };
   return { ok: true, text: read.text, value: parsed.value, asBundlerReads: parsed.asBundlerReads, scan: parsed.scan };
 }
 
@@ -86,7 +106,14 @@ async function readSpecFile(
  * copy (the bundler's parsers take a value as it is, and the bundler changes what it is given),
  * or, with `copy` false, as it is, once (its owner keeps nothing of it).
  */
-export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known: ReadonlyMap<string, string>, parsed: ReadonlyMap<string, unknown> = new Map(), copy = true, onUnforeseen?: () => void) {
+export function confinedResolveOptions(
+  folder: Folder,
+  limits: LoadLimits,
+  known: ReadonlyMap<string, string>,
+  parsed: ReadonlyMap<string, unknown> = new Map(),
+  copy = true,
+  onUnforeseen?: () => void,
+) {
   const handed = new Set<string>();
   return {
     resolve: {
@@ -111,7 +138,13 @@ export function confinedResolveOptions(folder: Folder, limits: LoadLimits, known
           if (text !== undefined) return text;
           onUnforeseen?.();
           const read = await readSpecFile(where.file, folder, limits);
-          if (!read.ok) throw new ResolverError(new Error(read.problems.map((p) => `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('; ')), file.url);
+          if (!read.ok)
+            throw new ResolverError(
+              new Error(
+                read.problems.map((p) => `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('; '),
+              ),
+              file.url,
+            );
           return read.text;
         },
       },
@@ -138,7 +171,13 @@ export interface BundledSpec {
  * where nothing will reload (a start without `--watch`), so that the bundler is handed the values
  * themselves, not copies (70 ms and a second copy in memory, for a spec of 2,000 paths).
  */
-export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec, place: ValidationPlace = 'auto', keepValues = true): Promise<BundledSpec> {
+export async function bundleSpec(
+  rootFile: string,
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+  previous?: LoadedSpec,
+  place: ValidationPlace = 'auto',
+  keepValues = true,
+): Promise<BundledSpec> {
   const root = path.resolve(rootFile);
   const folder = await folderOf(path.dirname(root), "the spec's folder");
   const problems: LoadProblem[] = [];
@@ -175,8 +214,19 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       });
       if (!read.ok) {
         // A name leading out of the folder is told where the $ref stands; a missing file, with it.
-        if (from && read.kind === 'outside') problems.push({ file: rel(from.file), pointer: from.pointer, reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}` });
-        else if (from && read.kind === 'missing') problems.push(...read.problems.map((p) => ({ ...p, reason: `${p.reason}, named by $ref ${JSON.stringify(from.ref)} in ${rel(from.file)} at ${from.pointer}` })));
+        if (from && read.kind === 'outside')
+          problems.push({
+            file: rel(from.file),
+            pointer: from.pointer,
+            reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}`,
+          });
+        else if (from && read.kind === 'missing')
+          problems.push(
+            ...read.problems.map((p) => ({
+              ...p,
+              reason: `${p.reason}, named by $ref ${JSON.stringify(from.ref)} in ${rel(from.file)} at ${from.pointer}`,
+            })),
+          );
         else problems.push(...read.problems);
         continue;
       }
@@ -187,9 +237,15 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
       // Every external `$ref`, as the bundler's resolution will meet them. A tree js-yaml read cleanly
       // reaches no object twice (yaml-text.ts checked): no set of them is kept.
       const refs: FoundRef[] = [];
-      forEachExternalRef(read.value, `${url}#`, [], read.asBundlerReads ? undefined : new Set(), ($ref, base, tokens) => {
-        refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
-      });
+      forEachExternalRef(
+        read.value,
+        `${url}#`,
+        [],
+        read.asBundlerReads ? undefined : new Set(),
+        ($ref, base, tokens) => {
+          refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
+        },
+      );
       // The bundler is handed this very value (or a JSON copy): its crawl takes these, not a second walk.
       if (read.asBundlerReads) scanned.set(url, refs);
       for (const { pointer, base, ref } of refs) {
@@ -206,14 +262,26 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     }
     if (problems.length > 0) throw new LoadError(problems);
     // Every file reads as before (a reload for a fixture's sake): the bundle and its validation hold.
-    if (previous && previous.rootFile === root && previous.texts.size === texts.size && [...texts].every(([f, t]) => previous.texts.get(f) === t)) {
+    if (
+      previous &&
+      previous.rootFile === root &&
+      previous.texts.size === texts.size &&
+      [...texts].every(([f, t]) => previous.texts.get(f) === t)
+    ) {
       validation.close();
       return { spec: previous, validated: Promise.resolve('main') };
     }
 
     // A file the pre-scan did not read (none is known to be possible) has no scan: the document is then walked instead.
     let unforeseen = false;
-    const options = confinedResolveOptions(folder, limits, texts, new Map([...asBundlerReads].map((f) => [f, values.get(f)])), keepValues, () => (unforeseen = true));
+    const options = confinedResolveOptions(
+      folder,
+      limits,
+      texts,
+      new Map([...asBundlerReads].map((f) => [f, values.get(f)])),
+      keepValues,
+      () => (unforeseen = true),
+    );
     if (!keepValues) values.clear();
     let doc: Record<string, unknown>;
     try {
@@ -230,7 +298,19 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
     validated.catch(() => undefined);
     const scan = new ScanCollector();
     for (const s of scans.values()) scan.add(s);
-    return { spec: { rootFile: root, files, doc, texts, values, asBundlerReads, scans, scan: unforeseen ? scanDocument(doc) : scan.finish() }, validated };
+    return {
+      spec: {
+        rootFile: root,
+        files,
+        doc,
+        texts,
+        values,
+        asBundlerReads,
+        scans,
+        scan: unforeseen ? scanDocument(doc) : scan.finish(),
+      },
+      validated,
+    };
   }
 }
 
@@ -239,7 +319,10 @@ export async function bundleSpec(rootFile: string, limits: LoadLimits = DEFAULT_
  * An invalid spec's problems come first, whatever `build` made or threw meanwhile, as if nothing
  * had been built from it; and at once: `build`'s signal is aborted and nothing waits for it.
  */
-export async function whileValidating<T>({ spec, validated }: BundledSpec, build: (spec: LoadedSpec, signal: AbortSignal) => T | Promise<T>): Promise<T> {
+export async function whileValidating<T>(
+  { spec, validated }: BundledSpec,
+  build: (spec: LoadedSpec, signal: AbortSignal) => T | Promise<T>,
+): Promise<T> {
   const stop = new AbortController();
   validated.catch(() => stop.abort());
   const building = (async () => build(spec, stop.signal))();
@@ -257,14 +340,19 @@ export async function whileValidating<T>({ spec, validated }: BundledSpec, build
 }
 
 /** The spec read, bundled and validated (`bundleSpec`, its validation awaited). */
-export async function loadSpec(rootFile: string, limits: LoadLimits = DEFAULT_LOAD_LIMITS, previous?: LoadedSpec): Promise<LoadedSpec> {
+export async function loadSpec(
+  rootFile: string,
+  limits: LoadLimits = DEFAULT_LOAD_LIMITS,
+  previous?: LoadedSpec,
+): Promise<LoadedSpec> {
   const { spec, validated } = await bundleSpec(rootFile, limits, previous, 'inline');
   await validated;
   return spec;
 }
 
 function swaggerProblems(file: string, failure: ValidationFailure): LoadProblem[] {
-  const details = failure.details as { instancePath?: string; message?: string; params?: Record<string, unknown> }[] | undefined;
+  const details = failure.details as
+    { instancePath?: string; message?: string; params?: Record<string, unknown> }[] | undefined;
   if (Array.isArray(details) && details.length > 0) {
     return details.map((d) => ({
       file,

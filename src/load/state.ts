@@ -2,11 +2,28 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ContractAjv } from '../contract/ajv.js';
 import { formatProblem, LoadError, type LoadProblem } from '../core/errors.js';
-import { type CollectionInput, type CollectionModel, type CollectionShape, compileModel, type ItemsInput, type Model, shapeOf } from '../core/model.js';
+import {
+  type CollectionInput,
+  type CollectionModel,
+  type CollectionShape,
+  compileModel,
+  type ItemsInput,
+  type Model,
+  shapeOf,
+} from '../core/model.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
 import { type ListOperation, type Operations, readOperations } from '../core/spec/operations.js';
 import { follow, isObject } from '../core/spec/pointer.js';
-import { carriesAny, describesFields, type ItemSet, ItemSetBuilder, itemObject, type PreparedItem, prepareItem, prepareItemFromText } from '../core/store.js';
+import {
+  carriesAny,
+  describesFields,
+  type ItemSet,
+  ItemSetBuilder,
+  itemObject,
+  type PreparedItem,
+  prepareItem,
+  prepareItemFromText,
+} from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { streamFixtureFile } from './fixtures.js';
 import { type FlatItems, flatItemMatcher, FlatSpan } from './flat-items.js';
@@ -70,7 +87,10 @@ export interface StateOptions {
  */
 export async function loadState(opts: StateOptions): Promise<StubState> {
   // Built while the spec is validated (on a worker thread for a large spec).
-  return whileValidating(await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec, 'auto', opts.final !== true), (spec, signal) => buildState(spec, opts, signal));
+  return whileValidating(
+    await bundleSpec(opts.specFile, opts.limits, opts.previous?.spec, 'auto', opts.final !== true),
+    (spec, signal) => buildState(spec, opts, signal),
+  );
 }
 
 /** The state of a bundled spec; `signal` stops it (the spec turned out invalid: nothing built counts). */
@@ -79,7 +99,8 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   const doc = spec.doc;
   const { operations, problems } = readOperations(doc, specFile);
   const previous = opts.previous;
-  const sameSpec = previous !== undefined && (previous.spec === spec || JSON.stringify(previous.spec.doc) === JSON.stringify(doc));
+  const sameSpec =
+    previous !== undefined && (previous.spec === spec || JSON.stringify(previous.spec.doc) === JSON.stringify(doc));
   // The same spec again (a fixture edited): its validators, compiled already, serve again.
   const ajv = sameSpec && previous ? previous.ajv : new ContractAjv(doc, spec.scan);
   // What Ajv's strict compilation would refuse stops start-up; validators compile when first used.
@@ -102,9 +123,31 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     fixtureFiles.push(file);
     const ctxOf = (from: string, stored: boolean, sample?: unknown): CheckContext => {
       const shape = shapeOf(doc, operations, list, sample);
-      return { ajv, list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, hidden: shape.hidden, file: from, stored };
+      return {
+        ajv,
+        list,
+        detail: operations.detailOf.get(list.path),
+        withUrl: shape.withUrl,
+        lookup: shape.lookup,
+        hidden: shape.hidden,
+        file: from,
+        stored,
+      };
     };
-    const stored = fixtures.absent(file) ? undefined : await readStored(file, fixtures.folder, signal, list, operations, doc, opts, ctxOf, fixtureProblems, sameSpec ? previous?.model.collections.get(list.path) : undefined);
+    const stored = fixtures.absent(file)
+      ? undefined
+      : await readStored(
+          file,
+          fixtures.folder,
+          signal,
+          list,
+          operations,
+          doc,
+          opts,
+          ctxOf,
+          fixtureProblems,
+          sameSpec ? previous?.model.collections.get(list.path) : undefined,
+        );
     const itemRoute = operations.itemRouteOf.get(list.path);
     const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
     const carried = stored?.carried;
@@ -129,21 +172,32 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
           count,
           lazy: () => {
             const late: LoadProblem[] = [];
-            const items = checkItems(generateItemsSync(doc, list, lookup, { seed: opts.seed, count }), ctxOf(generatedFrom, false), late);
+            const items = checkItems(
+              generateItemsSync(doc, list, lookup, { seed: opts.seed, count }),
+              ctxOf(generatedFrom, false),
+              late,
+            );
             for (const p of late) opts.onLateProblem?.({ ...p, reason: `generated item left out: ${p.reason}` });
             return items;
           },
         }
       : undefined;
     const examples: Record<string, unknown[]> = {};
-    for (const [name, value] of envelopeExamples(list)) examples[name] = checkItems(value, ctxOf(`${specFile} example ${name}`, false, value[0]), fixtureProblems);
+    for (const [name, value] of envelopeExamples(list))
+      examples[name] = checkItems(value, ctxOf(`${specFile} example ${name}`, false, value[0]), fixtureProblems);
     const firstExample = Object.entries(examples)[0];
     const fromItems = `${specFile} at ${list.itemPointer.slice(1)}/examples`;
     const ownExamples = itemExamples(doc, list);
     let chosen: Pick<CollectionInput, 'source' | 'from' | 'items'>;
     if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), items: { prepared: stored.set } };
-    else if (firstExample !== undefined) chosen = { source: 'examples', from: `${specFile} example ${firstExample[0]}`, items: firstExample[1] };
-    else if (ownExamples !== undefined) chosen = { source: 'examples', from: fromItems, items: checkItems(ownExamples, ctxOf(fromItems, false, ownExamples[0]), fixtureProblems) };
+    else if (firstExample !== undefined)
+      chosen = { source: 'examples', from: `${specFile} example ${firstExample[0]}`, items: firstExample[1] };
+    else if (ownExamples !== undefined)
+      chosen = {
+        source: 'examples',
+        from: fromItems,
+        items: checkItems(ownExamples, ctxOf(fromItems, false, ownExamples[0]), fixtureProblems),
+      };
     else if (dynamic !== undefined) chosen = { source: 'generated', from: generatedFrom, items: dynamic };
     else chosen = { source: 'empty', from: 'nothing (no fixture, example or described field)', items: [] };
     inputs[list.path] = { ...chosen, ...(dynamic ? { dynamic } : {}), examples };
@@ -156,7 +210,11 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   for (const c of model.collections.values()) {
     for (const u of c.filters.unsupported) {
       const param = c.list.parameters.find((p) => p.name === u.param);
-      warnings.push({ file: specFile, pointer: (param?.pointer ?? c.list.pointer).slice(1), reason: `query parameter "${u.param}" of ${c.list.operationId} is not applied: ${u.why}` });
+      warnings.push({
+        file: specFile,
+        pointer: (param?.pointer ?? c.list.pointer).slice(1),
+        reason: `query parameter "${u.param}" of ${c.list.operationId} is not applied: ${u.why}`,
+      });
     }
   }
   let snapshot: Snapshot | undefined;
@@ -182,7 +240,9 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
  * system refuses (too long) is still told why. A file created after the listing is read by
  * `--watch`'s next load.
  */
-async function fixturesFolder(dir: string): Promise<{ folder: Folder; names: readonly string[]; absent: (file: string) => boolean }> {
+async function fixturesFolder(
+  dir: string,
+): Promise<{ folder: Folder; names: readonly string[]; absent: (file: string) => boolean }> {
   const folder = await folderOf(dir, 'the fixtures folder');
   const names = await readdir(dir).catch(() => undefined);
   const plain = (name: string) => /^[A-Za-z0-9._-]{1,200}$/.test(name);
@@ -190,7 +250,8 @@ async function fixturesFolder(dir: string): Promise<{ folder: Folder; names: rea
   return {
     folder,
     names: names ?? [],
-    absent: (file) => lower !== undefined && plain(path.basename(file)) && !lower.has(path.basename(file).toLowerCase()),
+    absent: (file) =>
+      lower !== undefined && plain(path.basename(file)) && !lower.has(path.basename(file).toLowerCase()),
   };
 }
 
@@ -230,7 +291,8 @@ async function readStored(
       nextChunk: () => match.reuseSpans(),
     };
   // A flat item is taken as its bytes are: not where a member must be left out (writeOnly).
-  const flatFor = (ctx: CheckContext, s: CollectionShape) => (s.hidden.length > 0 ? undefined : flatTake(flatItemMatcher(doc, ctx, s.fields)));
+  const flatFor = (ctx: CheckContext, s: CollectionShape) =>
+    s.hidden.length > 0 ? undefined : flatTake(flatItemMatcher(doc, ctx, s.fields));
   const start = (value: unknown) => {
     sample = value;
     shape = shapeOf(doc, operations, list, value);
@@ -241,18 +303,28 @@ async function readStored(
   // An item whose text is exactly the JSON it was served as before (same spec, same place) is
   // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
   const take = {
-    test: (item: StreamedItem): PreparedItem | undefined => (item.canonical && old !== undefined && sameTextAt(old, item.index, item.bytes) ? itemAt(old, item.index) : undefined),
+    test: (item: StreamedItem): PreparedItem | undefined =>
+      item.canonical && old !== undefined && sameTextAt(old, item.index, item.bytes)
+        ? itemAt(old, item.index)
+        : undefined,
     onTaken: (index: number, taken: PreparedItem | FlatSpan): void => {
       if (check === undefined) {
         const b = before as CollectionModel;
-        shape = { fields: b.fields, hidden: b.hidden, withUrl: b.withUrl, lookup: b.lookup, pkParam: shapeOf(doc, operations, list).pkParam };
+        shape = {
+          fields: b.fields,
+          hidden: b.hidden,
+          withUrl: b.withUrl,
+          lookup: b.lookup,
+          pkParam: shapeOf(doc, operations, list).pkParam,
+        };
         const ctx = { ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup };
         check = itemChecker(ctx, problems);
         flat = flatFor(ctx, shape);
       }
       if (!(taken instanceof FlatSpan)) {
         if (check.reused(taken.pk, index)) builder.add(taken);
-      } else if (check.reused(taken.pkFrom < 0 ? undefined : taken, index)) builder.addAscii(taken.bytes, taken.start, taken.end, taken.pkFrom, taken.pkTo, taken.pkNumber, taken.urlAt);
+      } else if (check.reused(taken.pkFrom < 0 ? undefined : taken, index))
+        builder.addAscii(taken.bytes, taken.start, taken.end, taken.pkFrom, taken.pkTo, taken.pkNumber, taken.urlAt);
     },
     flat: () => flat,
     // Flat items are copied from the batch's chunk once it is all handed over (one copy a run).
@@ -267,9 +339,19 @@ async function readStored(
       const s = shape as CollectionShape;
       const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
       const was = old && itemAt(old, index);
-      const prepared = isObject(value) ? (canonical ? prepareItemFromText(value, text, options) : prepareItem(value, options)) : undefined;
-      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden)) carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
-      const same = was !== undefined && prepared !== undefined && was.json === prepared.json && was.pk === prepared.pk && was.urlAt === prepared.urlAt;
+      const prepared = isObject(value)
+        ? canonical
+          ? prepareItemFromText(value, text, options)
+          : prepareItem(value, options)
+        : undefined;
+      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden))
+        carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
+      const same =
+        was !== undefined &&
+        prepared !== undefined &&
+        was.json === prepared.json &&
+        was.pk === prepared.pk &&
+        was.urlAt === prepared.urlAt;
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       builder.add(same ? was : prepared);
     },
@@ -280,7 +362,12 @@ async function readStored(
 }
 
 /** The serialisable snapshot of a loaded state (every item set made, as plain JSON values). */
-function snapshotOf(doc: Readonly<Record<string, unknown>>, model: Model, inputs: Readonly<Record<string, CollectionInput>>, bodies: Readonly<Record<string, unknown>>): Snapshot {
+function snapshotOf(
+  doc: Readonly<Record<string, unknown>>,
+  model: Model,
+  inputs: Readonly<Record<string, CollectionInput>>,
+  bodies: Readonly<Record<string, unknown>>,
+): Snapshot {
   const collections: Record<string, SnapshotCollection> = {};
   for (const [p, input] of Object.entries(inputs)) {
     const c = model.collections.get(p);
@@ -288,7 +375,13 @@ function snapshotOf(doc: Readonly<Record<string, unknown>>, model: Model, inputs
     const examples: Record<string, unknown[]> = {};
     for (const name of c.examples.keys()) examples[name] = Array.from(c.examples.get(name)?.items ?? [], itemObject);
     const dynamic = c.dynamic && Array.from(c.dynamic.items, itemObject);
-    collections[p] = { source: input.source, from: input.from, items: Array.from(c.items.items, itemObject), ...(dynamic ? { dynamic } : {}), examples };
+    collections[p] = {
+      source: input.source,
+      from: input.from,
+      items: Array.from(c.items.items, itemObject),
+      ...(dynamic ? { dynamic } : {}),
+      examples,
+    };
   }
   return { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: bodies };
 }

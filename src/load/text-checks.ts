@@ -70,18 +70,34 @@ const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padSt
 export function decodeUtf8(buf: Uint8Array): Decoded {
   const [b0, b1, b2] = [buf[0], buf[1], buf[2]];
   if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
-    return { ok: false, place: linePlace(1, 1), reason: 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM' };
+    return {
+      ok: false,
+      place: linePlace(1, 1),
+      reason: 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM',
+    };
   }
   if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) {
-    return { ok: false, place: linePlace(1, 1), reason: `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8` };
+    return {
+      ok: false,
+      place: linePlace(1, 1),
+      reason: `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8`,
+    };
   }
   const nul = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).indexOf(0);
   if (nul !== -1) {
-    return { ok: false, place: placeOfByte(buf, nul), reason: 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8' };
+    return {
+      ok: false,
+      place: placeOfByte(buf, nul),
+      reason: 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8',
+    };
   }
   if (!isUtf8(buf)) {
     const at = firstInvalidUtf8(buf);
-    return { ok: false, place: placeOfByte(buf, at), reason: `is not valid UTF-8 (byte ${hex(buf[at])}): save the file as UTF-8` };
+    return {
+      ok: false,
+      place: placeOfByte(buf, at),
+      reason: `is not valid UTF-8 (byte ${hex(buf[at])}): save the file as UTF-8`,
+    };
   }
   return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }

@@ -38,7 +38,11 @@ function workerModule(): { url: string; file: string; tsx: string | undefined } 
   const self = import.meta.url;
   const typescript = self.endsWith('.ts');
   const url = new URL(`./validate-worker.${typescript ? 'ts' : 'js'}`, self);
-  return { url: url.href, file: fileURLToPath(url), tsx: typescript ? createRequire(self).resolve('tsx/cjs/api') : undefined };
+  return {
+    url: url.href,
+    file: fileURLToPath(url),
+    tsx: typescript ? createRequire(self).resolve('tsx/cjs/api') : undefined,
+  };
 }
 
 async function validateHere(doc: unknown): Promise<Validated> {
@@ -76,7 +80,11 @@ export class ValidationWorker {
   constructor(source = WORKER_SOURCE) {
     let worker: Worker | undefined;
     try {
-      worker = new Worker(source, { eval: true, workerData: workerModule(), resourceLimits: { stackSizeMb: mainThreadStackMb() } });
+      worker = new Worker(source, {
+        eval: true,
+        workerData: workerModule(),
+        resourceLimits: { stackSizeMb: mainThreadStackMb() },
+      });
     } catch {
       worker = undefined;
     }
@@ -107,7 +115,9 @@ export class ValidationWorker {
         void worker.terminate().catch(() => undefined);
         resolve(answer());
       };
-      worker.once('message', (m: { failure: ValidationFailure | undefined }) => settle(() => ({ failure: m.failure, thread: 'worker' })));
+      worker.once('message', (m: { failure: ValidationFailure | undefined }) =>
+        settle(() => ({ failure: m.failure, thread: 'worker' })),
+      );
       void this.#gone.then(() => settle(() => validateHere(doc)));
       try {
         worker.postMessage(JSON.stringify(doc));
@@ -141,7 +151,8 @@ export class SpecValidation {
   /** Told of each file read, its characters. */
   read(chars: number): void {
     this.#chars += chars;
-    if (this.place === 'auto' && this.#worker === undefined && this.#chars >= OFF_THREAD_MIN_CHARS) this.#worker = new ValidationWorker();
+    if (this.place === 'auto' && this.#worker === undefined && this.#chars >= OFF_THREAD_MIN_CHARS)
+      this.#worker = new ValidationWorker();
   }
 
   /** Validates the bundled spec, where chosen. */

@@ -72,7 +72,9 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       if (closed) return;
       current = next;
       opts.onState(next);
-      opts.log(`${pc.green('reloaded')}: ${next.model.collections.size} collections from ${path.relative(process.cwd(), next.spec.rootFile)}`);
+      opts.log(
+        `${pc.green('reloaded')}: ${next.model.collections.size} collections from ${path.relative(process.cwd(), next.spec.rootFile)}`,
+      );
       if (opts.typesFile) await writeTypes(opts.typesFile, next.spec.rootFile, opts.log);
     } catch (e) {
       printLoadError(e, (s) => opts.log(s.trimEnd()));
@@ -134,6 +136,10 @@ async function writeTypes(file: string, specFile: string, log: (line: string) =>
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     const missing = err.code === 'ERR_MODULE_NOT_FOUND' && err.message.includes("'openapi-typescript'");
-    log(missing ? 'types not regenerated: --types needs openapi-typescript (npm install --save-dev openapi-typescript)' : `types not regenerated: ${err.message}`);
+    log(
+      missing
+        ? 'types not regenerated: --types needs openapi-typescript (npm install --save-dev openapi-typescript)'
+        : `types not regenerated: ${err.message}`,
+    );
   }
 }

@@ -25,9 +25,16 @@ export type WriteFixtureResult = { ok: true; file: string; count: number } | { o
 export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixtureResult> {
   const contract = await loadContract(opts.specFile);
   const list = contract.operations.lists.find((l) => l.resource === opts.resource);
-  if (!list) return { ok: false, error: `no collection "${opts.resource}" in the spec; there are: ${contract.operations.lists.map((l) => l.resource).join(', ')}` };
+  if (!list)
+    return {
+      ok: false,
+      error: `no collection "${opts.resource}" in the spec; there are: ${contract.operations.lists.map((l) => l.resource).join(', ')}`,
+    };
   if (!describesFields(contract.spec.doc, list.itemPointer)) {
-    return { ok: false, error: `the items of ${list.path} have no described fields (${list.itemPointer}): describe them in the spec first` };
+    return {
+      ok: false,
+      error: `the items of ${list.path} have no described fields (${list.itemPointer}): describe them in the spec first`,
+    };
   }
   const file = path.join(opts.fixturesDir, `${list.resource}.json`);
   const exists = await access(file).then(
@@ -36,10 +43,15 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
   );
   if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
   // As the stub serves them: generated items hold no writeOnly member (a fixture holds answers).
-  const items = await generateItems(contract.spec.doc, list, shapeOf(contract.spec.doc, contract.operations, list).lookup, {
-    seed: opts.seed,
-    count: opts.count ?? list.generateCount ?? opts.defaultCount,
-  });
+  const items = await generateItems(
+    contract.spec.doc,
+    list,
+    shapeOf(contract.spec.doc, contract.operations, list).lookup,
+    {
+      seed: opts.seed,
+      count: opts.count ?? list.generateCount ?? opts.defaultCount,
+    },
+  );
   await writeFile(file, `${JSON.stringify(items, null, 2)}\n`);
   return { ok: true, file, count: items.length };
 }

@@ -15,7 +15,8 @@ export interface TextProblem {
  * `asBundlerReads`: the value is js-yaml's (JSON schema), exactly what the bundler's own YAML
  * parser makes of the text, so that it may be handed to the bundler instead of the text.
  */
-export type YamlRead = { ok: true; value: unknown; asBundlerReads: boolean; scan: DocumentScan } | { ok: false; problems: TextProblem[] };
+export type YamlRead =
+  { ok: true; value: unknown; asBundlerReads: boolean; scan: DocumentScan } | { ok: false; problems: TextProblem[] };
 
 type Tree = Yaml.Node | { key: unknown; value: unknown } | null | unknown;
 
@@ -33,7 +34,9 @@ type Tree = Yaml.Node | { key: unknown; value: unknown } | null | unknown;
  */
 export function parseYamlText(text: string, limits: LoadLimits): YamlRead {
   const quick = quickParse(text, limits.maxDepth);
-  return quick !== undefined ? { ok: true, value: quick.value, asBundlerReads: true, scan: quick.scan } : carefulParse(text, limits);
+  return quick !== undefined
+    ? { ok: true, value: quick.value, asBundlerReads: true, scan: quick.scan }
+    : carefulParse(text, limits);
 }
 
 function quickParse(text: string, maxDepth: number): { value: unknown; scan: DocumentScan } | undefined {
@@ -110,9 +113,17 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
     };
   }
   const duplicates = duplicateKeys(doc.contents);
-  if (duplicates.length > 0) return { ok: false, problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })) };
+  if (duplicates.length > 0)
+    return {
+      ok: false,
+      problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })),
+    };
   const deep = tooDeep(doc.contents, limits.maxDepth);
-  if (deep !== undefined) return { ok: false, problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }] };
+  if (deep !== undefined)
+    return {
+      ok: false,
+      problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }],
+    };
   // YAML's `.inf` and `.nan` (and, as yaml reads it, a number past a double's range) are numbers
   // JSON cannot hold: an OpenAPI document's YAML is limited to JSON's values (the specification's
   // Format section: YAML 1.2, tags of the JSON Schema ruleset), and served as JSON they would turn
@@ -121,21 +132,34 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
   if (notJson.length > 0) {
     return {
       ok: false,
-      problems: notJson.map((n) => ({ place: at(n.range?.[0]), reason: `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out` })),
+      problems: notJson.map((n) => ({
+        place: at(n.range?.[0]),
+        reason: `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out`,
+      })),
     };
   }
   const cycle = aliasInsideItsAnchor(doc);
   if (cycle !== undefined) {
     return {
       ok: false,
-      problems: [{ place: at(cycle.range?.[0]), reason: `alias *${cycle.source} stands inside the node its anchor names: a value that contains itself, which JSON cannot hold (OpenAPI's YAML is limited to JSON's values): use $ref` }],
+      problems: [
+        {
+          place: at(cycle.range?.[0]),
+          reason: `alias *${cycle.source} stands inside the node its anchor names: a value that contains itself, which JSON cannot hold (OpenAPI's YAML is limited to JSON's values): use $ref`,
+        },
+      ],
     };
   }
   const bomb = aliasOverflow(doc, limits.maxAliasCount);
   if (bomb !== undefined) {
     return {
       ok: false,
-      problems: [{ place: at(bomb.range?.[0]), reason: `alias *${bomb.source} expands past ${limits.maxAliasCount} copies of its anchor (a "billion laughs"?): write the values out, or use $ref` }],
+      problems: [
+        {
+          place: at(bomb.range?.[0]),
+          reason: `alias *${bomb.source} expands past ${limits.maxAliasCount} copies of its anchor (a "billion laughs"?): write the values out, or use $ref`,
+        },
+      ],
     };
   }
   try {
@@ -212,7 +236,10 @@ function aliasInsideItsAnchor(doc: ReturnType<typeof Yaml.parseDocument>): Yaml.
  * (the last one set before it, as the `yaml` package resolves it; an alias without one is
  * skipped) and the alias's ancestors.
  */
-function firstAlias(doc: ReturnType<typeof Yaml.parseDocument>, stop: (alias: Yaml.Alias, src: Yaml.Node, path: readonly unknown[]) => boolean): Yaml.Alias | undefined {
+function firstAlias(
+  doc: ReturnType<typeof Yaml.parseDocument>,
+  stop: (alias: Yaml.Alias, src: Yaml.Node, path: readonly unknown[]) => boolean,
+): Yaml.Alias | undefined {
   const { isAlias, visit } = yamlPackage();
   const lastAnchor = new Map<string, Yaml.Node>();
   let found: Yaml.Alias | undefined;

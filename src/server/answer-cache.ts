@@ -48,7 +48,12 @@ export class AnswerCache {
   }
 
   /** The answer kept for this request in `state`, if any. */
-  get(method: string | undefined, url: string | undefined, headers: IncomingHttpHeaders, state: object): CachedAnswer | undefined {
+  get(
+    method: string | undefined,
+    url: string | undefined,
+    headers: IncomingHttpHeaders,
+    state: object,
+  ): CachedAnswer | undefined {
     if (method !== 'GET' || url === undefined) return undefined;
     const kept = this.#byTarget.get(url);
     if (kept === undefined) return undefined;
@@ -63,7 +68,14 @@ export class AnswerCache {
     const size = answer.body.length + url.length + values.reduce((n, v) => n + (v?.length ?? 0), 0) + 512;
     if (size > this.maxBytes) return;
     if (this.#bytes + size > this.maxBytes) this.clear();
-    const entry: Entry = { state: answer.state, status: answer.status, headers: answer.headers, body: answer.body, values, size };
+    const entry: Entry = {
+      state: answer.state,
+      status: answer.status,
+      headers: answer.headers,
+      body: answer.body,
+      values,
+      size,
+    };
     const before = this.#byTarget.get(url) ?? [];
     // An entry for the same request, or one of an older state, is replaced: its bytes count no more.
     const kept = before.filter((e) => e.state === answer.state && !sameHeaders(e.values, headers));

@@ -8,7 +8,15 @@ import { AnswerCache } from './answer-cache.js';
 import type { StubConfig } from './config.js';
 import { RequestLog } from './log.js';
 import { isMetaPath, registerMetaRoutes } from './meta-routes.js';
-import { coreRequest, mayHaveBody, outgoingHeaders, parseRawRequest, rawAnswer, readBody, writeAnswer } from './node-adapter.js';
+import {
+  coreRequest,
+  mayHaveBody,
+  outgoingHeaders,
+  parseRawRequest,
+  rawAnswer,
+  readBody,
+  writeAnswer,
+} from './node-adapter.js';
 import { queryValidator } from './request-validation.js';
 
 /** Holds the state being served; a reload replaces `current` whole, never mutates it. */
@@ -71,7 +79,14 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   };
 
   // A cached answer counts for the state and the writes that produced it: the core's generation.
-  const finish = (req: IncomingMessage, res: ServerResponse, state: StubState, cacheable: boolean, answer: CoreAnswer, started: number) => {
+  const finish = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    state: StubState,
+    cacheable: boolean,
+    answer: CoreAnswer,
+    started: number,
+  ) => {
     const kept = cacheable && answer.cacheable === true && AnswerCache.keeps(req.method, req.url, req.headers);
     // An answer kept is kept as bytes; any other is written as its text (UTF-8, the same bytes),
     // without a copy of its bytes made for it alone.
@@ -79,9 +94,21 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     const headers = outgoingHeaders(answer, body);
     const send = () => {
       writeAnswer(res, req.method, answer.status, headers, body);
-      if (log) log.request({ method: req.method ?? '', url: req.url ?? '', status: answer.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      if (log)
+        log.request({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: answer.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        });
     };
-    if (kept) cache.set(req.method, req.url, req.headers, { state: coreOf(state).generation, status: answer.status, headers, body: body as Buffer });
+    if (kept)
+      cache.set(req.method, req.url, req.headers, {
+        state: coreOf(state).generation,
+        status: answer.status,
+        headers,
+        body: body as Buffer,
+      });
     if (answer.delayMs) setTimeout(send, answer.delayMs);
     else send();
   };
@@ -94,7 +121,13 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     const hit = cache.get(req.method, req.url, req.headers, coreOf(state).generation);
     if (hit !== undefined) {
       writeAnswer(res, req.method, hit.status, hit.headers, hit.body);
-      if (log) log.request({ method: req.method ?? '', url: req.url ?? '', status: hit.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+      if (log)
+        log.request({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: hit.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        });
       return;
     }
     const answerWith = (body?: Uint8Array) => {
@@ -102,7 +135,9 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       try {
         answer = coreOf(state).answer(coreRequest(req, body));
       } catch (e) {
-        log?.message(`error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+        log?.message(
+          `error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`,
+        );
         answer = djangoPage(DJANGO_ERRORS.SERVER_ERROR);
       }
       finish(req, res, state, true, answer, started);
@@ -128,14 +163,21 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     }
     // A method Node does not know, or raw non-ASCII bytes in the target: still requests a WSGI
     // server hands to Django, read from their bytes and answered by the core.
-    const raw = (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL') && Buffer.isBuffer(err.rawPacket) ? parseRawRequest(err.rawPacket) : undefined;
+    const raw =
+      (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL') && Buffer.isBuffer(err.rawPacket)
+        ? parseRawRequest(err.rawPacket)
+        : undefined;
     let answer: CoreAnswer;
     let method = 'GET';
     if (raw) {
       method = raw.method;
       answer = coreOf(holder.current).answer({ method: raw.method, url: raw.url, header: (n) => raw.headers.get(n) });
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      answer = { status: 431, headers: { 'content-type': 'text/html' }, body: '<h1>Request Header Fields Too Large (431)</h1>' };
+      answer = {
+        status: 431,
+        headers: { 'content-type': 'text/html' },
+        body: '<h1>Request Header Fields Too Large (431)</h1>',
+      };
     } else {
       answer = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
     }
@@ -180,7 +222,12 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
   });
   if (log) {
     app.addHook('onResponse', async (req, reply) => {
-      log.request({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 });
+      log.request({
+        method: req.method,
+        url: req.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+      });
     });
   }
   return app;

@@ -58,7 +58,8 @@ export const DEFAULTS: StubConfig = Object.freeze({
 export type ConfigResult = { ok: true; config: StubConfig } | { ok: false; errors: string[] };
 
 function intIn(errors: string[], name: string, v: number, min: number, max: number): void {
-  if (!Number.isInteger(v) || v < min || v > max) errors.push(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    errors.push(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
 }
 
 /** Normalizes a `--base-url`: absolute http(s), no query, no fragment, no trailing slash. */
@@ -69,13 +70,17 @@ export function normalizeBaseUrl(raw: string): string | undefined {
   } catch {
     return undefined;
   }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password) return undefined;
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password)
+    return undefined;
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Fills defaults, checks every value, and freezes. Answers every error, not the first. */
 export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
-  const merged = { ...DEFAULTS, ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)) } as StubConfig;
+  const merged = {
+    ...DEFAULTS,
+    ...Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined)),
+  } as StubConfig;
   const errors: string[] = [];
   intIn(errors, 'port', merged.port, 0, 65535);
   intIn(errors, 'page size', merged.pageSize, 1, 100_000);
@@ -87,11 +92,18 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   let baseUrl = merged.baseUrl;
   if (baseUrl !== undefined) {
     baseUrl = normalizeBaseUrl(baseUrl);
-    if (baseUrl === undefined) errors.push(`base URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(merged.baseUrl)})`);
+    if (baseUrl === undefined)
+      errors.push(
+        `base URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(merged.baseUrl)})`,
+      );
   }
-  if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === '')) errors.push('allowed hosts must list at least one non-empty host');
+  if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === ''))
+    errors.push('allowed hosts must list at least one non-empty host');
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, config: Object.freeze({ ...merged, baseUrl, allowedHosts: Object.freeze([...merged.allowedHosts]) }) };
+  return {
+    ok: true,
+    config: Object.freeze({ ...merged, baseUrl, allowedHosts: Object.freeze([...merged.allowedHosts]) }),
+  };
 }
 
 /**
@@ -121,6 +133,16 @@ export function checkServePaths(config: Pick<StubConfig, 'specFile' | 'fixturesD
 }
 
 /** What loading needs from the configuration. */
-export function stateOptions(config: StubConfig): { specFile: string; fixturesDir: string; seed: number; defaultGenerateCount: number } {
-  return { specFile: config.specFile, fixturesDir: config.fixturesDir, seed: config.seed, defaultGenerateCount: config.generateCount };
+export function stateOptions(config: StubConfig): {
+  specFile: string;
+  fixturesDir: string;
+  seed: number;
+  defaultGenerateCount: number;
+} {
+  return {
+    specFile: config.specFile,
+    fixturesDir: config.fixturesDir,
+    seed: config.seed,
+    defaultGenerateCount: config.generateCount,
+  };
 }

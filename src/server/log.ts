@@ -60,11 +60,19 @@ export class RequestLog {
 
   request(r: RequestLine): void {
     if (this.#format === 'json') {
-      this.line(`{"level":30,"time":${Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}`);
+      this.line(
+        `{"level":30,"time":${Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}`,
+      );
       return;
     }
     if (!this.#color && this.#plainLine(r)) return;
-    const status = this.#color ? (r.status >= 500 ? pc.red(String(r.status)) : r.status >= 400 ? pc.yellow(String(r.status)) : pc.green(String(r.status))) : String(r.status);
+    const status = this.#color
+      ? r.status >= 500
+        ? pc.red(String(r.status))
+        : r.status >= 400
+          ? pc.yellow(String(r.status))
+          : pc.green(String(r.status))
+      : String(r.status);
     this.line(`${clock()} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms`);
   }
 
@@ -313,5 +321,7 @@ function clock(): string {
 
 /** Control characters of a url (a request can carry them) never reach a terminal as such. */
 function printable(s: string): string {
-  return /[\u0000-\u001f\u007f-\u009f]/.test(s) ? s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`) : s;
+  return /[\u0000-\u001f\u007f-\u009f]/.test(s)
+    ? s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    : s;
 }

@@ -83,8 +83,14 @@ function preparedOf(state: StubState): Prepared {
   if (!p) {
     const doc = state.spec.doc;
     const servers = Array.isArray(doc.servers) ? doc.servers : [];
-    const served = { ...doc, servers: [{ url: BASE_MARK, description: 'This stub (the address you called)' }, ...servers] };
-    p = { json: JSON.stringify(served).split(BASE_MARK), yaml: yamlPackage().stringify(served, { aliasDuplicateObjects: false }).split(BASE_MARK) };
+    const served = {
+      ...doc,
+      servers: [{ url: BASE_MARK, description: 'This stub (the address you called)' }, ...servers],
+    };
+    p = {
+      json: JSON.stringify(served).split(BASE_MARK),
+      yaml: yamlPackage().stringify(served, { aliasDuplicateObjects: false }).split(BASE_MARK),
+    };
     prepared.set(state, p);
   }
   return p;
@@ -119,7 +125,9 @@ export async function registerMetaRoutes(
     return reply.code(a.status).headers(a.headers).send(a.body);
   };
 
-  app.get('/docs', (req, reply) => (baseOf(req) === undefined ? badHost(reply) : reply.type('text/html; charset=utf-8').send(DOCS_HTML)));
+  app.get('/docs', (req, reply) =>
+    baseOf(req) === undefined ? badHost(reply) : reply.type('text/html; charset=utf-8').send(DOCS_HTML),
+  );
   app.get('/docs/*', (req, reply) => {
     const file = SWAGGER_UI_FILES.get((req.params as { '*': string })['*']);
     if (!file) {
@@ -132,12 +140,16 @@ export async function registerMetaRoutes(
   app.get('/openapi.json', (req, reply) => {
     const base = baseOf(req);
     if (base === undefined) return badHost(reply);
-    return reply.type('application/json; charset=utf-8').send(preparedOf(holder.current).json.join(JSON.stringify(base).slice(1, -1)));
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(preparedOf(holder.current).json.join(JSON.stringify(base).slice(1, -1)));
   });
   app.get('/openapi.yaml', (req, reply) => {
     const base = baseOf(req);
     if (base === undefined) return badHost(reply);
-    return reply.type('application/yaml; charset=utf-8').send(preparedOf(holder.current).yaml.join(JSON.stringify(base).slice(1, -1)));
+    return reply
+      .type('application/yaml; charset=utf-8')
+      .send(preparedOf(holder.current).yaml.join(JSON.stringify(base).slice(1, -1)));
   });
   app.get('/', (req, reply) => {
     const base = baseOf(req);
@@ -149,7 +161,10 @@ export async function registerMetaRoutes(
     const state = holder.current;
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const rows = [...state.model.collections.values()]
-      .map((c) => `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${c.count} items, ${esc(c.source)})</small></li>`)
+      .map(
+        (c) =>
+          `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${c.count} items, ${esc(c.source)})</small></li>`,
+      )
       .join('\n');
     return reply
       .type('text/html; charset=utf-8')

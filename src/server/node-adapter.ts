@@ -62,11 +62,20 @@ export function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> 
 
 /** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */
 export function outgoingHeaders(answer: CoreAnswer, body: Buffer | string): OutgoingHttpHeaders {
-  return { ...answer.headers, 'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length) };
+  return {
+    ...answer.headers,
+    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+  };
 }
 
 /** Writes an answer (a text as UTF-8); HEAD gets GET's headers and no body, as Django's WSGI servers send it. */
-export function writeAnswer(res: ServerResponse, method: string | undefined, status: number, headers: OutgoingHttpHeaders, body: Buffer | string): void {
+export function writeAnswer(
+  res: ServerResponse,
+  method: string | undefined,
+  status: number,
+  headers: OutgoingHttpHeaders,
+  body: Buffer | string,
+): void {
   res.writeHead(status, headers);
   res.end(method === 'HEAD' || status === 204 || status === 304 ? undefined : body);
 }
@@ -75,7 +84,11 @@ export function writeAnswer(res: ServerResponse, method: string | undefined, sta
 export function rawAnswer(answer: CoreAnswer, method: string): string {
   const body = method === 'HEAD' ? '' : answer.body;
   const reason = REASONS[answer.status] ?? 'Unknown';
-  const headers = Object.entries({ ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)), connection: 'close' })
+  const headers = Object.entries({
+    ...answer.headers,
+    'content-length': String(Buffer.byteLength(answer.body)),
+    connection: 'close',
+  })
     .map(([k, v]) => `${k}: ${v}`)
     .join('\r\n');
   return `HTTP/1.1 ${answer.status} ${reason}\r\n${headers}\r\n\r\n${body}`;
@@ -98,7 +111,9 @@ const REASONS: Record<number, string> = {
  * not know (`FOO /api/v1/desk HTTP/1.1`) is still a request Django would answer (405 on a routed
  * path). Answers undefined when the bytes are not a request line and headers.
  */
-export function parseRawRequest(packet: Buffer | undefined): { method: string; url: string; headers: Map<string, string> } | undefined {
+export function parseRawRequest(
+  packet: Buffer | undefined,
+): { method: string; url: string; headers: Map<string, string> } | undefined {
   if (!packet) return undefined;
   const text = packet.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
@@ -112,7 +127,10 @@ export function parseRawRequest(packet: Buffer | undefined): { method: string; u
     if (i <= 0) return undefined;
     const name = h.slice(0, i).trim().toLowerCase();
     const value = h.slice(i + 1).trim();
-    headers.set(name, headers.has(name) && name !== 'host' ? `${headers.get(name)}, ${value}` : (headers.get(name) ?? value));
+    headers.set(
+      name,
+      headers.has(name) && name !== 'host' ? `${headers.get(name)}, ${value}` : (headers.get(name) ?? value),
+    );
   }
   return { method: m[1] as string, url: m[2] as string, headers };
 }

@@ -28,7 +28,9 @@ export function queryValidator(state: StubState): (op: AnyOperation, query: Quer
   return (op, query) => {
     let validate = byOp.get(op.pointer);
     if (!validate) {
-      const properties = Object.fromEntries(Object.entries(op.queryParams).map(([name, pointer]) => [name, { $ref: `${SPEC_ID}${pointer}` }]));
+      const properties = Object.fromEntries(
+        Object.entries(op.queryParams).map(([name, pointer]) => [name, { $ref: `${SPEC_ID}${pointer}` }]),
+      );
       validate = ajv.compile({ type: 'object', properties });
       byOp.set(op.pointer, validate);
     }
@@ -40,7 +42,10 @@ export function queryValidator(state: StubState): (op: AnyOperation, query: Quer
     if (validate({ ...data })) return [];
     return (validate.errors ?? [])
       .filter((e) => e.instancePath !== '')
-      .map((e) => ({ location: `query.${e.instancePath.slice(1).split('/')[0] ?? ''}`, message: `${e.message ?? 'is invalid'}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}` }))
+      .map((e) => ({
+        location: `query.${e.instancePath.slice(1).split('/')[0] ?? ''}`,
+        message: `${e.message ?? 'is invalid'}${e.keyword === 'enum' ? `: ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+      }))
       .filter((v, i, all) => all.findIndex((w) => w.location === v.location && w.message === v.message) === i);
   };
 }

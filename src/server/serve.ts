@@ -24,7 +24,11 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
   // Problems found after start-up (generated items made on a first request) go to the log.
   let sayLate: (line: string) => unknown = (line) => process.stdout.write(`${line}\n`);
   // Without --watch nothing reloads: the first state keeps nothing for a next one.
-  const options = { ...stateOptions(config), onLateProblem: latePrinter((line) => sayLate(line)), final: !config.watch };
+  const options = {
+    ...stateOptions(config),
+    onLateProblem: latePrinter((line) => sayLate(line)),
+    final: !config.watch,
+  };
   try {
     holder = { current: await loadState(options) };
   } catch (e) {
@@ -36,7 +40,9 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (e) {
-    process.stderr.write(`${colors.red('error')}: cannot listen on ${config.host}:${config.port}: ${(e as Error).message}\n`);
+    process.stderr.write(
+      `${colors.red('error')}: cannot listen on ${config.host}:${config.port}: ${(e as Error).message}\n`,
+    );
     return 1;
   }
   const address = app.server.address();

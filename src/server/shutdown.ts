@@ -156,7 +156,9 @@ export function createShutdown(opts: ShutdownOptions): Shutdown {
     signal(name: string) {
       if (exited) return;
       if (closing) {
-        opts.say(`${name} again: exiting at once, ${plural(opts.connections.inFlight, 'request')} in flight not answered`);
+        opts.say(
+          `${name} again: exiting at once, ${plural(opts.connections.inFlight, 'request')} in flight not answered`,
+        );
         exit(128 + (constants.signals[name as keyof typeof constants.signals] ?? 15));
         return;
       }
@@ -169,7 +171,9 @@ export function createShutdown(opts: ShutdownOptions): Shutdown {
       deadline = Date.now() + opts.graceMs;
       timer = setTimeout(() => {
         const left = opts.connections.inFlight;
-        opts.say(`shutdown grace of ${opts.graceMs} ms over: closing ${plural(opts.connections.open, 'connection')} (${plural(left, 'request')} not answered)`);
+        opts.say(
+          `shutdown grace of ${opts.graceMs} ms over: closing ${plural(opts.connections.open, 'connection')} (${plural(left, 'request')} not answered)`,
+        );
         opts.connections.destroyAll();
         void finish(0);
       }, opts.graceMs);

@@ -8,61 +8,81 @@ import { ROOT } from '../cli-helpers.js';
 
 // Debian's chromium (.ci/run installs it); a browser that downloads itself fails on these machines.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync', '--disable-component-update', '--disable-quic'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-sync',
+  '--disable-component-update',
+  '--disable-quic',
+];
 
 // On CI (.ci/run installs chromium) the browser is required; on a developer's machine without it
 // the test is skipped with a message saying how to run it, so `npm test` works on a fresh clone.
 const BROWSER_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
 const HAVE_BROWSER = existsSync(CHROMIUM);
 if (!HAVE_BROWSER && !BROWSER_REQUIRED) {
-  process.stderr.write(`\n[browser test skipped] no chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH) to run it\n`);
+  process.stderr.write(
+    `\n[browser test skipped] no chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH) to run it\n`,
+  );
 }
 
-describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)('/docs in a real browser: the API reference, rendered offline from the served spec', () => {
-  let app: FastifyInstance;
-  let base: string;
-  let browser: Browser;
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-    app = await makeApp();
-    base = await listen(app);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  it('shows every operation and the desk schema, tries a request against the stub, and saves a screenshot', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 2200 } });
-    const offsite: string[] = [];
-    page.on('request', (r) => {
-      if (!r.url().startsWith(base)) offsite.push(r.url());
+describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)(
+  '/docs in a real browser: the API reference, rendered offline from the served spec',
+  () => {
+    let app: FastifyInstance;
+    let base: string;
+    let browser: Browser;
+    beforeAll(async () => {
+      if (!existsSync(CHROMIUM))
+        throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+      app = await makeApp();
+      base = await listen(app);
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    }, 60_000);
+    afterAll(async () => {
+      await browser?.close();
+      await app?.close();
     });
-    await page.goto(`${base}/docs`);
-    await page.waitForSelector('.opblock', { timeout: 30_000 });
-    const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''));
-    for (const resource of DOCUMENT_COLLECTIONS) expect(paths).toContain(`/api/v1/${resource}`);
-    expect(paths).toContain('/api/v1/desk/{pk}');
-    // OpenAPI 3.1 schemas render as JSON Schema 2020-12 models; open the Desk model whole.
-    const desk = page.locator('section.models article[data-json-schema-level="0"]', {
-      has: page.locator('strong.json-schema-2020-12__title', { hasText: /^Desk$/ }),
-    });
-    await desk.locator('.json-schema-2020-12-expand-deep-button').first().click();
-    const deskModel = await desk.innerText();
-    for (const field of ['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today']) expect(deskModel).toContain(field);
 
-    await page.click('#operations-Desks-listDesks .opblock-summary');
-    const op = page.locator('#operations-Desks-listDesks');
-    const tryOut = op.locator('button.try-out__btn');
-    if ((await tryOut.count()) > 0 && /try it out/i.test(await tryOut.innerText())) await tryOut.click();
-    await op.locator('button.execute').click();
-    await op.locator('.live-responses-table tr.response .response-col_status').first().waitFor({ timeout: 15_000 });
-    expect((await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).trim()).toBe('200');
-    expect(await op.locator('.live-responses-table .highlight-code').first().innerText()).toMatch(/"count": 45/);
+    it('shows every operation and the desk schema, tries a request against the stub, and saves a screenshot', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 2200 } });
+      const offsite: string[] = [];
+      page.on('request', (r) => {
+        if (!r.url().startsWith(base)) offsite.push(r.url());
+      });
+      await page.goto(`${base}/docs`);
+      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      const paths = await page.$$eval('.opblock-summary-path', (els) =>
+        els.map((e) => e.getAttribute('data-path') ?? e.textContent ?? ''),
+      );
+      for (const resource of DOCUMENT_COLLECTIONS) expect(paths).toContain(`/api/v1/${resource}`);
+      expect(paths).toContain('/api/v1/desk/{pk}');
+      // OpenAPI 3.1 schemas render as JSON Schema 2020-12 models; open the Desk model whole.
+      const desk = page.locator('section.models article[data-json-schema-level="0"]', {
+        has: page.locator('strong.json-schema-2020-12__title', { hasText: /^Desk$/ }),
+      });
+      await desk.locator('.json-schema-2020-12-expand-deep-button').first().click();
+      const deskModel = await desk.innerText();
+      for (const field of ['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today'])
+        expect(deskModel).toContain(field);
 
-    await mkdir(`${ROOT}test-output`, { recursive: true });
-    await page.screenshot({ path: `${ROOT}test-output/docs.png`, fullPage: false });
-    expect(offsite).toEqual([]);
-  }, 60_000);
-});
+      await page.click('#operations-Desks-listDesks .opblock-summary');
+      const op = page.locator('#operations-Desks-listDesks');
+      const tryOut = op.locator('button.try-out__btn');
+      if ((await tryOut.count()) > 0 && /try it out/i.test(await tryOut.innerText())) await tryOut.click();
+      await op.locator('button.execute').click();
+      await op.locator('.live-responses-table tr.response .response-col_status').first().waitFor({ timeout: 15_000 });
+      expect(
+        (await op.locator('.live-responses-table tr.response .response-col_status').first().innerText()).trim(),
+      ).toBe('200');
+      expect(await op.locator('.live-responses-table .highlight-code').first().innerText()).toMatch(/"count": 45/);
+
+      await mkdir(`${ROOT}test-output`, { recursive: true });
+      await page.screenshot({ path: `${ROOT}test-output/docs.png`, fullPage: false });
+      expect(offsite).toEqual([]);
+    }, 60_000);
+  },
+);

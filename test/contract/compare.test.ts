@@ -51,7 +51,14 @@ afterAll(async () => {
   dirs = [];
 });
 
-const opts = (baseUrl: string) => ({ baseUrl, headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 50, only: [] as string[] });
+const opts = (baseUrl: string) => ({
+  baseUrl,
+  headers: {},
+  timeoutMs: 5000,
+  concurrency: 4,
+  maxPages: 50,
+  only: [] as string[],
+});
 
 describe('two deployments of the service', () => {
   it('the same data under different bases and page sizes: no drift', async () => {
@@ -66,7 +73,14 @@ describe('two deployments of the service', () => {
     const r = await runCompare(contract, opts(prodUrl), opts(stagingUrl), false);
     expect(r.a.violations).toEqual([]);
     expect(r.b.violations).toEqual([]);
-    const drift = (r.drift?.violations ?? []).map((v) => [v.endpoint, v.rule, v.url.replace(/^.*\(/, '('), v.pointer, v.expected, v.found]);
+    const drift = (r.drift?.violations ?? []).map((v) => [
+      v.endpoint,
+      v.rule,
+      v.url.replace(/^.*\(/, '('),
+      v.pointer,
+      v.expected,
+      v.found,
+    ]);
     expect(drift).toEqual([
       ['GET /api/v1/employee', 'drift.count', '/api/v1/employee', '/count', '2', '1'],
       ['GET /api/v1/employee', 'drift.items', '(pk=2)', '', 'present', 'absent'],
@@ -81,7 +95,9 @@ describe('two deployments of the service', () => {
     const text = textReport(r.b, r.drift);
     expect(text).toMatch(/Drift between http:\/\/127\.0\.0\.1:\d+ and http:\/\/127\.0\.0\.1:\d+/);
     expect(text).toMatch(/7 differences \(reported only; --fail-on-drift fails the run\)/);
-    expect(junitReport([r.a, r.b], r.drift)).toMatch(/<testcase classname="GET \/api\/v1\/desk" name="listDesks: drift.count" time="0.000">\s*<system-out>drift \(reported only/);
+    expect(junitReport([r.a, r.b], r.drift)).toMatch(
+      /<testcase classname="GET \/api\/v1\/desk" name="listDesks: drift.count" time="0.000">\s*<system-out>drift \(reported only/,
+    );
   });
 
   it('a collection one deployment does not serve', async () => {
@@ -95,8 +111,15 @@ describe('two deployments of the service', () => {
       }),
     );
     try {
-      const r = await runCompare(contract, { ...opts(prodUrl), only: ['workflow', 'jobtitle'] }, { ...opts(broken.base), only: ['workflow', 'jobtitle'] }, false);
-      expect(r.drift?.violations.map((v) => [v.rule, v.endpoint, v.expected, v.found])).toEqual([['drift.collections', 'GET /api/v1/workflow', 'served', 'not served']]);
+      const r = await runCompare(
+        contract,
+        { ...opts(prodUrl), only: ['workflow', 'jobtitle'] },
+        { ...opts(broken.base), only: ['workflow', 'jobtitle'] },
+        false,
+      );
+      expect(r.drift?.violations.map((v) => [v.rule, v.endpoint, v.expected, v.found])).toEqual([
+        ['drift.collections', 'GET /api/v1/workflow', 'served', 'not served'],
+      ]);
       expect(compareExitCode(r)).toBe(1); // the second deployment's own check fails (status)
     } finally {
       await broken.close();
@@ -104,13 +127,43 @@ describe('two deployments of the service', () => {
   });
 
   it('the CLI: drift is reported, and fails the run only with --fail-on-drift', async () => {
-    const report = await runCli(['check', '--base-url', prodUrl, '--compare', stagingUrl, '--only', 'desk,employee', '--item-urls', '3']);
+    const report = await runCli([
+      'check',
+      '--base-url',
+      prodUrl,
+      '--compare',
+      stagingUrl,
+      '--only',
+      'desk,employee',
+      '--item-urls',
+      '3',
+    ]);
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/Drift between/);
     expect(report.stdout).toMatch(/drift\.items/);
-    const failing = await runCli(['check', '--base-url', prodUrl, '--compare', stagingUrl, '--only', 'desk,employee', '--item-urls', '3', '--fail-on-drift', '--json']);
+    const failing = await runCli([
+      'check',
+      '--base-url',
+      prodUrl,
+      '--compare',
+      stagingUrl,
+      '--only',
+      'desk,employee',
+      '--item-urls',
+      '3',
+      '--fail-on-drift',
+      '--json',
+    ]);
     expect(failing.code).toBe(1);
-    const json = JSON.parse(failing.stdout) as { exitCode: number; deployments: { ok: boolean }[]; drift: { differences: number; failOnDrift: boolean } };
-    expect(json).toMatchObject({ exitCode: 1, deployments: [{ ok: true }, { ok: true }], drift: { differences: 7, failOnDrift: true } });
+    const json = JSON.parse(failing.stdout) as {
+      exitCode: number;
+      deployments: { ok: boolean }[];
+      drift: { differences: number; failOnDrift: boolean };
+    };
+    expect(json).toMatchObject({
+      exitCode: 1,
+      deployments: [{ ok: true }, { ok: true }],
+      drift: { differences: 7, failOnDrift: true },
+    });
   });
 });

@@ -1,7 +1,13 @@
 // Test deployments for the contract tools: real node:http servers on loopback, some honest (the
 // stub), some hostile (written per test). Each records what it was asked, so tests can see what
 // the tools sent (and where credentials went).
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
@@ -20,7 +26,11 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
-export type Handler = (req: IncomingMessage, res: ServerResponse, ctx: { origin: string; seen: Seen[] }) => void | Promise<void>;
+export type Handler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: { origin: string; seen: Seen[] },
+) => void | Promise<void>;
 
 /** A deployment answering with `handler`; `prefix` is the path its base URL carries. */
 export async function deployment(handler: Handler, prefix = ''): Promise<Deployment> {
@@ -47,15 +57,37 @@ export async function deployment(handler: Handler, prefix = ''): Promise<Deploym
 }
 
 /** The stub's own answer to a request, over inject, with the Host the client sent. */
-export async function stubAnswer(stub: FastifyInstance, req: IncomingMessage, path = req.url ?? '/'): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-  const r = await stub.inject({ method: (req.method ?? 'GET') as 'GET', url: path, headers: { host: req.headers.host ?? 'x', ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) } });
+export async function stubAnswer(
+  stub: FastifyInstance,
+  req: IncomingMessage,
+  path = req.url ?? '/',
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const r = await stub.inject({
+    method: (req.method ?? 'GET') as 'GET',
+    url: path,
+    headers: {
+      host: req.headers.host ?? 'x',
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+    },
+  });
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(r.headers)) if (v !== undefined && k !== 'content-length' && k !== 'connection' && k !== 'keep-alive' && k !== 'transfer-encoding') headers[k] = String(v);
+  for (const [k, v] of Object.entries(r.headers))
+    if (
+      v !== undefined &&
+      k !== 'content-length' &&
+      k !== 'connection' &&
+      k !== 'keep-alive' &&
+      k !== 'transfer-encoding'
+    )
+      headers[k] = String(v);
   return { status: r.statusCode, headers, body: r.body };
 }
 
 /** A deployment that answers what the stub answers, after `edit` (which may change status, headers or body). */
-export function stubbed(stub: FastifyInstance, edit: (a: { status: number; headers: Record<string, string>; body: string }, req: IncomingMessage) => void = () => {}): Handler {
+export function stubbed(
+  stub: FastifyInstance,
+  edit: (a: { status: number; headers: Record<string, string>; body: string }, req: IncomingMessage) => void = () => {},
+): Handler {
   return async (req, res) => {
     const a = await stubAnswer(stub, req);
     edit(a, req);
@@ -72,9 +104,20 @@ export async function freePort(): Promise<number> {
 }
 
 /** A JSON answer. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), ...headers }).end(text);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    })
+    .end(text);
 }
 
 /** An empty collection page, as DRF answers it. */

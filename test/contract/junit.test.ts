@@ -35,7 +35,10 @@ interface Testsuite {
 
 function parse(xml: string): { root: Record<string, string>; suites: Testsuite[] } {
   expect(XMLValidator.validate(xml)).toBe(true);
-  const doc = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(xml) as { testsuites: Record<string, string> & { testsuite: Testsuite[] } };
+  const doc = new XMLParser({
+    ignoreAttributes: false,
+    isArray: (name) => name === 'testsuite' || name === 'testcase',
+  }).parse(xml) as { testsuites: Record<string, string> & { testsuite: Testsuite[] } };
   return { root: doc.testsuites, suites: doc.testsuites.testsuite };
 }
 
@@ -67,7 +70,8 @@ function expectWellFormed(xml: string): Testsuite[] {
   return suites;
 }
 
-const names = (suites: Testsuite[]) => suites.flatMap((s) => s.testcase.map((c) => `${c['@_classname']} › ${c['@_name']}`)).sort();
+const names = (suites: Testsuite[]) =>
+  suites.flatMap((s) => s.testcase.map((c) => `${c['@_classname']} › ${c['@_name']}`)).sort();
 
 describe('JUnit: one testcase per endpoint and rule, on every run', () => {
   let stub: FastifyInstance;
@@ -97,28 +101,66 @@ describe('JUnit: one testcase per endpoint and rule, on every run', () => {
   const only = ['desk', 'employee'];
 
   it('passing, failing and skipped runs have the same testcases, each with classname and time', async () => {
-    const pass = await runCheck(contract, { baseUrl: good, headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 50, only });
-    const fail = await runCheck(contract, { baseUrl: broken.base, headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 50, only });
+    const pass = await runCheck(contract, {
+      baseUrl: good,
+      headers: {},
+      timeoutMs: 5000,
+      concurrency: 4,
+      maxPages: 50,
+      only,
+    });
+    const fail = await runCheck(contract, {
+      baseUrl: broken.base,
+      headers: {},
+      timeoutMs: 5000,
+      concurrency: 4,
+      maxPages: 50,
+      only,
+    });
     const passing = expectWellFormed(junitReport(pass));
     const failing = expectWellFormed(junitReport(fail));
     expect(names(failing)).toEqual(names(passing));
     const cases = passing[0]?.testcase ?? [];
     expect(cases.filter((c) => c.failure)).toEqual([]);
-    expect(cases.map((c) => c['@_name'])).toEqual(expect.arrayContaining(['listDesks: schema', 'listDesks: item.fields', 'listDesks: item-url.detail-equals', 'listEmployees: envelope.count-reached', 'listDesks: probe.head']));
-    expect(cases.find((c) => c['@_name'] === 'listDesks: probe.head')?.skipped?.['@_message']).toBe('not run: --probes not given');
-    const failed = (failing[0]?.testcase ?? []).filter((c) => c.failure).map((c) => [c['@_classname'], c['@_name'], c.failure?.['@_type']]);
+    expect(cases.map((c) => c['@_name'])).toEqual(
+      expect.arrayContaining([
+        'listDesks: schema',
+        'listDesks: item.fields',
+        'listDesks: item-url.detail-equals',
+        'listEmployees: envelope.count-reached',
+        'listDesks: probe.head',
+      ]),
+    );
+    expect(cases.find((c) => c['@_name'] === 'listDesks: probe.head')?.skipped?.['@_message']).toBe(
+      'not run: --probes not given',
+    );
+    const failed = (failing[0]?.testcase ?? [])
+      .filter((c) => c.failure)
+      .map((c) => [c['@_classname'], c['@_name'], c.failure?.['@_type']]);
     expect(failed).toEqual([
       ['GET /api/v1/employee', 'listEmployees: status', 'status'],
       ['GET /api/v1/desk', 'listDesks: schema', 'schema'],
       ['GET /api/v1/desk', 'listDesks: item-url.detail-equals', 'item-url.detail-equals'],
     ]);
     // The employee collection's page never came: its other rules are skipped, not passed.
-    expect(failing[0]?.testcase.find((c) => c['@_name'] === 'listEmployees: envelope.empty')?.skipped?.['@_message']).toBe('not verified: no page of the collection could be read');
-    expect(failing[0]?.testcase.find((c) => c['@_name'] === 'listDesks: schema')?.failure?.['#text']).toMatch(/\/results\/0\/building at .*\n\s+expected: must match pattern/);
+    expect(
+      failing[0]?.testcase.find((c) => c['@_name'] === 'listEmployees: envelope.empty')?.skipped?.['@_message'],
+    ).toBe('not verified: no page of the collection could be read');
+    expect(failing[0]?.testcase.find((c) => c['@_name'] === 'listDesks: schema')?.failure?.['#text']).toMatch(
+      /\/results\/0\/building at .*\n\s+expected: must match pattern/,
+    );
   });
 
   it('with --probes, the probe testcases run', async () => {
-    const report = await runCheck(contract, { baseUrl: good, headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 50, only, probes: true });
+    const report = await runCheck(contract, {
+      baseUrl: good,
+      headers: {},
+      timeoutMs: 5000,
+      concurrency: 4,
+      maxPages: 50,
+      only,
+      probes: true,
+    });
     const cases = expectWellFormed(junitReport(report))[0]?.testcase ?? [];
     const probes = cases.filter((c) => c['@_name'].includes('probe.'));
     expect(probes.length).toBe(11); // desk: 6, employee: 5 (no item path, so no unknown pk)
@@ -126,11 +168,20 @@ describe('JUnit: one testcase per endpoint and rule, on every run', () => {
   });
 
   it('an unreachable deployment still names the run, as one failure', async () => {
-    const report = await runCheck(contract, { baseUrl: 'http://127.0.0.1:9', headers: {}, timeoutMs: 2000, concurrency: 1, maxPages: 1, only });
+    const report = await runCheck(contract, {
+      baseUrl: 'http://127.0.0.1:9',
+      headers: {},
+      timeoutMs: 2000,
+      concurrency: 1,
+      maxPages: 1,
+      only,
+    });
     const suites = expectWellFormed(junitReport(report));
     expect(suites[0]?.testcase.filter((c) => c.failure).map((c) => c['@_name'])).toEqual(['the deployment answers']);
     const skipped = suites[0]?.testcase.filter((c) => c.skipped) ?? [];
     expect(skipped.length).toBe((suites[0]?.testcase.length ?? 0) - 1);
-    expect(new Set(skipped.map((c) => c.skipped?.['@_message']))).toEqual(new Set(['not run: the deployment cannot be reached']));
+    expect(new Set(skipped.map((c) => c.skipped?.['@_message']))).toEqual(
+      new Set(['not run: the deployment cannot be reached']),
+    );
   });
 });

@@ -31,15 +31,33 @@ afterAll(async () => {
   await stub.close();
 });
 
-async function proxyOf(upstream: string, more: { errors?: boolean; timeoutMs?: number; maxBody?: number } = {}): Promise<{ proxy: RunningProxy; log: string[] }> {
+async function proxyOf(
+  upstream: string,
+  more: { errors?: boolean; timeoutMs?: number; maxBody?: number } = {},
+): Promise<{ proxy: RunningProxy; log: string[] }> {
   const log: string[] = [];
-  const proxy = await startProxy({ contract, upstream, host: '127.0.0.1', port: 0, errors: more.errors ?? false, timeoutMs: more.timeoutMs ?? 3000, maxBody: more.maxBody ?? 4 * 1024 * 1024, log: (l) => log.push(l) });
+  const proxy = await startProxy({
+    contract,
+    upstream,
+    host: '127.0.0.1',
+    port: 0,
+    errors: more.errors ?? false,
+    timeoutMs: more.timeoutMs ?? 3000,
+    maxBody: more.maxBody ?? 4 * 1024 * 1024,
+    log: (l) => log.push(l),
+  });
   proxies.push(proxy);
   return { proxy, log };
 }
 
 /** A raw request (fetch would normalise `..` away before sending). */
-function raw(url: string, path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  url: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, path, method, headers }, (res) => {
@@ -94,7 +112,11 @@ describe('through the proxy, a frontend sees the upstream with working links', (
     inner.app = app;
     closers.push(() => app.close());
     const { proxy } = await proxyOf(d.base);
-    const page = (await (await fetch(`${proxy.url}/api/v1/desk?format=api&page=2`)).json()) as { next: string; previous: string; results: { url: string }[] };
+    const page = (await (await fetch(`${proxy.url}/api/v1/desk?format=api&page=2`)).json()) as {
+      next: string;
+      previous: string;
+      results: { url: string }[];
+    };
     expect(page.next).toBe(`${proxy.url}/api/v1/desk?format=api&page=3`);
     expect(page.previous).toBe(`${proxy.url}/api/v1/desk?format=api`);
     expect(page.results[0]?.url).toMatch(new RegExp(`^${proxy.url}/api/v1/desk/\\d+\\?format=api$`));
@@ -108,12 +130,23 @@ describe('through the proxy, a frontend sees the upstream with working links', (
 
   it('credentials pass through, Host is the upstream’s, Location and Link are rewritten', async () => {
     const up = await deployment((req, res, { origin }) => {
-      if (req.url === '/old') return void res.writeHead(301, { location: `${origin}/api/v1/desk?format=api`, link: `<${origin}/api/v1/desk?page=2>; rel="next"` }).end();
+      if (req.url === '/old')
+        return void res
+          .writeHead(301, {
+            location: `${origin}/api/v1/desk?format=api`,
+            link: `<${origin}/api/v1/desk?page=2>; rel="next"`,
+          })
+          .end();
       sendJson(res, 200, EMPTY_PAGE);
     });
     closers.push(() => up.close());
     const { proxy } = await proxyOf(up.base);
-    const r = await raw(proxy.url, '/old', { authorization: 'Token pass-through-1', cookie: 'sessionid=abc123', 'accept-encoding': 'gzip', host: new URL(proxy.url).host });
+    const r = await raw(proxy.url, '/old', {
+      authorization: 'Token pass-through-1',
+      cookie: 'sessionid=abc123',
+      'accept-encoding': 'gzip',
+      host: new URL(proxy.url).host,
+    });
     expect(r.status).toBe(301);
     expect(r.headers.location).toBe(`${proxy.url}/api/v1/desk?format=api`);
     expect(r.headers.link).toBe(`<${proxy.url}/api/v1/desk?page=2>; rel="next"`);
@@ -131,7 +164,10 @@ describe('each answer is held to the contract', () => {
   beforeAll(async () => {
     broken = await deployment(
       stubbed(stub, (a, req) => {
-        if (req.url?.startsWith('/api/v1/desk?')) a.body = a.body.replace('"building":"A"', '"building":"AB"').replace(`"held_today":true`, `"held_today":"${req.headers.authorization ?? ''}"`);
+        if (req.url?.startsWith('/api/v1/desk?'))
+          a.body = a.body
+            .replace('"building":"A"', '"building":"AB"')
+            .replace(`"held_today":true`, `"held_today":"${req.headers.authorization ?? ''}"`);
         if (req.method === 'POST') a.status = 201;
       }),
     );
@@ -140,13 +176,23 @@ describe('each answer is held to the contract', () => {
 
   it('counts violations in x-contract-violations and logs each with its rule id, credentials redacted', async () => {
     const { proxy, log } = await proxyOf(broken.base);
-    const res = await fetch(`${proxy.url}/api/v1/desk?format=api`, { headers: { authorization: 'Token log-secret-42' } });
+    const res = await fetch(`${proxy.url}/api/v1/desk?format=api`, {
+      headers: { authorization: 'Token log-secret-42' },
+    });
     expect(res.status).toBe(200);
     expect(Number(res.headers.get('x-contract-violations'))).toBeGreaterThanOrEqual(2);
-    expect(log.some((l) => /^violation schema GET \/api\/v1\/desk\?format=api \/results\/0\/building: expected must match pattern/.test(l))).toBe(true);
+    expect(
+      log.some((l) =>
+        /^violation schema GET \/api\/v1\/desk\?format=api \/results\/0\/building: expected must match pattern/.test(l),
+      ),
+    ).toBe(true);
     expect(log.join('\n')).not.toContain('log-secret-42');
     expect(log.join('\n')).toContain('[redacted]');
-    const post = await fetch(`${proxy.url}/api/v1/desk`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const post = await fetch(`${proxy.url}/api/v1/desk`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(post.status).toBe(201);
     expect(post.headers.get('x-contract-violations')).toBe('1');
     expect(log.some((l) => l.startsWith('violation probe.method-not-allowed POST /api/v1/desk'))).toBe(true);
@@ -157,9 +203,16 @@ describe('each answer is held to the contract', () => {
     const res = await fetch(`${proxy.url}/api/v1/desk?format=api`);
     expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    const problem = (await res.json()) as { title: string; status: number; upstream: { status: number }; violations: { rule: string; pointer: string; source: string }[] };
+    const problem = (await res.json()) as {
+      title: string;
+      status: number;
+      upstream: { status: number };
+      violations: { rule: string; pointer: string; source: string }[];
+    };
     expect(problem).toMatchObject({ status: 502, upstream: { status: 200 } });
-    expect(problem.violations).toContainEqual(expect.objectContaining({ rule: 'schema', pointer: '/results/0/building', source: 'spec' }));
+    expect(problem.violations).toContainEqual(
+      expect.objectContaining({ rule: 'schema', pointer: '/results/0/building', source: 'spec' }),
+    );
     const good = await fetch(`${proxy.url}/api/v1/desk/3?format=api`);
     expect(good.status).toBe(200);
   });
@@ -170,8 +223,14 @@ describe('a hostile upstream never brings the proxy down', () => {
     const bomb = Buffer.concat(Array.from({ length: 256 }).fill(gzipSync(Buffer.alloc(1024 * 1024))) as Buffer[]);
     const up = await deployment((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (path === '/api/v1/desk') return sendJson(res, 200, `{"count":1,"next":null,"previous":null,"results":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`);
-      if (path === '/api/v1/employee') return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
+      if (path === '/api/v1/desk')
+        return sendJson(
+          res,
+          200,
+          `{"count":1,"next":null,"previous":null,"results":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`,
+        );
+      if (path === '/api/v1/employee')
+        return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(bomb);
       if (path === '/api/v1/review') return void req.socket.destroy();
       if (path === '/api/v1/jobtitle') return; // never answers
       if (path === '/api/v1/workflow') return void req.socket.end('garbage\r\n\r\n');
@@ -214,7 +273,9 @@ describe('workplace-stub proxy (the CLI)', () => {
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number];
       expect(code).toBe(0);
-      expect(output()).toMatch(/Proxy of http:\/\/127\.0\.0\.1:\d+: 3 requests, 3 answers validated, 0 without an answer; 0 violations/);
+      expect(output()).toMatch(
+        /Proxy of http:\/\/127\.0\.0\.1:\d+: 3 requests, 3 answers validated, 0 without an answer; 0 violations/,
+      );
       expect(output()).toMatch(/✓ GET \/api\/v1\/desk: 2 answers/);
       const xml = await readFile(junit, 'utf8');
       expect(XMLValidator.validate(xml)).toBe(true);

@@ -71,22 +71,38 @@ async function answers(base: string): Promise<Map<string, string>> {
 describe('workplace-stub record', () => {
   it('round trip: record the deployment, serve the recording, and the stub answers what the deployment answered', async () => {
     const out = await tmp('recording');
-    const r = await runCli(['record', '--base-url', deploymentUrl, '--out', out, '--header', 'Authorization: Token rec-secret-77']);
+    const r = await runCli([
+      'record',
+      '--base-url',
+      deploymentUrl,
+      '--out',
+      out,
+      '--header',
+      'Authorization: Token rec-secret-77',
+    ]);
     expect(r.code, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(/✓ desk: 45 items →/);
     expect(r.stdout).toMatch(/✓ employee: 12 items →/);
     expect(r.stdout).toMatch(/Serve it: workplace-stub --fixtures .* --page-size 7/);
     const files = (await readdir(out)).sort();
-    expect(files).toEqual([...DOCUMENT_COLLECTIONS.map((c) => `${c}.json`), 'recording.yaml', 'suggested-schemas.yaml'].sort());
+    expect(files).toEqual(
+      [...DOCUMENT_COLLECTIONS.map((c) => `${c}.json`), 'recording.yaml', 'suggested-schemas.yaml'].sort(),
+    );
     const desks = JSON.parse(await readFile(`${out}/desk.json`, 'utf8')) as Record<string, unknown>[];
     expect(desks).toEqual(JSON.parse(await readFile(`${FIXTURES}/desk.json`, 'utf8')));
     expect(JSON.parse(await readFile(`${out}/employee.json`, 'utf8'))).toEqual(EMPLOYEES);
     expect(JSON.parse(await readFile(`${out}/jobtitle.json`, 'utf8'))).toEqual([]);
     for (const f of files) expect(await readFile(`${out}/${f}`, 'utf8'), f).not.toContain('rec-secret-77');
 
-    const suggested = parse(await readFile(`${out}/suggested-schemas.yaml`, 'utf8')) as Record<string, { type: string; required: string[]; properties: Record<string, Record<string, unknown>> }>;
+    const suggested = parse(await readFile(`${out}/suggested-schemas.yaml`, 'utf8')) as Record<
+      string,
+      { type: string; required: string[]; properties: Record<string, Record<string, unknown>> }
+    >;
     expect(Object.keys(suggested)).toEqual(['Employee']);
-    expect(suggested.Employee).toMatchObject({ type: 'object', required: ['pk', 'name', 'email', 'started', 'manager', 'tags'] });
+    expect(suggested.Employee).toMatchObject({
+      type: 'object',
+      required: ['pk', 'name', 'email', 'started', 'manager', 'tags'],
+    });
     expect(suggested.Employee?.properties).toEqual({
       pk: { type: 'integer' },
       name: { type: 'string' },
@@ -102,7 +118,14 @@ describe('workplace-stub record', () => {
       const [want, got] = [await answers(deploymentUrl), await answers(replay.url)];
       expect(want.size).toBeGreaterThan(45 + 7 + 2);
       expect([...got.entries()]).toEqual([...want.entries()]);
-      const report = await runCheck(contract, { baseUrl: replay.url, headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 50, only: [] });
+      const report = await runCheck(contract, {
+        baseUrl: replay.url,
+        headers: {},
+        timeoutMs: 5000,
+        concurrency: 4,
+        maxPages: 50,
+        only: [],
+      });
       expect(report.violations).toEqual([]);
     } finally {
       if (replay) {
@@ -117,12 +140,30 @@ describe('workplace-stub record', () => {
     const d = await deployment((req, res) => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       const auth = req.headers.authorization ?? '';
-      if (path === '/api/v1/employee') return sendJson(res, 200, { count: 2, next: null, previous: null, results: [{ pk: 1, note: `token ${auth}` }, { pk: 2, note: Buffer.from(auth).toString('base64') }] });
+      if (path === '/api/v1/employee')
+        return sendJson(res, 200, {
+          count: 2,
+          next: null,
+          previous: null,
+          results: [
+            { pk: 1, note: `token ${auth}` },
+            { pk: 2, note: Buffer.from(auth).toString('base64') },
+          ],
+        });
       sendJson(res, 200, { count: 0, next: null, previous: null, results: [] });
     });
     try {
       const out = await tmp('echo');
-      const r = await runRecord(contract, { baseUrl: d.base, headers: { authorization: secret }, timeoutMs: 3000, maxPages: 10, concurrency: 2, only: ['employee'], outDir: out, force: false });
+      const r = await runRecord(contract, {
+        baseUrl: d.base,
+        headers: { authorization: secret },
+        timeoutMs: 3000,
+        maxPages: 10,
+        concurrency: 2,
+        only: ['employee'],
+        outDir: out,
+        force: false,
+      });
       expect(r.ok).toBe(true);
       if (!r.ok) return;
       expect(r.collections[0]).toMatchObject({ written: true, items: 2, redacted: 2 });
@@ -142,12 +183,22 @@ describe('workplace-stub record', () => {
   it('a collection with invalid items, or cut short, is not written (exit 1); --allow-truncated writes what was read', async () => {
     const d = await deployment(
       stubbed(deploymentApp, (a, req) => {
-        if (req.url?.startsWith('/api/v1/desk?') && req.url.includes('page=3')) a.body = a.body.replace(/"building":"[A-Z]"/, '"building":"AB"');
+        if (req.url?.startsWith('/api/v1/desk?') && req.url.includes('page=3'))
+          a.body = a.body.replace(/"building":"[A-Z]"/, '"building":"AB"');
       }),
     );
     try {
       const out = await tmp('invalid');
-      const r = await runRecord(contract, { baseUrl: d.base, headers: {}, timeoutMs: 3000, maxPages: 50, concurrency: 2, only: ['desk', 'jobtitle'], outDir: out, force: false });
+      const r = await runRecord(contract, {
+        baseUrl: d.base,
+        headers: {},
+        timeoutMs: 3000,
+        maxPages: 50,
+        concurrency: 2,
+        only: ['desk', 'jobtitle'],
+        outDir: out,
+        force: false,
+      });
       if (!r.ok) throw new Error(r.error);
       expect(r.collections.map((c) => [c.resource, c.written, c.reason])).toEqual([
         ['desk', false, '1 items break the item schema (the stub would refuse the fixture)'],

@@ -18,7 +18,14 @@ import { type Reference, referenceAvailable, startReference } from '../reference
 const available = referenceAvailable();
 if (!available.ok) console.warn(`test/contract/reference.test.ts skipped: ${available.why}`);
 
-const opts = (baseUrl: string) => ({ baseUrl, headers: {}, timeoutMs: 10_000, concurrency: 4, maxPages: 50, only: [] as string[] });
+const opts = (baseUrl: string) => ({
+  baseUrl,
+  headers: {},
+  timeoutMs: 10_000,
+  concurrency: 4,
+  maxPages: 50,
+  only: [] as string[],
+});
 
 describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
   let contract: Contract;
@@ -39,7 +46,11 @@ describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
   it('the checker: every rule and every probe holds', async () => {
     const report = await runCheck(contract, { ...opts(reference.url), probes: true });
     expect(report.violations, textReport(report)).toEqual([]);
-    expect(report.endpoints.find((e) => e.resource === 'desk')).toMatchObject({ pages: 7, items: 45, itemUrlsFetched: 45 });
+    expect(report.endpoints.find((e) => e.resource === 'desk')).toMatchObject({
+      pages: 7,
+      items: 45,
+      itemUrlsFetched: 45,
+    });
     expect(report.endpoints.find((e) => e.resource === 'employee')).toMatchObject({ pages: 2, items: 9 });
   });
 
@@ -60,9 +71,27 @@ describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
 
   it('the proxy: links lead through it, no violation; a planted fault is flagged', async () => {
     const log: string[] = [];
-    const proxy = await startProxy({ contract, upstream: reference.url, host: '127.0.0.1', port: 0, errors: false, timeoutMs: 10_000, maxBody: 4 * 1024 * 1024, log: (l) => log.push(l) });
+    const proxy = await startProxy({
+      contract,
+      upstream: reference.url,
+      host: '127.0.0.1',
+      port: 0,
+      errors: false,
+      timeoutMs: 10_000,
+      maxBody: 4 * 1024 * 1024,
+      log: (l) => log.push(l),
+    });
     const broken = await startReference({ pageSize: 7, fixturesDir: fixtures, fault: 'missing-field' });
-    const brokenProxy = await startProxy({ contract, upstream: broken.url, host: '127.0.0.1', port: 0, errors: true, timeoutMs: 10_000, maxBody: 4 * 1024 * 1024, log: () => {} });
+    const brokenProxy = await startProxy({
+      contract,
+      upstream: broken.url,
+      host: '127.0.0.1',
+      port: 0,
+      errors: true,
+      timeoutMs: 10_000,
+      maxBody: 4 * 1024 * 1024,
+      log: () => {},
+    });
     try {
       let url: string | null = `${proxy.url}/api/v1/desk?format=api`;
       let pages = 0;
@@ -90,7 +119,9 @@ describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
       expect(log).toEqual([]);
       const flagged = await fetch(`${brokenProxy.url}/api/v1/desk?format=api`);
       expect(flagged.status).toBe(502);
-      expect(((await flagged.json()) as { violations: { rule: string }[] }).violations.map((v) => v.rule)).toContain('item.fields');
+      expect(((await flagged.json()) as { violations: { rule: string }[] }).violations.map((v) => v.rule)).toContain(
+        'item.fields',
+      );
     } finally {
       await proxy.stop();
       await brokenProxy.stop();
@@ -110,7 +141,10 @@ describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
       for (const resource of DOCUMENT_COLLECTIONS) {
         let path: string | null = `/api/v1/${resource}?format=api`;
         while (path) {
-          const [want, got]: Response[] = await Promise.all([fetch(`${reference.url}${path}`), fetch(`${replay.url}${path}`)]);
+          const [want, got]: Response[] = await Promise.all([
+            fetch(`${reference.url}${path}`),
+            fetch(`${replay.url}${path}`),
+          ]);
           expect(got?.status, path).toBe(want?.status);
           const w: string = (await (want as Response).text()).replaceAll(reference.url, '{base}');
           const g: string = (await (got as Response).text()).replaceAll(replay.url, '{base}');

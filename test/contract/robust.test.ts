@@ -21,12 +21,22 @@ beforeAll(async () => {
   contract = await loadContract(SPEC);
 });
 
-const opts = (base: string, more: Partial<CheckOptions> = {}): CheckOptions => ({ baseUrl: base, headers: {}, timeoutMs: 3000, concurrency: 4, maxPages: 50, only: [], ...more });
+const opts = (base: string, more: Partial<CheckOptions> = {}): CheckOptions => ({
+  baseUrl: base,
+  headers: {},
+  timeoutMs: 3000,
+  concurrency: 4,
+  maxPages: 50,
+  only: [],
+  ...more,
+});
 const rules = (r: CheckReport) => new Set(r.violations.map((v) => v.rule));
 const pathOf = (req: IncomingMessage) => new URL(req.url ?? '/', 'http://x').pathname;
 
 /** Every collection empty, except the paths `special` answers. */
-function emptyExcept(special: (req: IncomingMessage, res: ServerResponse, origin: string) => boolean | Promise<boolean>) {
+function emptyExcept(
+  special: (req: IncomingMessage, res: ServerResponse, origin: string) => boolean | Promise<boolean>,
+) {
   return async (req: IncomingMessage, res: ServerResponse, { origin }: { origin: string }) => {
     if (await special(req, res, origin)) return;
     sendJson(res, 200, EMPTY_PAGE);
@@ -36,7 +46,9 @@ function emptyExcept(special: (req: IncomingMessage, res: ServerResponse, origin
 describe('hostile answers are reported, never a crash', () => {
   it('JSON nested 100,000 deep: a json violation, no stack overflow', async () => {
     const deep = `{"count":1,"next":null,"previous":null,"results":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`;
-    const d = await deployment(emptyExcept((req, res) => pathOf(req) === '/api/v1/desk' && (sendJson(res, 200, deep), true)));
+    const d = await deployment(
+      emptyExcept((req, res) => pathOf(req) === '/api/v1/desk' && (sendJson(res, 200, deep), true)),
+    );
     try {
       const report = await runCheck(contract, opts(d.base));
       const hit = report.violations.find((v) => v.rule === 'json');
@@ -72,7 +84,9 @@ describe('hostile answers are reported, never a crash', () => {
     try {
       const started = performance.now();
       const report = await runCheck(contract, opts(d.base, { maxBody: 1024 * 1024, only: ['desk'] }));
-      expect(report.violations.map((v) => [v.rule, v.found])).toEqual([['answer.size', 'the answer is larger than --max-body 1048576 bytes']]);
+      expect(report.violations.map((v) => [v.rule, v.found])).toEqual([
+        ['answer.size', 'the answer is larger than --max-body 1048576 bytes'],
+      ]);
       expect(performance.now() - started).toBeLessThan(5000);
       await new Promise((r) => setTimeout(r, 200));
       expect(written).toBeLessThan(64 * 1024 ** 2);
@@ -91,7 +105,10 @@ describe('hostile answers are reported, never a crash', () => {
     );
     try {
       const report = await runCheck(contract, opts(d.base, { maxBody: 1024 * 1024, only: ['desk'] }));
-      expect(report.violations[0]).toMatchObject({ rule: 'answer.size', found: expect.stringMatching(/declares 1073741824 bytes/) });
+      expect(report.violations[0]).toMatchObject({
+        rule: 'answer.size',
+        found: expect.stringMatching(/declares 1073741824 bytes/),
+      });
     } finally {
       await d.close();
     }
@@ -100,7 +117,10 @@ describe('hostile answers are reported, never a crash', () => {
   it.each([
     // 1,024 gzip members of 1 MiB of zeros each: 1 MiB on the wire, 1 GiB inflated.
     ['gzip', () => Buffer.concat(Array.from({ length: 1024 }).fill(gzipSync(Buffer.alloc(1024 * 1024))) as Buffer[])],
-    ['br', () => brotliCompressSync(Buffer.alloc(64 * 1024 * 1024), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } })],
+    [
+      'br',
+      () => brotliCompressSync(Buffer.alloc(64 * 1024 * 1024), { params: { [constants.BROTLI_PARAM_QUALITY]: 1 } }),
+    ],
     ['deflate', () => deflateSync(Buffer.alloc(64 * 1024 * 1024))],
   ])('a %s bomb is cut at --max-body decompressed', async (encoding, make) => {
     const bomb = make();
@@ -108,14 +128,22 @@ describe('hostile answers are reported, never a crash', () => {
     const d = await deployment(
       emptyExcept((req, res) => {
         if (pathOf(req) !== '/api/v1/desk') return false;
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(bomb.length) }).end(bomb);
+        res
+          .writeHead(200, {
+            'content-type': 'application/json',
+            'content-encoding': encoding,
+            'content-length': String(bomb.length),
+          })
+          .end(bomb);
         return true;
       }),
     );
     try {
       const before = process.memoryUsage().rss;
       const report = await runCheck(contract, opts(d.base, { maxBody: 4 * 1024 * 1024, only: ['desk'] }));
-      expect(report.violations.map((v) => [v.rule, v.found])).toEqual([['answer.size', 'the answer decompresses to more than --max-body 4194304 bytes']]);
+      expect(report.violations.map((v) => [v.rule, v.found])).toEqual([
+        ['answer.size', 'the answer decompresses to more than --max-body 4194304 bytes'],
+      ]);
       expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
     } finally {
       await d.close();
@@ -126,15 +154,20 @@ describe('hostile answers are reported, never a crash', () => {
     const d = await deployment(
       emptyExcept((req, res) => {
         const p = pathOf(req);
-        if (p === '/api/v1/desk') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd-nonsense' }).end('{}');
-        else if (p === '/api/v1/employee') res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip at all');
+        if (p === '/api/v1/desk')
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd-nonsense' }).end('{}');
+        else if (p === '/api/v1/employee')
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('not gzip at all');
         else return false;
         return true;
       }),
     );
     try {
       const report = await runCheck(contract, opts(d.base, { only: ['desk', 'employee'] }));
-      expect(report.violations.map((v) => [v.rule, v.found.split(':')[0]]), textReport(report)).toEqual([
+      expect(
+        report.violations.map((v) => [v.rule, v.found.split(':')[0]]),
+        textReport(report),
+      ).toEqual([
         ['transport', 'the gzip body cannot be decoded'],
         ['transport', 'unknown Content-Encoding "zstd-nonsense"'],
       ]);
@@ -154,9 +187,26 @@ describe('bounded memory: items live only as long as their page', () => {
       emptyExcept((req, res, origin) => {
         if (pathOf(req) !== '/api/v1/desk') return false;
         const page = Number(new URL(req.url ?? '/', origin).searchParams.get('page') ?? '1');
-        const link = (n: number) => (n === 1 ? `${origin}/api/v1/desk?format=api` : `${origin}/api/v1/desk?format=api&page=${n}`);
-        const desk = { url: `${origin}/api/v1/desk/${page}?format=api`, pk: page, building: 'A', floor: 1, number: String(page), active: true, lead: false, ergonomic: false, held_today: false, notes };
-        sendJson(res, 200, { count: pages, next: page < pages ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results: [desk] });
+        const link = (n: number) =>
+          n === 1 ? `${origin}/api/v1/desk?format=api` : `${origin}/api/v1/desk?format=api&page=${n}`;
+        const desk = {
+          url: `${origin}/api/v1/desk/${page}?format=api`,
+          pk: page,
+          building: 'A',
+          floor: 1,
+          number: String(page),
+          active: true,
+          lead: false,
+          ergonomic: false,
+          held_today: false,
+          notes,
+        };
+        sendJson(res, 200, {
+          count: pages,
+          next: page < pages ? link(page + 1) : null,
+          previous: page > 1 ? link(page - 1) : null,
+          results: [desk],
+        });
         return true;
       }),
     );
@@ -190,7 +240,16 @@ describe('violations are counted, the first ones kept', () => {
     const d = await deployment(
       emptyExcept((req, res) => {
         if (pathOf(req) !== '/api/v1/desk') return false;
-        const results = Array.from({ length: 5000 }, (_, i) => ({ pk: i + 1, building: 'AB', floor: 1, number: '1', active: true, lead: false, ergonomic: false, held_today: false }));
+        const results = Array.from({ length: 5000 }, (_, i) => ({
+          pk: i + 1,
+          building: 'AB',
+          floor: 1,
+          number: '1',
+          active: true,
+          lead: false,
+          ergonomic: false,
+          held_today: false,
+        }));
         sendJson(res, 200, { count: 5000, next: null, previous: null, results });
         return true;
       }),
@@ -214,8 +273,14 @@ describe('a crawl cut short is not verified', () => {
   const endless = emptyExcept((req, res, origin) => {
     if (pathOf(req) !== '/api/v1/employee') return false;
     const page = Number(new URL(req.url ?? '/', origin).searchParams.get('page') ?? '1');
-    const link = (n: number) => (n === 1 ? `${origin}/api/v1/employee?format=api` : `${origin}/api/v1/employee?format=api&page=${n}`);
-    sendJson(res, 200, { count: 1_000_000_000, next: link(page + 1), previous: page > 1 ? link(page - 1) : null, results: [{ pk: page }] });
+    const link = (n: number) =>
+      n === 1 ? `${origin}/api/v1/employee?format=api` : `${origin}/api/v1/employee?format=api&page=${n}`;
+    sendJson(res, 200, {
+      count: 1_000_000_000,
+      next: link(page + 1),
+      previous: page > 1 ? link(page - 1) : null,
+      results: [{ pk: page }],
+    });
     return true;
   });
 
@@ -240,8 +305,13 @@ describe('a crawl cut short is not verified', () => {
       const report = await runCheck(contract, opts(d.base, { maxPages: 5, only: ['employee'], allowTruncated: true }));
       expect(report.violations).toEqual([]);
       expect(exitCode(report)).toBe(0);
-      expect(report.endpoints[0]?.skipped).toMatchObject({ 'crawl.truncated': 'allowed by --allow-truncated: stopped at 5 pages', 'envelope.count-reached': expect.stringMatching(/not verified/) });
-      expect(junitReport(report)).toMatch(/name="listEmployees: envelope.count-reached" time="[\d.]+">\s*<skipped message="not verified/);
+      expect(report.endpoints[0]?.skipped).toMatchObject({
+        'crawl.truncated': 'allowed by --allow-truncated: stopped at 5 pages',
+        'envelope.count-reached': expect.stringMatching(/not verified/),
+      });
+      expect(junitReport(report)).toMatch(
+        /name="listEmployees: envelope.count-reached" time="[\d.]+">\s*<skipped message="not verified/,
+      );
     } finally {
       await d.close();
     }
@@ -258,16 +328,48 @@ describe('secrets never leak, terminals never get escape codes', () => {
     const auth = req.headers.authorization ?? '';
     const cred = auth.replace(/^\S+\s+/, '');
     const decoded = Buffer.from(cred, 'base64').toString('utf8');
-    const pad = 150 + (pathOf(req).length * 7) % 100;
-    const forms = [auth, JSON.stringify(auth).slice(1, -1), encodeURIComponent(auth), cred, decoded, decoded.split(':')[1] ?? '', Buffer.from(auth).toString('base64')];
+    const pad = 150 + ((pathOf(req).length * 7) % 100);
+    const forms = [
+      auth,
+      JSON.stringify(auth).slice(1, -1),
+      encodeURIComponent(auth),
+      cred,
+      decoded,
+      decoded.split(':')[1] ?? '',
+      Buffer.from(auth).toString('base64'),
+    ];
     const form = forms[pathOf(req).length % forms.length] ?? auth;
-    if (pathOf(req) === '/api/v1/desk') return sendJson(res, 200, { count: 1, next: null, previous: null, results: [{ url: `http://x/?t=${encodeURIComponent(auth)}`, pk: 1, building: form, floor: 1, number: '1', active: true, lead: false, ergonomic: false, held_today: false }] });
-    res.writeHead(500, { 'content-type': 'text/html' }).end(`<h1>Server Error</h1>${'.'.repeat(pad)}${form} and again ${forms.join(' ')}`);
+    if (pathOf(req) === '/api/v1/desk')
+      return sendJson(res, 200, {
+        count: 1,
+        next: null,
+        previous: null,
+        results: [
+          {
+            url: `http://x/?t=${encodeURIComponent(auth)}`,
+            pk: 1,
+            building: form,
+            floor: 1,
+            number: '1',
+            active: true,
+            lead: false,
+            ergonomic: false,
+            held_today: false,
+          },
+        ],
+      });
+    res
+      .writeHead(500, { 'content-type': 'text/html' })
+      .end(`<h1>Server Error</h1>${'.'.repeat(pad)}${form} and again ${forms.join(' ')}`);
   };
 
   it.each([
     ['a token with " and \\', TOKEN, /Zq9|Xv\\|3141/],
-    ['a Basic credential', basic, new RegExp(`Zq9|${Buffer.from(`qa:${BASIC_PASSWORD}`).toString('base64').slice(0, 8)}`)],
+    [
+      'a Basic credential',
+      basic,
+      new RegExp(`Zq9|${Buffer.from(`qa:${BASIC_PASSWORD}`).toString('base64').slice(0, 8)}`),
+    ],
   ])('%s echoed by the deployment is redacted everywhere', async (_name, secret, leak) => {
     const d = await deployment(echo);
     try {
@@ -289,7 +391,25 @@ describe('secrets never leak, terminals never get escape codes', () => {
           return true;
         }
         if (pathOf(req) === '/api/v1/desk') {
-          sendJson(res, 200, { count: 1, next: null, previous: null, results: [{ url: `${origin}/api/v1/desk/1?format=api`, pk: 1, building: evil, floor: 1, number: '1', active: true, lead: false, ergonomic: false, held_today: false, [evil]: 1 }] });
+          sendJson(res, 200, {
+            count: 1,
+            next: null,
+            previous: null,
+            results: [
+              {
+                url: `${origin}/api/v1/desk/1?format=api`,
+                pk: 1,
+                building: evil,
+                floor: 1,
+                number: '1',
+                active: true,
+                lead: false,
+                ergonomic: false,
+                held_today: false,
+                [evil]: 1,
+              },
+            ],
+          });
           return true;
         }
         return false;
@@ -322,19 +442,61 @@ describe('links are resolved before they are compared with the base; credentials
           next: `${origin}/prefix/../api/v1/desk?format=api&page=2`,
           previous: null,
           results: [
-            { url: `${origin}/prefix/api/v1/desk/../../../../admin/1?format=api`, pk: 1, building: 'A', floor: 1, number: '1', active: true, lead: false, ergonomic: false, held_today: false },
-            { url: `${origin}/prefix/%2e%2e/api/v1/desk/2?format=api`, pk: 2, building: 'A', floor: 1, number: '2', active: true, lead: false, ergonomic: false, held_today: false },
-            { url: `${other.origin}/prefix/api/v1/desk/3?format=api`, pk: 3, building: 'A', floor: 1, number: '3', active: true, lead: false, ergonomic: false, held_today: false },
+            {
+              url: `${origin}/prefix/api/v1/desk/../../../../admin/1?format=api`,
+              pk: 1,
+              building: 'A',
+              floor: 1,
+              number: '1',
+              active: true,
+              lead: false,
+              ergonomic: false,
+              held_today: false,
+            },
+            {
+              url: `${origin}/prefix/%2e%2e/api/v1/desk/2?format=api`,
+              pk: 2,
+              building: 'A',
+              floor: 1,
+              number: '2',
+              active: true,
+              lead: false,
+              ergonomic: false,
+              held_today: false,
+            },
+            {
+              url: `${other.origin}/prefix/api/v1/desk/3?format=api`,
+              pk: 3,
+              building: 'A',
+              floor: 1,
+              number: '3',
+              active: true,
+              lead: false,
+              ergonomic: false,
+              held_today: false,
+            },
           ],
         });
       }
-      if (p === '/prefix/api/v1/employee') return sendJson(res, 200, { count: 2, next: `${origin}/prefix/%2E%2E/prefix/../api/v1/employee?page=2`, previous: null, results: [{ pk: 1 }] });
+      if (p === '/prefix/api/v1/employee')
+        return sendJson(res, 200, {
+          count: 2,
+          next: `${origin}/prefix/%2E%2E/prefix/../api/v1/employee?page=2`,
+          previous: null,
+          results: [{ pk: 1 }],
+        });
       sendJson(res, 200, EMPTY_PAGE);
     }, '/prefix');
     try {
       const report = await runCheck(contract, opts(d.base, { headers: { authorization: 'Token prefix-secret-1' } }));
       const base = report.violations.filter((v) => v.rule === 'urls.base').map((v) => `${v.endpoint} ${v.pointer}`);
-      expect(base.sort()).toEqual(['GET /api/v1/desk /next', 'GET /api/v1/desk /results/0/url', 'GET /api/v1/desk /results/1/url', 'GET /api/v1/desk /results/2/url', 'GET /api/v1/employee /next']);
+      expect(base.sort()).toEqual([
+        'GET /api/v1/desk /next',
+        'GET /api/v1/desk /results/0/url',
+        'GET /api/v1/desk /results/1/url',
+        'GET /api/v1/desk /results/2/url',
+        'GET /api/v1/employee /next',
+      ]);
       expect(d.seen.map((s) => s.url).filter((u) => !u.startsWith('/prefix/'))).toEqual([]);
       expect(other.seen).toEqual([]);
     } finally {
@@ -347,18 +509,24 @@ describe('links are resolved before they are compared with the base; credentials
     const port = await freePort();
     const r = await runCli(['check', '--base-url', `http://127.0.0.1:${port}/api/v1/`]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split('\n')).toEqual([`error: --base-url is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try --base-url http://127.0.0.1:${port}`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `error: --base-url is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try --base-url http://127.0.0.1:${port}`,
+    ]);
   });
 
   it('a deployment answering 401/403 everywhere: exit 2 and a hint about --header', async () => {
-    const d = await deployment((req, res) => sendJson(res, req.url?.includes('desk') ? 403 : 401, { detail: 'Authentication credentials were not provided.' }));
+    const d = await deployment((req, res) =>
+      sendJson(res, req.url?.includes('desk') ? 403 : 401, { detail: 'Authentication credentials were not provided.' }),
+    );
     try {
       const report = await runCheck(contract, opts(d.base));
       expect(report.refused).toBe(true);
       expect(exitCode(report)).toBe(2);
       const cli = await runCli(['check', '--base-url', d.base]);
       expect(cli.code).toBe(2);
-      expect(cli.stdout, cli.stdout.slice(-600)).toMatch(/hint: every collection answered 401\/403: does the deployment need credentials\? Pass them with --header 'Authorization: Token …'/);
+      expect(cli.stdout, cli.stdout.slice(-600)).toMatch(
+        /hint: every collection answered 401\/403: does the deployment need credentials\? Pass them with --header 'Authorization: Token …'/,
+      );
     } finally {
       await d.close();
     }
@@ -421,7 +589,9 @@ describe('arguments and exit codes', () => {
       expect(r.code).toBe(3);
       expect(r.stdout).toMatch(/✓ GET \/api\/v1\/employee/);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toMatch(/^error: the checker failed: cannot write the JUnit report to .*reports\/junit\.xml: .*(ENOTDIR|EEXIST)/);
+      expect(r.stderr).toMatch(
+        /^error: the checker failed: cannot write the JUnit report to .*reports\/junit\.xml: .*(ENOTDIR|EEXIST)/,
+      );
       expect(await readFile(folder, 'utf8')).toBe('not a folder any more');
     } finally {
       await d.close();

@@ -1,6 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { ANSWER_RULES, CRAWL_RULES, DRIFT_RULES, ITEM_RULES, ITEM_URL_RULES, PROBE_RULES, RULES, type RuleId } from '../../src/contract/rules.js';
+import {
+  ANSWER_RULES,
+  CRAWL_RULES,
+  DRIFT_RULES,
+  ITEM_RULES,
+  ITEM_URL_RULES,
+  PROBE_RULES,
+  RULES,
+  type RuleId,
+} from '../../src/contract/rules.js';
 import { ROOT } from '../cli-helpers.js';
 
 const ids = Object.keys(RULES) as RuleId[];
@@ -21,7 +30,12 @@ describe('the rule catalogue', () => {
   // A check that was never seen to fail cannot be trusted: each rule is the expected outcome of a
   // test against a deployment broken for it.
   it('every rule is caught by a test against a broken deployment', async () => {
-    const files = [`${ROOT}test/integration/checker.test.ts`, ...(await readdir(`${ROOT}test/contract`)).filter((f) => f.endsWith('.test.ts') && f !== 'rules.test.ts').map((f) => `${ROOT}test/contract/${f}`)];
+    const files = [
+      `${ROOT}test/integration/checker.test.ts`,
+      ...(await readdir(`${ROOT}test/contract`))
+        .filter((f) => f.endsWith('.test.ts') && f !== 'rules.test.ts')
+        .map((f) => `${ROOT}test/contract/${f}`),
+    ];
     const text = (await Promise.all(files.map((f) => readFile(f, 'utf8')))).join('\n');
     expect(ids.filter((id) => !text.includes(`'${id}'`))).toEqual([]);
   });

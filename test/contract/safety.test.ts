@@ -9,7 +9,11 @@ const SECRET = 'Token s3cr"e\\t/ü+x y';
 const CORE = 's3cr"e\\t/ü+x y';
 
 describe('redaction: every encoding, before any clipping', () => {
-  const redactor = Redactor.forHeaders({ authorization: SECRET, 'x-api-key': 'key-0123456789', accept: 'application/json' });
+  const redactor = Redactor.forHeaders({
+    authorization: SECRET,
+    'x-api-key': 'key-0123456789',
+    accept: 'application/json',
+  });
   const forms: [string, string][] = [
     ['raw', CORE],
     ['JSON-escaped', JSON.stringify(CORE).slice(1, -1)],
@@ -30,7 +34,12 @@ describe('redaction: every encoding, before any clipping', () => {
     const basic = `Basic ${Buffer.from('qa-user:pa55w0rd!').toString('base64')}`;
     expect(secretsOfHeader(basic)).toEqual(expect.arrayContaining(['qa-user:pa55w0rd!', 'pa55w0rd!']));
     const r = Redactor.forHeaders({ authorization: basic });
-    for (const form of ['qa-user:pa55w0rd!', 'pa55w0rd!', Buffer.from('qa-user:pa55w0rd!').toString('base64'), encodeURIComponent('pa55w0rd!')]) {
+    for (const form of [
+      'qa-user:pa55w0rd!',
+      'pa55w0rd!',
+      Buffer.from('qa-user:pa55w0rd!').toString('base64'),
+      encodeURIComponent('pa55w0rd!'),
+    ]) {
       expect(r.redact(`x${form}x`)).toBe(`x${REDACTED}x`);
     }
   });
@@ -46,7 +55,8 @@ describe('redaction: every encoding, before any clipping', () => {
     for (const form of [CORE, JSON.stringify(CORE).slice(1, -1), encodeURIComponent(CORE)]) {
       for (let pad = 0; pad < 80; pad++) {
         const text = `${'x'.repeat(pad)}${form}${'y'.repeat(100)}`;
-        for (const max of [10, 20, 40, 60, 79]) expect(redactor.safe(text, max), `pad ${pad}, max ${max}`).not.toMatch(/s3c/i);
+        for (const max of [10, 20, 40, 60, 79])
+          expect(redactor.safe(text, max), `pad ${pad}, max ${max}`).not.toMatch(/s3c/i);
       }
     }
   });
@@ -71,7 +81,10 @@ describe('JSON with a depth limit', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(nestingDepth(deep, 512)).toBe(513);
     expect(parseJson(deep)).toEqual({ ok: false, reason: 'JSON nested deeper than 512 levels' });
-    expect(parseJson('{"a":"[[[[{{{{","b":[1,{"c":2}]}')).toEqual({ ok: true, value: { a: '[[[[{{{{', b: [1, { c: 2 }] } });
+    expect(parseJson('{"a":"[[[[{{{{","b":[1,{"c":2}]}')).toEqual({
+      ok: true,
+      value: { a: '[[[[{{{{', b: [1, { c: 2 }] },
+    });
     expect(parseJson('{"a":"\\"[[["}')).toEqual({ ok: true, value: { a: '"[[[' } });
     expect(parseJson('{"count":0,')).toMatchObject({ ok: false });
   });

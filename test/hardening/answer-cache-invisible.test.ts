@@ -22,7 +22,16 @@ interface Wire {
   body: string;
 }
 
-const URLS = ['/api/v1/desk', '/api/v1/desk?format=api&page=2', '/api/v1/desk/3?format=json', '/api/v1/desk/999', '/api/v1/', '/api/v1/desk.json', '/api/v1/nosuch', '/api/v1/desk?format=xml'];
+const URLS = [
+  '/api/v1/desk',
+  '/api/v1/desk?format=api&page=2',
+  '/api/v1/desk/3?format=json',
+  '/api/v1/desk/999',
+  '/api/v1/',
+  '/api/v1/desk.json',
+  '/api/v1/nosuch',
+  '/api/v1/desk?format=xml',
+];
 
 /** Each keyed header varied alone from a plain request: present with values, empty, absent, twice. */
 const VARIANTS: [string, Record<string, string | string[] | undefined>][] = [
@@ -74,20 +83,30 @@ const VARIANTS: [string, Record<string, string | string[] | undefined>][] = [
 ];
 
 const CORPUS: Ask[] = URLS.flatMap((url) =>
-  (['GET', 'HEAD'] as const).flatMap((method) => VARIANTS.map(([name, headers]) => ({ name: `${method} ${url} ${name}`, method, url, headers: { host: 'stub.test', ...headers } }))),
+  (['GET', 'HEAD'] as const).flatMap((method) =>
+    VARIANTS.map(([name, headers]) => ({
+      name: `${method} ${url} ${name}`,
+      method,
+      url,
+      headers: { host: 'stub.test', ...headers },
+    })),
+  ),
 );
 
 function send(base: URL, agent: Agent, ask: Ask): Promise<Wire> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: base.hostname, port: base.port, method: ask.method, path: ask.url, agent, setHost: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        // The only header that may differ between two sendings of one answer.
-        const { date: _date, ...headers } = res.headers;
-        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('latin1') });
-      });
-    });
+    const req = request(
+      { host: base.hostname, port: base.port, method: ask.method, path: ask.url, agent, setHost: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (d: Buffer) => chunks.push(d));
+        res.on('end', () => {
+          // The only header that may differ between two sendings of one answer.
+          const { date: _date, ...headers } = res.headers;
+          resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('latin1') });
+        });
+      },
+    );
     for (const [k, v] of Object.entries(ask.headers)) if (v !== undefined) req.setHeader(k, v);
     req.on('error', reject);
     req.end();
@@ -95,7 +114,11 @@ function send(base: URL, agent: Agent, ask: Ask): Promise<Wire> {
 }
 
 /** The core's answer (no cache anywhere) as node:http would carry it. */
-function coreWire(app: FastifyInstance, state: StubState, ask: Ask): { status: number; body: string; headers: Record<string, string> } {
+function coreWire(
+  app: FastifyInstance,
+  state: StubState,
+  ask: Ask,
+): { status: number; body: string; headers: Record<string, string> } {
   const headers = ask.headers;
   const answer = app.coreOf(state).answer({
     method: ask.method,
@@ -106,12 +129,19 @@ function coreWire(app: FastifyInstance, state: StubState, ask: Ask): { status: n
     },
   });
   const body = Buffer.from(answer.body);
-  return { status: answer.status, body: ask.method === 'HEAD' ? '' : body.toString('latin1'), headers: { ...answer.headers, 'content-length': String(body.length) } };
+  return {
+    status: answer.status,
+    body: ask.method === 'HEAD' ? '' : body.toString('latin1'),
+    headers: { ...answer.headers, 'content-length': String(body.length) },
+  };
 }
 
 describe.each<[string, Partial<StubConfig>]>([
   ['the default server', { pageSize: 10 }],
-  ['a server behind a trusted proxy with ALLOWED_HOSTS', { pageSize: 10, trustProxy: true, allowedHosts: ['stub.test', '.example.org'] }],
+  [
+    'a server behind a trusted proxy with ALLOWED_HOSTS',
+    { pageSize: 10, trustProxy: true, allowedHosts: ['stub.test', '.example.org'] },
+  ],
   ['a server without CORS and a fixed base URL', { pageSize: 10, cors: false, baseUrl: 'https://api.example.org' }],
 ])('the answer cache is invisible: %s', (_name, overrides) => {
   let app: FastifyInstance;
@@ -149,7 +179,8 @@ describe.each<[string, Partial<StubConfig>]>([
       const want = coreWire(app, state, ask);
       expect({ status: got.status, body: got.body }, ask.name).toEqual({ status: want.status, body: want.body });
       // Node reads every Set-Cookie as a list.
-      for (const [k, v] of Object.entries(want.headers)) expect(got.headers[k], `${ask.name}: ${k}`).toEqual(k === 'set-cookie' ? [v] : v);
+      for (const [k, v] of Object.entries(want.headers))
+        expect(got.headers[k], `${ask.name}: ${k}`).toEqual(k === 'set-cookie' ? [v] : v);
     }
   });
 
@@ -162,7 +193,8 @@ describe.each<[string, Partial<StubConfig>]>([
     for (const pass of passes) {
       app.answerCache.clear();
       for (const ask of pass) {
-        for (let i = 0; i < 2; i++) expect(await send(base, agent, ask), `${ask.name} (sending ${i + 1})`).toEqual(cold.get(ask));
+        for (let i = 0; i < 2; i++)
+          expect(await send(base, agent, ask), `${ask.name} (sending ${i + 1})`).toEqual(cold.get(ask));
       }
       cached = Math.max(cached, app.answerCache.size);
       for (const ask of pass) expect(await send(base, agent, ask), `${ask.name} (warm)`).toEqual(cold.get(ask));

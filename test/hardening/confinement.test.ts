@@ -65,7 +65,9 @@ describe('the spec reaches no host: every remote $ref is a load error where it s
     const w = await workspace();
     await setDeskRef(w, ref);
     const problems = await loadProblems(loadSpec(w.spec));
-    expect(problems.join('\n'), JSON.stringify(ref)).toMatch(new RegExp(`openapi\\.yaml at ${DESK_REF_POINTER.replace(/\$/g, '\\$')}: \\$ref ".*" names a remote document`));
+    expect(problems.join('\n'), JSON.stringify(ref)).toMatch(
+      new RegExp(`openapi\\.yaml at ${DESK_REF_POINTER.replace(/\$/g, '\\$')}: \\$ref ".*" names a remote document`),
+    );
     expect(hits).toEqual([]);
   });
 });
@@ -93,11 +95,27 @@ describe('the spec reaches no file outside its folder: resolved as the bundler r
     ['.. inside a path', () => 'schemas/../../outside.yaml', /resolves to .*outside\.yaml, outside/],
     ['backslashes', () => 'schemas\\..\\..\\outside.yaml', /resolves to .*outside\.yaml, outside/],
     ['a leading space', () => ' ../outside.yaml', /resolves to .*outside\.yaml, outside/],
-    ['the absolute path of an outside file', (w) => path.join(w.dir, 'outside.yaml'), /resolves to .*outside\.yaml, outside/],
-    ['a symlink to an outside file', () => './link-out.yaml', /resolves to .*link-out\.yaml, a symlink to .*outside\.yaml, outside the spec's folder/],
-    ['a path through a symlinked folder', () => './dir-out/desk.yaml', /resolves to .*dir-out\/desk\.yaml, a symlink to .*elsewhere\/desk\.yaml, outside/],
+    [
+      'the absolute path of an outside file',
+      (w) => path.join(w.dir, 'outside.yaml'),
+      /resolves to .*outside\.yaml, outside/,
+    ],
+    [
+      'a symlink to an outside file',
+      () => './link-out.yaml',
+      /resolves to .*link-out\.yaml, a symlink to .*outside\.yaml, outside the spec's folder/,
+    ],
+    [
+      'a path through a symlinked folder',
+      () => './dir-out/desk.yaml',
+      /resolves to .*dir-out\/desk\.yaml, a symlink to .*elsewhere\/desk\.yaml, outside/,
+    ],
     // No "://": the bundler takes it for a path, relative to the working folder.
-    ['a data: URL', () => 'data:application/yaml,type: object', /resolves to .*data:application\/yaml,type: object, outside the spec's folder/],
+    [
+      'a data: URL',
+      () => 'data:application/yaml,type: object',
+      /resolves to .*data:application\/yaml,type: object, outside the spec's folder/,
+    ],
     ['a Windows drive', () => 'c:/windows/win.ini', /resolves to .*c:\/windows\/win\.ini, outside the spec's folder/],
   ];
   it.each(CASES)('%s', async (name, refOf, reason) => {
@@ -107,7 +125,10 @@ describe('the spec reaches no file outside its folder: resolved as the bundler r
     expect(problems, name).toContain(`openapi.yaml at ${DESK_REF_POINTER}: $ref ${JSON.stringify(ref)}`);
     expect(problems, name).toMatch(reason);
     expect(problems).not.toContain('OUTSIDE-SECRET');
-    await writeFile(w.spec, (await readFile(w.spec, 'utf8')).replace(`$ref: ${JSON.stringify(ref)}`, "$ref: './schemas/desk.yaml'"));
+    await writeFile(
+      w.spec,
+      (await readFile(w.spec, 'utf8')).replace(`$ref: ${JSON.stringify(ref)}`, "$ref: './schemas/desk.yaml'"),
+    );
   });
 
   it('a $ref of a file inside that leads out is placed in that file', async () => {
@@ -115,7 +136,9 @@ describe('the spec reaches no file outside its folder: resolved as the bundler r
     await writeFile(path.join(v.dir, 'outside.yaml'), OUTSIDE);
     await writeFile(path.join(v.specDir, 'schemas', 'desk.yaml'), "$ref: '../../outside.yaml'\n");
     const problems = (await loadProblems(loadSpec(v.spec))).join('\n');
-    expect(problems).toMatch(/schemas\/desk\.yaml at \/\$ref: \$ref "\.\.\/\.\.\/outside\.yaml" resolves to .*outside\.yaml, outside the spec's folder/);
+    expect(problems).toMatch(
+      /schemas\/desk\.yaml at \/\$ref: \$ref "\.\.\/\.\.\/outside\.yaml" resolves to .*outside\.yaml, outside the spec's folder/,
+    );
   });
 
   it('a FIFO, a directory or a missing file named by a $ref is a load error, never a hang', async () => {
@@ -123,19 +146,36 @@ describe('the spec reaches no file outside its folder: resolved as the bundler r
     execFileSync('mkfifo', [path.join(v.specDir, 'fifo.yaml')]);
     await mkdir(path.join(v.specDir, 'dir.yaml'));
     const text = await readFile(v.spec, 'utf8');
-    await writeFile(v.spec, text.replace("$ref: './schemas/desk.yaml'", "$ref: './fifo.yaml'").replace("$ref: './schemas/error.yaml'", "$ref: './dir.yaml'").replace("$ref: './schemas/list-envelope.yaml'", "$ref: './none.yaml'"));
+    await writeFile(
+      v.spec,
+      text
+        .replace("$ref: './schemas/desk.yaml'", "$ref: './fifo.yaml'")
+        .replace("$ref: './schemas/error.yaml'", "$ref: './dir.yaml'")
+        .replace("$ref: './schemas/list-envelope.yaml'", "$ref: './none.yaml'"),
+    );
     const problems = (await loadProblems(loadSpec(v.spec))).join('\n');
     expect(problems).toMatch(/fifo\.yaml: cannot read the file: a FIFO \(named pipe\), not a regular file/);
     expect(problems).toMatch(/dir\.yaml: cannot read the file \(EISDIR\): a directory, not a regular file/);
-    expect(problems).toMatch(/none\.yaml: cannot read the file \(ENOENT\), named by \$ref "\.\/none\.yaml" in .*openapi\.yaml at \/components\/schemas\/ListEnvelope\/\$ref/);
+    expect(problems).toMatch(
+      /none\.yaml: cannot read the file \(ENOENT\), named by \$ref "\.\/none\.yaml" in .*openapi\.yaml at \/components\/schemas\/ListEnvelope\/\$ref/,
+    );
   });
 
   it('a symlink inside the folder to a file inside it is followed, and other spellings of an inside path load', async () => {
-    for (const ref of ['./link-in.yaml', 'schemas/%64esk.yaml', './schemas/./desk.yaml', 'schemas//desk.yaml', ' ./schemas/desk.yaml']) {
+    for (const ref of [
+      './link-in.yaml',
+      'schemas/%64esk.yaml',
+      './schemas/./desk.yaml',
+      'schemas//desk.yaml',
+      ' ./schemas/desk.yaml',
+    ]) {
       await setDeskRef(w, ref);
       const spec = await loadSpec(w.spec);
       expect(JSON.stringify(spec.doc), ref).toContain('held_today');
-      await writeFile(w.spec, (await readFile(w.spec, 'utf8')).replace(`$ref: ${JSON.stringify(ref)}`, "$ref: './schemas/desk.yaml'"));
+      await writeFile(
+        w.spec,
+        (await readFile(w.spec, 'utf8')).replace(`$ref: ${JSON.stringify(ref)}`, "$ref: './schemas/desk.yaml'"),
+      );
     }
   });
 });
@@ -146,9 +186,14 @@ describe("the bundler's own resolver enforces the same confinement, whatever the
     await writeFile(path.join(w.dir, 'outside.yaml'), OUTSIDE);
     const folder = await folderOf(w.specDir, "the spec's folder");
     for (const ref of [`http://127.0.0.1:${hostPort}/evil.yaml`, ' ../outside.yaml', 'file:///etc/passwd']) {
-      await writeFile(path.join(w.specDir, 'root.yaml'), `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    X:\n      $ref: ${JSON.stringify(ref)}\n`);
+      await writeFile(
+        path.join(w.specDir, 'root.yaml'),
+        `openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    X:\n      $ref: ${JSON.stringify(ref)}\n`,
+      );
       const options = confinedResolveOptions(folder, DEFAULT_LOAD_LIMITS, new Map());
-      await expect(SwaggerParser.bundle(path.join(w.specDir, 'root.yaml'), options as never), ref).rejects.toThrow(/names a remote document|outside the spec's folder/);
+      await expect(SwaggerParser.bundle(path.join(w.specDir, 'root.yaml'), options as never), ref).rejects.toThrow(
+        /names a remote document|outside the spec's folder/,
+      );
     }
     expect(hits).toEqual([]);
   });
@@ -174,39 +219,71 @@ describe("the bundler's own resolver enforces the same confinement, whatever the
     })();
     for (const f of spec.files) known.set(f, await readFile(f, 'utf8'));
     let unforeseen = 0;
-    const options = confinedResolveOptions(await folderOf(w.specDir, "the spec's folder"), DEFAULT_LOAD_LIMITS, known, undefined, true, () => unforeseen++);
+    const options = confinedResolveOptions(
+      await folderOf(w.specDir, "the spec's folder"),
+      DEFAULT_LOAD_LIMITS,
+      known,
+      undefined,
+      true,
+      () => unforeseen++,
+    );
     const bundled = await SwaggerParser.bundle(w.spec, options as never);
     expect([...asked].sort()).toEqual([...spec.files].sort());
     expect(bundled).toEqual(spec.doc);
     // A file read that the pre-scan did not is told (then the spec's scan is a walk of its bundle).
     expect(unforeseen).toBe(0);
-    await SwaggerParser.bundle(w.spec, confinedResolveOptions(await folderOf(w.specDir, "the spec's folder"), DEFAULT_LOAD_LIMITS, new Map(), undefined, true, () => unforeseen++) as never);
+    await SwaggerParser.bundle(
+      w.spec,
+      confinedResolveOptions(
+        await folderOf(w.specDir, "the spec's folder"),
+        DEFAULT_LOAD_LIMITS,
+        new Map(),
+        undefined,
+        true,
+        () => unforeseen++,
+      ) as never,
+    );
     expect(unforeseen).toBeGreaterThanOrEqual(spec.files.length);
   });
 });
 
 describe('fixtures are regular files inside the fixtures folder', () => {
-  const fixtureProblems = async (w: Workspace) => (await loadProblems(loadState({ specFile: w.spec, fixturesDir: w.fixtures, seed: 1, defaultGenerateCount: 25 }))).join('\n');
+  const fixtureProblems = async (w: Workspace) =>
+    (
+      await loadProblems(loadState({ specFile: w.spec, fixturesDir: w.fixtures, seed: 1, defaultGenerateCount: 25 }))
+    ).join('\n');
 
   it('a FIFO named desk.json is a load error, never a hang', async () => {
     const w = await workspace();
     await unlink(path.join(w.fixtures, 'desk.json'));
     execFileSync('mkfifo', [path.join(w.fixtures, 'desk.json')]);
-    expect(await fixtureProblems(w)).toMatch(/fixtures\/desk\.json: cannot read the file: a FIFO \(named pipe\), not a regular file/);
+    expect(await fixtureProblems(w)).toMatch(
+      /fixtures\/desk\.json: cannot read the file: a FIFO \(named pipe\), not a regular file/,
+    );
   });
 
   it('a directory named desk.json is a load error', async () => {
     const w = await workspace();
     await unlink(path.join(w.fixtures, 'desk.json'));
     await mkdir(path.join(w.fixtures, 'desk.json'));
-    expect(await fixtureProblems(w)).toMatch(/fixtures\/desk\.json: cannot read the file \(EISDIR\): a directory, not a regular file/);
+    expect(await fixtureProblems(w)).toMatch(
+      /fixtures\/desk\.json: cannot read the file \(EISDIR\): a directory, not a regular file/,
+    );
   });
 
   it.each([
     ['a device', '/dev/zero', /fixtures\/desk\.json: a symlink to \/dev\/zero, outside the fixtures folder/],
-    ['a file outside', '../outside.json', /fixtures\/desk\.json: a symlink to .*outside\.json, outside the fixtures folder/],
+    [
+      'a file outside',
+      '../outside.json',
+      /fixtures\/desk\.json: a symlink to .*outside\.json, outside the fixtures folder/,
+    ],
     ['/etc/passwd', '/etc/passwd', /fixtures\/desk\.json: a symlink to \/etc\/passwd, outside the fixtures folder/],
-    ['nothing', 'gone.json', /fixtures\/desk\.json: cannot read the file \(ENOENT\): a symlink to a file that does not exist/],
+    [
+      'nothing',
+      'gone.json',
+      /fixtures\/desk\.json: cannot read the file \(ENOENT\): a symlink to a file that does not exist/,
+    ],
   ])('a symlink to %s is a load error', async (_n, target, message) => {
     const w = await workspace();
     await writeFile(path.join(w.dir, 'outside.json'), '[]');
@@ -231,7 +308,13 @@ describe('fixtures are regular files inside the fixtures folder', () => {
     const problems: { file: string; pointer: string; reason: string }[] = [];
     const limits = { ...DEFAULT_LOAD_LIMITS, maxFileBytes: 1024 };
     expect(await readFixtureFile(path.join(w.fixtures, 'desk.json'), problems, { limits })).toBeUndefined();
-    expect(problems).toEqual([{ file: expect.stringMatching(/fixtures\/desk\.json$/), pointer: '', reason: expect.stringMatching(/^cannot read the file: [\d.]+ KiB, more than the limit of 1 KiB$/) }]);
+    expect(problems).toEqual([
+      {
+        file: expect.stringMatching(/fixtures\/desk\.json$/),
+        pointer: '',
+        reason: expect.stringMatching(/^cannot read the file: [\d.]+ KiB, more than the limit of 1 KiB$/),
+      },
+    ]);
     expect(DEFAULT_LOAD_LIMITS.maxFileBytes).toBe(512 * 2 ** 20);
   });
 });
@@ -245,7 +328,12 @@ describe('the root of the spec is the file named, wherever a symlink of that nam
     await symlink(path.join(w.dir, 'shared', 'openapi.yaml'), w.spec);
     const spec = await loadSpec(w.spec);
     expect(JSON.stringify(spec.doc)).toContain('held_today');
-    await writeFile(path.join(w.dir, 'shared', 'openapi.yaml'), (await readFile(w.spec, 'utf8')).replace("$ref: './schemas/desk.yaml'", "$ref: '../shared/openapi.yaml'"));
-    expect((await loadProblems(loadSpec(w.spec))).join('\n')).toMatch(/resolves to .*shared\/openapi\.yaml, outside the spec's folder/);
+    await writeFile(
+      path.join(w.dir, 'shared', 'openapi.yaml'),
+      (await readFile(w.spec, 'utf8')).replace("$ref: './schemas/desk.yaml'", "$ref: '../shared/openapi.yaml'"),
+    );
+    expect((await loadProblems(loadSpec(w.spec))).join('\n')).toMatch(
+      /resolves to .*shared\/openapi\.yaml, outside the spec's folder/,
+    );
   });
 });

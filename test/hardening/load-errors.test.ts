@@ -12,14 +12,21 @@ import { testConfig } from '../helpers.js';
 import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from './workspace.js';
 
 const utf16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
-const badUtf8 = (before: string, after: string) => Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28]), Buffer.from(after)]);
+const badUtf8 = (before: string, after: string) =>
+  Buffer.concat([Buffer.from(before), Buffer.from([0xc3, 0x28]), Buffer.from(after)]);
 
 describe('every load error has a place, at start-up (exit 1, every problem at once)', () => {
   it('spec files: an alias bomb, a BOM, nesting 5,000 deep, bytes that are not UTF-8', async () => {
     const w = await workspace();
     const schemas = path.join(w.specDir, 'schemas');
-    await writeFile(path.join(schemas, 'items.yaml'), `${await readFile(path.join(schemas, 'items.yaml'), 'utf8')}${aliasBomb()}`);
-    await writeFile(path.join(schemas, 'desk.yaml'), `\ufeff${await readFile(path.join(schemas, 'desk.yaml'), 'utf8')}`);
+    await writeFile(
+      path.join(schemas, 'items.yaml'),
+      `${await readFile(path.join(schemas, 'items.yaml'), 'utf8')}${aliasBomb()}`,
+    );
+    await writeFile(
+      path.join(schemas, 'desk.yaml'),
+      `\ufeff${await readFile(path.join(schemas, 'desk.yaml'), 'utf8')}`,
+    );
     await writeFile(path.join(schemas, 'error.yaml'), `type: object\nx-deep: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
     await writeFile(path.join(schemas, 'list-envelope.yaml'), badUtf8('type: object\ndescription: caf', '\n'));
     const r = await runCli(['--spec', w.spec, '--fixtures', w.fixtures, '--port', '0', '--quiet']);
@@ -48,7 +55,9 @@ describe('every load error has a place, at start-up (exit 1, every problem at on
     expect(r.stderr).toMatch(/fixtures\/signature\.json at line 1:1: starts with a byte order mark/);
     expect(r.stderr).toMatch(/fixtures\/expense\.json at line 2:7: is not valid UTF-8/);
     expect(r.stderr).toMatch(/fixtures\/review\.json: cannot read the file: a FIFO \(named pipe\), not a regular file/);
-    expect(r.stderr).toMatch(/fixtures\/workflow\.json: cannot read the file \(EISDIR\): a directory, not a regular file/);
+    expect(r.stderr).toMatch(
+      /fixtures\/workflow\.json: cannot read the file \(EISDIR\): a directory, not a regular file/,
+    );
     expect(r.stderr).not.toMatch(/Maximum call stack/);
   });
 });
@@ -56,7 +65,11 @@ describe('every load error has a place, at start-up (exit 1, every problem at on
 describe('--spec or --fixtures that names nothing is an error of the command line (exit 2)', () => {
   it.each([
     ['--spec', ['--spec', '/nonexistent/openapi.yaml'], /error: --spec \/nonexistent\/openapi\.yaml: no such file/],
-    ['--fixtures', ['--fixtures', '/nonexistent/fixtures'], /error: --fixtures \/nonexistent\/fixtures: no such folder/],
+    [
+      '--fixtures',
+      ['--fixtures', '/nonexistent/fixtures'],
+      /error: --fixtures \/nonexistent\/fixtures: no such folder/,
+    ],
   ])('%s', async (_n, args, message) => {
     const r = await runCli([...args, '--port', '0', '--quiet']);
     expect(r.code).toBe(2);
@@ -67,8 +80,14 @@ describe('--spec or --fixtures that names nothing is an error of the command lin
   it('checkServePaths: a folder as --spec, a file as --fixtures, both missing', async () => {
     const w = await workspace();
     expect(checkServePaths({ specFile: w.spec, fixturesDir: w.fixtures })).toEqual([]);
-    expect(checkServePaths({ specFile: w.specDir, fixturesDir: w.spec })).toEqual([`--spec ${w.specDir}: not a regular file`, `--fixtures ${w.spec}: not a folder`]);
-    expect(checkServePaths({ specFile: `${w.dir}/no.yaml`, fixturesDir: `${w.dir}/no` })).toEqual([`--spec ${w.dir}/no.yaml: no such file`, `--fixtures ${w.dir}/no: no such folder`]);
+    expect(checkServePaths({ specFile: w.specDir, fixturesDir: w.spec })).toEqual([
+      `--spec ${w.specDir}: not a regular file`,
+      `--fixtures ${w.spec}: not a folder`,
+    ]);
+    expect(checkServePaths({ specFile: `${w.dir}/no.yaml`, fixturesDir: `${w.dir}/no` })).toEqual([
+      `--spec ${w.dir}/no.yaml: no such file`,
+      `--fixtures ${w.dir}/no: no such folder`,
+    ]);
   });
 });
 
@@ -96,7 +115,11 @@ describe('under --watch, each load error is told with its place and the last goo
     const config = testConfig({ specFile: w.spec, fixturesDir: w.fixtures, watch: true });
     holder = { current: await loadState(stateOptions(config)) };
     app = await buildApp(config, holder);
-    watcher = watchState(holder.current, { state: stateOptions(config), onState: (next) => (holder.current = next), log: (l) => log.push(l) });
+    watcher = watchState(holder.current, {
+      state: stateOptions(config),
+      onState: (next) => (holder.current = next),
+      log: (l) => log.push(l),
+    });
     goodDesks = await readFile(path.join(w.fixtures, 'desk.json'), 'utf8');
     goodItems = await readFile(path.join(w.specDir, 'schemas', 'items.yaml'), 'utf8');
     goodSpec = await readFile(w.spec, 'utf8');
@@ -151,7 +174,10 @@ describe('under --watch, each load error is told with its place and the last goo
     const count = await deskCount();
     const before = log.length;
     await breakIt(w);
-    await until(() => log.slice(before).some((l) => /still serving the last good state/.test(l)), 'the last good state kept');
+    await until(
+      () => log.slice(before).some((l) => /still serving the last good state/.test(l)),
+      'the last good state kept',
+    );
     expect(log.slice(before).join('\n')).toMatch(message);
     expect(await deskCount()).toBe(count);
     const reloaded = log.length;
@@ -161,7 +187,7 @@ describe('under --watch, each load error is told with its place and the last goo
     expect(log.slice(reloaded).join('\n')).not.toMatch(/still serving/);
   });
 
-  it("follows a symlinked fixture to its target: an edit of the target is served", async () => {
+  it('follows a symlinked fixture to its target: an edit of the target is served', async () => {
     const desks = JSON.parse(goodDesks) as Record<string, unknown>[];
     await mkdir(path.join(w.fixtures, 'data'));
     await writeFile(path.join(w.fixtures, 'data', 'desks.json'), JSON.stringify(desks.slice(0, 3)));

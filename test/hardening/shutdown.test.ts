@@ -67,7 +67,15 @@ describe('shutdown always ends (in process, real sockets)', () => {
     app = undefined;
   });
 
-  async function start(graceMs: number): Promise<{ base: string; port: number; shutdown: Shutdown; exited: Promise<{ code: number; at: number }>; said: string[] }> {
+  async function start(
+    graceMs: number,
+  ): Promise<{
+    base: string;
+    port: number;
+    shutdown: Shutdown;
+    exited: Promise<{ code: number; at: number }>;
+    said: string[];
+  }> {
     const config = testConfig({ maxDelayMs: 60_000 });
     app = await buildApp(config, { current: await stateFor(config) });
     const connections = trackConnections(app.server);
@@ -77,7 +85,13 @@ describe('shutdown always ends (in process, real sockets)', () => {
     let exit: (v: { code: number; at: number }) => void = () => undefined;
     const exited = new Promise<{ code: number; at: number }>((r) => (exit = r));
     const a = app;
-    const shutdown = createShutdown({ graceMs, connections, close: () => a.close(), say: (l) => said.push(l), exit: (code) => exit({ code, at: Date.now() }) });
+    const shutdown = createShutdown({
+      graceMs,
+      connections,
+      close: () => a.close(),
+      say: (l) => said.push(l),
+      exit: (code) => exit({ code, at: Date.now() }),
+    });
     return { base: `http://127.0.0.1:${port}`, port, shutdown, exited, said };
   }
 
@@ -176,7 +190,11 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     const started = await startCli(['--port', '0', '--quiet', '--max-delay', '60000', ...args]);
     children.push(started.child);
     const port = Number(new URL(started.url).port);
-    const exited = once(started.child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as string | null, at: Date.now() }));
+    const exited = once(started.child, 'exit').then(([code, signal]) => ({
+      code: code as number | null,
+      signal: signal as string | null,
+      at: Date.now(),
+    }));
     return { ...started, port, exited };
   }
 
@@ -237,20 +255,26 @@ describe('shutdown always ends (the CLI, real signals)', () => {
     agent.destroy();
   });
 
-  it.each([['--quiet', ['--quiet']], ['the request log on', ['--log']]])('a reader of stdout that went away (`| head -1`) costs lines, never a crash: served, then exits 0 on SIGTERM (%s)', async (_name, args) => {
-    const started = await startCli(['--port', '0', ...(args[0] === '--log' ? [] : args)]);
-    children.push(started.child);
-    const exited = once(started.child, 'exit');
-    let stderr = '';
-    started.child.stderr?.on('data', (d) => (stderr += d));
-    // The reading end closed, as `head` closes it once it has its line.
-    started.child.stdout?.destroy();
-    const agent = new Agent({ keepAlive: false });
-    for (let i = 0; i < 3; i++) expect((await ask(started.url, '/api/v1/desk', agent)).status).toBe(200);
-    agent.destroy();
-    started.child.kill('SIGTERM');
-    const [code] = await exited;
-    expect(stderr).not.toMatch(/EPIPE|Unhandled|Error/);
-    expect(code).toBe(0);
-  });
+  it.each([
+    ['--quiet', ['--quiet']],
+    ['the request log on', ['--log']],
+  ])(
+    'a reader of stdout that went away (`| head -1`) costs lines, never a crash: served, then exits 0 on SIGTERM (%s)',
+    async (_name, args) => {
+      const started = await startCli(['--port', '0', ...(args[0] === '--log' ? [] : args)]);
+      children.push(started.child);
+      const exited = once(started.child, 'exit');
+      let stderr = '';
+      started.child.stderr?.on('data', (d) => (stderr += d));
+      // The reading end closed, as `head` closes it once it has its line.
+      started.child.stdout?.destroy();
+      const agent = new Agent({ keepAlive: false });
+      for (let i = 0; i < 3; i++) expect((await ask(started.url, '/api/v1/desk', agent)).status).toBe(200);
+      agent.destroy();
+      started.child.kill('SIGTERM');
+      const [code] = await exited;
+      expect(stderr).not.toMatch(/EPIPE|Unhandled|Error/);
+      expect(code).toBe(0);
+    },
+  );
 });

@@ -15,7 +15,12 @@ export async function workspace(prefix = 'stub-hardening-'): Promise<Workspace> 
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
   await cp(path.dirname(SPEC), path.join(dir, 'openapi'), { recursive: true });
   await cp(FIXTURES, path.join(dir, 'fixtures'), { recursive: true });
-  return { dir, specDir: path.join(dir, 'openapi'), spec: path.join(dir, 'openapi', 'openapi.yaml'), fixtures: path.join(dir, 'fixtures') };
+  return {
+    dir,
+    specDir: path.join(dir, 'openapi'),
+    spec: path.join(dir, 'openapi', 'openapi.yaml'),
+    fixtures: path.join(dir, 'fixtures'),
+  };
 }
 
 /** Where the root document `$ref`s the desk schema (components/schemas/Desk). */
@@ -31,7 +36,8 @@ export async function setDeskRef(w: Workspace, ref: string): Promise<void> {
 /** A YAML "billion laughs": nine levels of nine aliases each, under an extension of the root. */
 export function aliasBomb(): string {
   const lines = ['x-lol:', '  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-  for (let i = 1; i <= 9; i++) lines.push(`  a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= 9; i++)
+    lines.push(`  a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -38,7 +38,12 @@ const PAGE_SIZE = 10;
 const JSON_BODY = { 'content-type': 'application/json' };
 
 function requestOf(origin: string, c: Case): Request {
-  return new Request(`${origin}${c.path}`, { method: c.method ?? 'GET', headers: c.headers, body: c.body, redirect: 'manual' });
+  return new Request(`${origin}${c.path}`, {
+    method: c.method ?? 'GET',
+    headers: c.headers,
+    body: c.body,
+    redirect: 'manual',
+  });
 }
 
 async function answerOf(res: Response): Promise<Answer> {
@@ -80,7 +85,8 @@ async function corpus(): Promise<Case[]> {
       ['__code=500', '?__code=500'],
       ['Prefer: code=418 (impossible)', '', { prefer: 'code=418' }],
     ];
-    for (const [what, suffix, headers] of list) cases.push({ name: `${name}: ${what}`, path: `${path}${suffix}`, headers });
+    for (const [what, suffix, headers] of list)
+      cases.push({ name: `${name}: ${what}`, path: `${path}${suffix}`, headers });
     cases.push({ name: `${name}: HEAD`, method: 'HEAD', path: `${path}?format=api` });
     cases.push({ name: `${name}: OPTIONS`, method: 'OPTIONS', path });
     cases.push({ name: `${name}: POST`, method: 'POST', path, headers: JSON_BODY, body: '{}' });
@@ -93,11 +99,21 @@ async function corpus(): Promise<Case[]> {
         { name: `${name} detail: an unknown pk`, path: `${path}/999999` },
         { name: `${name} detail: a pk its field cannot read`, path: `${path}/abc` },
         { name: `${name} detail: a trailing slash`, path: `${path}/${pk}/` },
-        { name: `${name} detail: Prefer: dynamic=true`, path: `${path}/${pk}?format=api`, headers: { prefer: 'dynamic=true' } },
+        {
+          name: `${name} detail: Prefer: dynamic=true`,
+          path: `${path}/${pk}?format=api`,
+          headers: { prefer: 'dynamic=true' },
+        },
         { name: `${name} detail: HEAD`, method: 'HEAD', path: `${path}/${pk}` },
         { name: `${name} detail: OPTIONS`, method: 'OPTIONS', path: `${path}/${pk}` },
         { name: `${name} detail: DELETE`, method: 'DELETE', path: `${path}/${pk}` },
-        { name: `${name} detail: PUT`, method: 'PUT', path: `${path}/${pk}`, headers: JSON_BODY, body: '{"building":"B"}' },
+        {
+          name: `${name} detail: PUT`,
+          method: 'PUT',
+          path: `${path}/${pk}`,
+          headers: JSON_BODY,
+          body: '{"building":"B"}',
+        },
       );
     }
   }
@@ -113,26 +129,46 @@ async function corpus(): Promise<Case[]> {
     { name: 'a path in another spelling', path: '/api/v1/d%65sk?format=api' },
     { name: 'the folder in another spelling', path: '/%61pi/v1/desk?format=api&page=2' },
     { name: 'Accept: application/json', path: `${desk}?format=api`, headers: { accept: 'application/json' } },
-    { name: 'Accept: application/json; indent=4', path: `${desk}/3`, headers: { accept: 'application/json; indent=4' } },
+    {
+      name: 'Accept: application/json; indent=4',
+      path: `${desk}/3`,
+      headers: { accept: 'application/json; indent=4' },
+    },
     { name: 'Accept: text/html', path: desk, headers: { accept: 'text/html' } },
     { name: 'Accept: application/xml', path: desk, headers: { accept: 'application/xml' } },
-    { name: 'Accept: text/html, application/json;q=0.9', path: desk, headers: { accept: 'text/html, application/json;q=0.9' } },
+    {
+      name: 'Accept: text/html, application/json;q=0.9',
+      path: desk,
+      headers: { accept: 'text/html, application/json;q=0.9' },
+    },
     { name: 'Accept: */*', path: desk, headers: { accept: '*/*' } },
     { name: 'Basic credentials the stub does not hold', path: desk, headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     { name: 'Basic without credentials', path: desk, headers: { authorization: 'Basic' } },
-    { name: 'a cross-origin request (CORS)', path: `${desk}?format=api`, headers: { origin: 'http://app.example:5173' } },
+    {
+      name: 'a cross-origin request (CORS)',
+      path: `${desk}?format=api`,
+      headers: { origin: 'http://app.example:5173' },
+    },
     {
       name: 'a CORS preflight',
       method: 'OPTIONS',
       path: desk,
-      headers: { origin: 'http://app.example:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer' },
+      headers: {
+        origin: 'http://app.example:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'prefer',
+      },
     },
     { name: 'Prefer: example=twoDesks', path: `${desk}?format=api`, headers: { prefer: 'example=twoDesks' } },
     { name: '__example=twoDesks', path: `${desk}?format=api&__example=twoDesks` },
     { name: 'Prefer: code=404, example=invalidPage', path: desk, headers: { prefer: 'code=404, example=invalidPage' } },
     { name: 'Prefer: example=nosuch', path: desk, headers: { prefer: 'example=nosuch' } },
     { name: 'Prefer: delay=20', path: `${desk}?format=api&page=3`, headers: { prefer: 'delay=20' } },
-    { name: 'Prefer: dynamic=true, delay=10', path: `${desk}?format=api`, headers: { prefer: 'dynamic=true, delay=10' } },
+    {
+      name: 'Prefer: dynamic=true, delay=10',
+      path: `${desk}?format=api`,
+      headers: { prefer: 'dynamic=true, delay=10' },
+    },
     { name: 'Prefer: delay=abc', path: desk, headers: { prefer: 'delay=abc' } },
     { name: 'Prefer: code=502', path: desk, headers: { prefer: 'code=502' } },
     { name: 'other query parameters kept in the links, sorted', path: `${desk}?zeta=1&alpha=b+c&format=api&page=2` },
@@ -147,7 +183,13 @@ async function corpus(): Promise<Case[]> {
     { name: '__proto__ as a key', path: `${desk}?__proto__=1&constructor=2&page=2` },
     { name: 'a method in lower case', method: 'patch', path: `${desk}/3`, headers: JSON_BODY, body: '{}' },
     { name: 'PATCH on the list', method: 'PATCH', path: desk, headers: JSON_BODY, body: '{}' },
-    { name: 'POST with a body that is not JSON', method: 'POST', path: desk, headers: { 'content-type': 'text/plain' }, body: 'hello' },
+    {
+      name: 'POST with a body that is not JSON',
+      method: 'POST',
+      path: desk,
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    },
     { name: 'a long query', path: `${desk}?${'k=v&'.repeat(200)}page=2` },
     { name: 'the reset path, GET', path: '/__stub/reset' },
     { name: 'the reset path, POST', method: 'POST', path: '/__stub/reset' },
@@ -181,7 +223,8 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
   it('the corpus covers every collection, pages, details, scenarios, methods and errors', async () => {
     expect(cases.length).toBeGreaterThan(400);
     const statuses = new Set(answers.server.map((a) => a.status));
-    for (const s of [200, 204, 301, 400, 403, 404, 405, 406, 500, 502]) expect(statuses, `a ${s} in the corpus`).toContain(s);
+    for (const s of [200, 204, 301, 400, 403, 404, 405, 406, 500, 502])
+      expect(statuses, `a ${s} in the corpus`).toContain(s);
   });
 
   it('every answer is the same from all three (status, headers, body)', () => {
@@ -193,7 +236,9 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
         try {
           expect(other).toEqual(server);
         } catch {
-          differences.push(`${arm} ≠ server for ${c.method ?? 'GET'} ${c.path} (${c.name}):\n  server: ${JSON.stringify(server).slice(0, 600)}\n  ${arm}: ${JSON.stringify(other).slice(0, 600)}`);
+          differences.push(
+            `${arm} ≠ server for ${c.method ?? 'GET'} ${c.path} (${c.name}):\n  server: ${JSON.stringify(server).slice(0, 600)}\n  ${arm}: ${JSON.stringify(other).slice(0, 600)}`,
+          );
         }
       }
     });
@@ -202,8 +247,15 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
 
   it('the answers carry Content-Type, Allow and Vary where the service sends them', () => {
     const desk = cases.findIndex((c) => c.name === 'desk: format=api');
-    expect(answers.msw[desk]?.headers).toMatchObject({ 'content-type': 'application/json', allow: 'GET, HEAD, OPTIONS', vary: 'Accept, Cookie' });
-    expect(JSON.parse(answers.msw[desk]?.body ?? '{}')).toMatchObject({ count: 45, next: `${origin}/api/v1/desk?format=api&page=2` });
+    expect(answers.msw[desk]?.headers).toMatchObject({
+      'content-type': 'application/json',
+      allow: 'GET, HEAD, OPTIONS',
+      vary: 'Accept, Cookie',
+    });
+    expect(JSON.parse(answers.msw[desk]?.body ?? '{}')).toMatchObject({
+      count: 45,
+      next: `${origin}/api/v1/desk?format=api&page=2`,
+    });
   });
 });
 
@@ -225,7 +277,11 @@ describe('a base URL, and the scheme of the request', () => {
     const served = await makeApp({ pageSize: PAGE_SIZE, ...config });
     try {
       const url = await listen(served);
-      return await sendAll(fetch, url, cases.map((c) => ({ ...c, headers: { ...c.headers, ...headers } })));
+      return await sendAll(
+        fetch,
+        url,
+        cases.map((c) => ({ ...c, headers: { ...c.headers, ...headers } })),
+      );
     } finally {
       await served.close();
     }
@@ -251,7 +307,10 @@ describe('a base URL, and the scheme of the request', () => {
     }
     expect(viaFetch).toEqual(server);
     expect(viaMsw).toEqual(server);
-    expect(JSON.parse(viaFetch[0]?.body ?? '{}')).toMatchObject({ next: `${BASE}/api/v1/desk?format=api&page=3`, previous: `${BASE}/api/v1/desk?format=api` });
+    expect(JSON.parse(viaFetch[0]?.body ?? '{}')).toMatchObject({
+      next: `${BASE}/api/v1/desk?format=api&page=3`,
+      previous: `${BASE}/api/v1/desk?format=api`,
+    });
   });
 
   it('the fetch handler answers 404 outside the base path, and takes the path in any spelling', async () => {
@@ -265,30 +324,49 @@ describe('a base URL, and the scheme of the request', () => {
   });
 
   it('an https request gets https urls, as the server behind a trusted proxy that says https', async () => {
-    const server = await serverAnswers({ trustProxy: true }, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example' });
+    const server = await serverAnswers(
+      { trustProxy: true },
+      { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example' },
+    );
     const viaFetch = await sendAll(createFetchHandler({ pageSize: PAGE_SIZE }), 'https://app.example', cases);
     expect(viaFetch).toEqual(server);
-    expect(JSON.parse(viaFetch[1]?.body ?? '{}')).toMatchObject({ url: 'https://app.example/api/v1/desk/3?format=api' });
+    expect(JSON.parse(viaFetch[1]?.body ?? '{}')).toMatchObject({
+      url: 'https://app.example/api/v1/desk/3?format=api',
+    });
   });
 
   it("a Request's own X-Forwarded-* headers are not read (the server reads none without --trust-proxy)", async () => {
-    const res = await createFetchHandler()(new Request(`${origin}/api/v1/desk/3?format=api`, { headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' } }));
+    const res = await createFetchHandler()(
+      new Request(`${origin}/api/v1/desk/3?format=api`, {
+        headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+      }),
+    );
     expect(await res.json()).toMatchObject({ url: `${origin}/api/v1/desk/3?format=api` });
   });
 
   it('a bad baseUrl or pageSize is refused at once', () => {
-    for (const baseUrl of ['not a url', 'ftp://x.example', 'https://x.example/?q=1', 'https://x.example/#f', 'https://u:p@x.example']) {
+    for (const baseUrl of [
+      'not a url',
+      'ftp://x.example',
+      'https://x.example/?q=1',
+      'https://x.example/#f',
+      'https://u:p@x.example',
+    ]) {
       expect(() => createFetchHandler({ baseUrl }), baseUrl).toThrow(TypeError);
       expect(() => createHandlers({ baseUrl }), baseUrl).toThrow(TypeError);
     }
-    for (const pageSize of [0, -1, 1.5, Number.NaN]) expect(() => createFetchHandler({ pageSize }), String(pageSize)).toThrow(TypeError);
+    for (const pageSize of [0, -1, 1.5, Number.NaN])
+      expect(() => createFetchHandler({ pageSize }), String(pageSize)).toThrow(TypeError);
   });
 });
 
 describe('the MSW handlers take only the service', () => {
   it('leave every other request to the next handler and to onUnhandledRequest', async () => {
     const unhandled: string[] = [];
-    const msw = setupServer(...createHandlers(), mswHttp.all('*', ({ request }) => HttpResponse.text(`next handler: ${new URL(request.url).pathname}`)));
+    const msw = setupServer(
+      ...createHandlers(),
+      mswHttp.all('*', ({ request }) => HttpResponse.text(`next handler: ${new URL(request.url).pathname}`)),
+    );
     const only = setupServer(...createHandlers());
     msw.listen({ onUnhandledRequest: 'error' });
     try {
@@ -311,7 +389,10 @@ describe('the MSW handlers take only the service', () => {
   });
 
   it('with a baseUrl, only its origin and path', async () => {
-    const msw = setupServer(...createHandlers({ baseUrl: 'https://staging.example.org/workplace' }), mswHttp.all('*', () => HttpResponse.text('next')));
+    const msw = setupServer(
+      ...createHandlers({ baseUrl: 'https://staging.example.org/workplace' }),
+      mswHttp.all('*', () => HttpResponse.text('next')),
+    );
     msw.listen({ onUnhandledRequest: 'error' });
     try {
       expect((await fetch('https://staging.example.org/workplace/api/v1/desk/3')).status).toBe(200);
@@ -340,7 +421,9 @@ describe('the MSW handlers take only the service', () => {
   });
 
   it('serve a snapshot given as parsed JSON, and refuse what is not one', async () => {
-    const state = await stateFor(testConfig({ specFile: 'test/fixtures/mini/openapi.yaml', fixturesDir: 'test/fixtures/mini/fixtures' }));
+    const state = await stateFor(
+      testConfig({ specFile: 'test/fixtures/mini/openapi.yaml', fixturesDir: 'test/fixtures/mini/fixtures' }),
+    );
     const handle = createFetchHandler({ snapshot: JSON.parse(JSON.stringify(state.snapshot)) });
     const root = (await (await handle(new Request('http://h/api/v1/'))).json()) as Record<string, string>;
     expect(Object.keys(root).length).toBeGreaterThan(0);

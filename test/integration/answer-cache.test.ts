@@ -36,14 +36,30 @@ describe('the answer cache: everything the answer depends on, no two requests al
   const answer = (state: object, body: string) => ({ state, status: 200, headers: {}, body: Buffer.from(body) });
   it.each<[string, Ask, Ask]>([
     ['an empty Host and no Host', ['GET', '/a', { host: '' }], ['GET', '/a', {}]],
-    ['an empty X-Forwarded-Host and none', ['GET', '/a', { host: 'h', 'x-forwarded-host': '' }], ['GET', '/a', { host: 'h' }]],
+    [
+      'an empty X-Forwarded-Host and none',
+      ['GET', '/a', { host: 'h', 'x-forwarded-host': '' }],
+      ['GET', '/a', { host: 'h' }],
+    ],
     ['an empty Origin and none', ['GET', '/a', { host: 'h', origin: '' }], ['GET', '/a', { host: 'h' }]],
     ['an empty Accept and none', ['GET', '/a', { host: 'h', accept: '' }], ['GET', '/a', { host: 'h' }]],
     ['GET and HEAD', ['GET', '/a', { host: 'h' }], ['HEAD', '/a', { host: 'h' }]],
-    ['a value that looks like the next header', ['GET', '/a', { host: 'h -', accept: undefined }], ['GET', '/a', { host: 'h', 'x-forwarded-host': undefined }]],
+    [
+      'a value that looks like the next header',
+      ['GET', '/a', { host: 'h -', accept: undefined }],
+      ['GET', '/a', { host: 'h', 'x-forwarded-host': undefined }],
+    ],
     ['a url that looks like a header', ['GET', '/a 1:h', {}], ['GET', '/a', { host: 'h' }]],
-    ['two values moved between headers', ['GET', '/a', { host: 'a', accept: 'b' }], ['GET', '/a', { host: 'a b', accept: undefined }]],
-    ['the last keyed header', ['GET', '/a', { host: 'h', 'access-control-request-headers': 'x' }], ['GET', '/a', { host: 'h' }]],
+    [
+      'two values moved between headers',
+      ['GET', '/a', { host: 'a', accept: 'b' }],
+      ['GET', '/a', { host: 'a b', accept: undefined }],
+    ],
+    [
+      'the last keyed header',
+      ['GET', '/a', { host: 'h', 'access-control-request-headers': 'x' }],
+      ['GET', '/a', { host: 'h' }],
+    ],
     ['two targets', ['GET', '/a?x=1', { host: 'h' }], ['GET', '/a?x=2', { host: 'h' }]],
   ])('%s differ', (_n, a, b) => {
     const cache = new AnswerCache();
@@ -135,8 +151,17 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     await raw(base, '/api/v1/nosuch');
     expect(app.answerCache.size).toBe(1);
     // What the cache holds for a request's key and the current state (its core's generation) is what goes out.
-    const fake = { method: 'GET', url: '/api/v1/desk?format=json', headers: { host: new URL(base).host } } as unknown as IncomingMessage;
-    app.answerCache.set(fake.method, fake.url, fake.headers, { state: app.coreOf(holder.current).generation, status: 200, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"from":"cache"}') });
+    const fake = {
+      method: 'GET',
+      url: '/api/v1/desk?format=json',
+      headers: { host: new URL(base).host },
+    } as unknown as IncomingMessage;
+    app.answerCache.set(fake.method, fake.url, fake.headers, {
+      state: app.coreOf(holder.current).generation,
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from('{"from":"cache"}'),
+    });
     expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();
   });
@@ -154,7 +179,12 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     expect((await raw(base, '/api/v1/desk?__empty=true')).body).toContain('"count":0');
 
     const dir = await mkdtemp(path.join(tmpdir(), 'cache-'));
-    await writeFile(path.join(dir, 'desk.json'), JSON.stringify([{ pk: 1, building: 'Z', floor: 1, number: '1', active: true, lead: true, ergonomic: true, held_today: true }]));
+    await writeFile(
+      path.join(dir, 'desk.json'),
+      JSON.stringify([
+        { pk: 1, building: 'Z', floor: 1, number: '1', active: true, lead: true, ergonomic: true, held_today: true },
+      ]),
+    );
     holder.current = await loadState({ ...stateOptions(config), fixturesDir: dir });
     expect((await raw(base, '/api/v1/desk', 'GET', { host: 'a.example' })).body).toContain('"count":1,');
     await app.close();

@@ -9,7 +9,12 @@ import type { RuleId } from '../../src/contract/rules.js';
 import { listen, makeApp, SPEC } from '../helpers.js';
 import { runCli } from '../cli-helpers.js';
 
-type Json = Record<string, unknown> & { results?: Record<string, unknown>[]; count?: number; next?: string | null; previous?: string | null };
+type Json = Record<string, unknown> & {
+  results?: Record<string, unknown>[];
+  count?: number;
+  next?: string | null;
+  previous?: string | null;
+};
 interface Answer {
   status: number;
   body: string;
@@ -28,7 +33,10 @@ async function brokenDeployment(stub: FastifyInstance, breakIt: Break): Promise<
   const server = createServer(async (req, res) => {
     const url = req.url ?? '/';
     const good = await stub.inject({ url, headers: { host: req.headers.host ?? 'x' } });
-    const answer = breakIt({ path: url.split('?')[0] ?? url, url, base }, { status: good.statusCode, body: good.body, contentType: String(good.headers['content-type']) });
+    const answer = breakIt(
+      { path: url.split('?')[0] ?? url, url, base },
+      { status: good.statusCode, body: good.body, contentType: String(good.headers['content-type']) },
+    );
     if (answer === 'reset') return req.socket.destroy();
     if (answer === 'hang') return;
     res.writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json' }).end(answer.body);
@@ -38,7 +46,14 @@ async function brokenDeployment(stub: FastifyInstance, breakIt: Break): Promise<
   return { base, server };
 }
 
-const checkOpts = (base: string) => ({ baseUrl: base, headers: {}, timeoutMs: 2000, concurrency: 4, maxPages: 100, only: [] as string[] });
+const checkOpts = (base: string) => ({
+  baseUrl: base,
+  headers: {},
+  timeoutMs: 2000,
+  concurrency: 4,
+  maxPages: 100,
+  only: [] as string[],
+});
 
 describe('the checker against the stub, over real HTTP', () => {
   let app: FastifyInstance;
@@ -114,12 +129,14 @@ describe('the checker fails against broken deployments, naming the rule', () => 
   });
   afterAll(() => stub.close());
 
-  const deskPage = (mutate: (body: Json, req: { url: string; base: string }) => void): Break => (req, good) => {
-    if (!isDeskList(req.path) || good.status !== 200) return good;
-    const body = json(good);
-    mutate(body, req);
-    return withBody(good, body);
-  };
+  const deskPage =
+    (mutate: (body: Json, req: { url: string; base: string }) => void): Break =>
+    (req, good) => {
+      if (!isDeskList(req.path) || good.status !== 200) return good;
+      const body = json(good);
+      mutate(body, req);
+      return withBody(good, body);
+    };
   const firstDesk = (mutate: (desk: Record<string, unknown>) => void) =>
     deskPage((b, req) => {
       if (!req.url.includes('page=')) mutate(b.results?.[0] as Record<string, unknown>);
@@ -129,32 +146,130 @@ describe('the checker fails against broken deployments, naming the rule', () => 
     ['a desk without one of its fields', firstDesk((d) => delete d.held_today), 'item.fields', '/results/0/held_today'],
     ['a two-letter building', firstDesk((d) => (d.building = 'AB')), 'schema', '/results/0/building'],
     ['a number as an integer', firstDesk((d) => (d.number = 101)), 'schema', '/results/0/number'],
-    ['a url on another host', firstDesk((d) => (d.url = String(d.url).replace(/\/\/[^/]+/, '//elsewhere.example.org'))), 'urls.base', '/results/0/url'],
-    ['a url whose last segment is not its pk', firstDesk((d) => (d.url = String(d.url).replace(/\/(\d+)\?/, '/999?'))), 'item-url.pk', '/results/0/url'],
-    ['a url without ?format=api', firstDesk((d) => (d.url = String(d.url).replace('?format=api', ''))), 'item-url.shape', '/results/0/url'],
-    ['a next link on another host', deskPage((b) => (b.next = b.next ? b.next.replace(/\/\/[^/]+/, '//elsewhere.example.org') : null)), 'urls.base', '/next'],
-    ['a previous on the first page', deskPage((b, req) => (req.url.includes('page=') ? undefined : (b.previous = `${req.base}/api/v1/desk?page=7`))), 'envelope.first-previous', '/previous'],
-    ['a previous that does not lead back', deskPage((b, req) => (req.url.includes('page=3') ? (b.previous = `${req.base}/api/v1/desk?format=api&page=5`) : undefined)), 'envelope.previous-back', '/previous'],
+    [
+      'a url on another host',
+      firstDesk((d) => (d.url = String(d.url).replace(/\/\/[^/]+/, '//elsewhere.example.org'))),
+      'urls.base',
+      '/results/0/url',
+    ],
+    [
+      'a url whose last segment is not its pk',
+      firstDesk((d) => (d.url = String(d.url).replace(/\/(\d+)\?/, '/999?'))),
+      'item-url.pk',
+      '/results/0/url',
+    ],
+    [
+      'a url without ?format=api',
+      firstDesk((d) => (d.url = String(d.url).replace('?format=api', ''))),
+      'item-url.shape',
+      '/results/0/url',
+    ],
+    [
+      'a next link on another host',
+      deskPage((b) => (b.next = b.next ? b.next.replace(/\/\/[^/]+/, '//elsewhere.example.org') : null)),
+      'urls.base',
+      '/next',
+    ],
+    [
+      'a previous on the first page',
+      deskPage((b, req) => (req.url.includes('page=') ? undefined : (b.previous = `${req.base}/api/v1/desk?page=7`))),
+      'envelope.first-previous',
+      '/previous',
+    ],
+    [
+      'a previous that does not lead back',
+      deskPage((b, req) =>
+        req.url.includes('page=3') ? (b.previous = `${req.base}/api/v1/desk?format=api&page=5`) : undefined,
+      ),
+      'envelope.previous-back',
+      '/previous',
+    ],
     ['count different from the items', deskPage((b) => (b.count = 44)), 'envelope.count-reached', '/count'],
-    ['a count that changes between pages', deskPage((b, req) => (req.url.includes('page=2') ? (b.count = 46) : undefined)), 'envelope.count-stable', '/count'],
-    ['a count the crawl does not reach', deskPage((b, req) => (req.url.includes('page=4') ? (b.next = null) : undefined)), 'envelope.count-reached', '/count'],
-    ['an item seen twice', deskPage((b, req) => (req.url.includes('page=2') && b.results ? (b.results[0] = { ...b.results[1] }) : undefined)), 'envelope.duplicate-item'],
-    ['a next that loops', deskPage((b, req) => (req.url.includes('page=3') ? (b.next = `${req.base}/api/v1/desk?format=api&page=2`) : undefined)), 'envelope.next-loop'],
+    [
+      'a count that changes between pages',
+      deskPage((b, req) => (req.url.includes('page=2') ? (b.count = 46) : undefined)),
+      'envelope.count-stable',
+      '/count',
+    ],
+    [
+      'a count the crawl does not reach',
+      deskPage((b, req) => (req.url.includes('page=4') ? (b.next = null) : undefined)),
+      'envelope.count-reached',
+      '/count',
+    ],
+    [
+      'an item seen twice',
+      deskPage((b, req) =>
+        req.url.includes('page=2') && b.results ? (b.results[0] = { ...b.results[1] }) : undefined,
+      ),
+      'envelope.duplicate-item',
+    ],
+    [
+      'a next that loops',
+      deskPage((b, req) =>
+        req.url.includes('page=3') ? (b.next = `${req.base}/api/v1/desk?format=api&page=2`) : undefined,
+      ),
+      'envelope.next-loop',
+    ],
     [
       'an empty collection with a next',
-      (req, good) => (req.path === '/api/v1/employee' ? withBody(good, { ...json(good), next: `${req.base}/api/v1/employee?page=2` }) : good),
+      (req, good) =>
+        req.path === '/api/v1/employee'
+          ? withBody(good, { ...json(good), next: `${req.base}/api/v1/employee?page=2` })
+          : good,
       'envelope.empty',
       '/next',
     ],
-    ['one page whose results differ from count', (req, good) => (req.path === '/api/v1/jobtitle' ? withBody(good, { ...json(good), count: 3 }) : good), 'envelope.single-page', '/results'],
-    ['a 500', (req, good) => (req.path === '/api/v1/review' ? { status: 500, body: '<h1>Server Error (500)</h1>', contentType: 'text/html' } : good), 'status'],
-    ['a missing endpoint', (req, good) => (req.path === '/api/v1/workflow' ? { status: 404, body: '{"detail":"Not found."}' } : good), 'status'],
-    ['a desk whose url does not answer', (req, good) => (/^\/api\/v1\/desk\/5$/.test(req.path) ? { status: 404, body: '{"detail":"Not found."}' } : good), 'item-url.addressable'],
-    ['a detail that differs from its list item', (req, good) => (/^\/api\/v1\/desk\/2$/.test(req.path) ? withBody(good, { ...json(good), floor: 99 }) : good), 'item-url.detail-equals'],
-    ['a detail that breaks the schema', (req, good) => (/^\/api\/v1\/desk\/3$/.test(req.path) ? withBody(good, { ...json(good), active: 'yes' }) : good), 'schema', '/active'],
-    ['invalid JSON', (req, good) => (req.path === '/api/v1/expense' ? { status: 200, body: '{"count":0,' } : good), 'json'],
-    ['a wrong content type', (req, good) => (req.path === '/api/v1/mealstop' ? { ...good, contentType: 'text/html' } : good), 'content-type'],
-    ['envelope keys missing', (req, good) => (req.path === '/api/v1/stepchoice' ? withBody(good, { results: [] }) : good), 'schema'],
+    [
+      'one page whose results differ from count',
+      (req, good) => (req.path === '/api/v1/jobtitle' ? withBody(good, { ...json(good), count: 3 }) : good),
+      'envelope.single-page',
+      '/results',
+    ],
+    [
+      'a 500',
+      (req, good) =>
+        req.path === '/api/v1/review'
+          ? { status: 500, body: '<h1>Server Error (500)</h1>', contentType: 'text/html' }
+          : good,
+      'status',
+    ],
+    [
+      'a missing endpoint',
+      (req, good) => (req.path === '/api/v1/workflow' ? { status: 404, body: '{"detail":"Not found."}' } : good),
+      'status',
+    ],
+    [
+      'a desk whose url does not answer',
+      (req, good) => (/^\/api\/v1\/desk\/5$/.test(req.path) ? { status: 404, body: '{"detail":"Not found."}' } : good),
+      'item-url.addressable',
+    ],
+    [
+      'a detail that differs from its list item',
+      (req, good) => (/^\/api\/v1\/desk\/2$/.test(req.path) ? withBody(good, { ...json(good), floor: 99 }) : good),
+      'item-url.detail-equals',
+    ],
+    [
+      'a detail that breaks the schema',
+      (req, good) => (/^\/api\/v1\/desk\/3$/.test(req.path) ? withBody(good, { ...json(good), active: 'yes' }) : good),
+      'schema',
+      '/active',
+    ],
+    [
+      'invalid JSON',
+      (req, good) => (req.path === '/api/v1/expense' ? { status: 200, body: '{"count":0,' } : good),
+      'json',
+    ],
+    [
+      'a wrong content type',
+      (req, good) => (req.path === '/api/v1/mealstop' ? { ...good, contentType: 'text/html' } : good),
+      'content-type',
+    ],
+    [
+      'envelope keys missing',
+      (req, good) => (req.path === '/api/v1/stepchoice' ? withBody(good, { results: [] }) : good),
+      'schema',
+    ],
     ['a connection reset', (req, good) => (req.path === '/api/v1/signature' ? 'reset' : good), 'transport'],
     ['an answer that never comes', (req, good) => (req.path === '/api/v1/reviewnote' ? 'hang' : good), 'transport'],
   ];
@@ -178,7 +293,9 @@ describe('the checker fails against broken deployments, naming the rule', () => 
 
   it('never reports the credentials it was given', async () => {
     const secret = 'Token s3cr3t-value';
-    const { base, server } = await brokenDeployment(stub, (req, good) => (req.path === '/api/v1/review' ? { status: 500, body: `echo ${secret}` } : good));
+    const { base, server } = await brokenDeployment(stub, (req, good) =>
+      req.path === '/api/v1/review' ? { status: 500, body: `echo ${secret}` } : good,
+    );
     try {
       const report = await runCheck(contract, { ...checkOpts(base), headers: { authorization: secret } });
       expect(report.violations.length).toBeGreaterThan(0);

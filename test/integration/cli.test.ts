@@ -42,7 +42,17 @@ describe('the command line', () => {
     expect(r.stdout).toMatch(/default: "127\.0\.0\.1", env: HOST/);
     expect(r.stdout).toMatch(/check \[options\]/);
     const check = await runCli(['check', '--help']);
-    for (const option of ['--base-url', '--header', '--timeout', '--concurrency', '--max-pages', '--only', '--json', '--junit']) expect(check.stdout).toContain(option);
+    for (const option of [
+      '--base-url',
+      '--header',
+      '--timeout',
+      '--concurrency',
+      '--max-pages',
+      '--only',
+      '--json',
+      '--junit',
+    ])
+      expect(check.stdout).toContain(option);
   });
 
   it('--version prints the package version', async () => {

@@ -23,7 +23,13 @@ interface Answer {
   json: () => unknown;
 }
 
-async function call(base: string, method: string, url: string, body?: unknown, type = 'application/json'): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body?: unknown,
+  type = 'application/json',
+): Promise<Answer> {
   const init: RequestInit = { method, headers: { accept: 'application/json' } };
   if (body !== undefined) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
@@ -73,7 +79,9 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
       ergonomic: ['This field is required.'],
       held_today: ['This field is required.'],
     });
-    expect((await call(base, 'POST', '/api/v1/desk', [1])).json()).toEqual({ non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
+    expect((await call(base, 'POST', '/api/v1/desk', [1])).json()).toEqual({
+      non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
+    });
     // The model's own validator (the pattern) first, then the one CharField adds (max_length).
     expect((await call(base, 'POST', '/api/v1/desk', { ...DESK, floor: 500, number: '1234-5678A' })).json()).toEqual({
       floor: ['Ensure this value is less than or equal to 120.'],
@@ -97,9 +105,23 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
   });
 
   it('a form-encoded body is read as DRF reads a form (an absent checkbox is false)', async () => {
-    const res = await call(base, 'POST', '/api/v1/desk', 'building=R&floor=2&number=7&active=on', 'application/x-www-form-urlencoded');
+    const res = await call(
+      base,
+      'POST',
+      '/api/v1/desk',
+      'building=R&floor=2&number=7&active=on',
+      'application/x-www-form-urlencoded',
+    );
     expect(res.status).toBe(201);
-    expect(res.json()).toMatchObject({ building: 'R', floor: 2, number: '7', active: true, lead: false, ergonomic: false, held_today: false });
+    expect(res.json()).toMatchObject({
+      building: 'R',
+      floor: 2,
+      number: '7',
+      active: true,
+      lead: false,
+      ergonomic: false,
+      held_today: false,
+    });
   });
 
   it('PATCH changes what it is given, PUT needs every required field, DELETE is 204 without a body; lists and details follow', async () => {
@@ -108,7 +130,14 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
     expect(patched.json()).toMatchObject({ pk: 5, floor: 9, building: 'A', number: '105B' });
     const put = await call(base, 'PUT', '/api/v1/desk/5', { floor: 9 });
     expect(put.status).toBe(400);
-    expect(Object.keys(put.json() as object)).toEqual(['building', 'number', 'active', 'lead', 'ergonomic', 'held_today']);
+    expect(Object.keys(put.json() as object)).toEqual([
+      'building',
+      'number',
+      'active',
+      'lead',
+      'ergonomic',
+      'held_today',
+    ]);
     const replaced = await call(base, 'PUT', '/api/v1/desk/5', { ...DESK, building: 'Z' });
     expect(replaced.json()).toMatchObject({ pk: 5, building: 'Z' });
     expect((await call(base, 'PUT', '/api/v1/desk/4242', DESK)).status).toBe(404);
@@ -134,10 +163,25 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
   });
 
   it('OPTIONS describes the POST the spec declares (SimpleMetadata actions)', async () => {
-    const meta = (await call(base, 'OPTIONS', '/api/v1/signature')).json() as { actions: { POST: Record<string, Record<string, unknown>> } };
+    const meta = (await call(base, 'OPTIONS', '/api/v1/signature')).json() as {
+      actions: { POST: Record<string, Record<string, unknown>> };
+    };
     expect(meta.actions.POST.pk).toEqual({ type: 'integer', required: false, read_only: true, label: 'ID' });
-    expect(meta.actions.POST.signer).toMatchObject({ type: 'string', required: true, read_only: false, label: 'Signer', max_length: 40 });
-    expect(meta.actions.POST.kind).toMatchObject({ type: 'choice', required: false, choices: [{ value: 'paper', display_name: 'paper' }, { value: 'electronic', display_name: 'electronic' }] });
+    expect(meta.actions.POST.signer).toMatchObject({
+      type: 'string',
+      required: true,
+      read_only: false,
+      label: 'Signer',
+      max_length: 40,
+    });
+    expect(meta.actions.POST.kind).toMatchObject({
+      type: 'choice',
+      required: false,
+      choices: [
+        { value: 'paper', display_name: 'paper' },
+        { value: 'electronic', display_name: 'electronic' },
+      ],
+    });
   });
 
   it('state is per process and in memory: POST /__stub/reset puts it back, and nothing is written to disk', async () => {
@@ -163,7 +207,9 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
   it('1,000 concurrent interleaved writes lose nothing', async () => {
     await call(base, 'POST', '/__stub/reset');
     const writes = Array.from({ length: 1000 }, (_, i) =>
-      i % 4 === 3 ? call(base, 'PATCH', `/api/v1/desk/${[1, 9, 18, 26][i % 4]}`, { floor: i % 100 }) : call(base, 'POST', '/api/v1/desk', { ...DESK, number: String(i) }),
+      i % 4 === 3
+        ? call(base, 'PATCH', `/api/v1/desk/${[1, 9, 18, 26][i % 4]}`, { floor: i % 100 })
+        : call(base, 'POST', '/api/v1/desk', { ...DESK, number: String(i) }),
     );
     const answers = await Promise.all(writes);
     expect(answers.filter((a) => a.status !== 201 && a.status !== 200).map((a) => a.text)).toEqual([]);
@@ -173,14 +219,20 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
     expect(list.count).toBe(12 + 750);
     const numbers = new Set<string>();
     for (let page = 1; page <= Math.ceil(list.count / 50); page++) {
-      for (const d of ((await call(base, 'GET', `/api/v1/desk?page_size=50&page=${page}`)).json() as { results: { number: string }[] }).results) numbers.add(d.number);
+      for (const d of (
+        (await call(base, 'GET', `/api/v1/desk?page_size=50&page=${page}`)).json() as { results: { number: string }[] }
+      ).results)
+        numbers.add(d.number);
     }
     for (let i = 0; i < 1000; i++) if (i % 4 !== 3) expect(numbers.has(String(i))).toBe(true);
     await call(base, 'POST', '/__stub/reset');
   });
 
-  it('a field filter is an exact match; a value of the wrong type is django-filter\'s 400', async () => {
-    const b = (await call(base, 'GET', '/api/v1/desk?building=B')).json() as { count: number; results: { building: string }[] };
+  it("a field filter is an exact match; a value of the wrong type is django-filter's 400", async () => {
+    const b = (await call(base, 'GET', '/api/v1/desk?building=B')).json() as {
+      count: number;
+      results: { building: string }[];
+    };
     expect(b.count).toBe(3);
     expect(b.results.every((d) => d.building === 'B')).toBe(true);
     expect(((await call(base, 'GET', '/api/v1/desk?building=b')).json() as { count: number }).count).toBe(0);
@@ -192,30 +244,44 @@ describe("a designer's spec: writes, filters, search, ordering and an employee i
   });
 
   it('search: every term must match some listed field, case-insensitively', async () => {
-    const res = (await call(base, 'GET', '/api/v1/desk?search=c%2020')).json() as { results: { building: string; number: string }[] };
+    const res = (await call(base, 'GET', '/api/v1/desk?search=c%2020')).json() as {
+      results: { building: string; number: string }[];
+    };
     expect(res.results.map((d) => `${d.building}${d.number}`)).toEqual(['C202']);
     expect(((await call(base, 'GET', '/api/v1/desk?search=204a')).json() as { count: number }).count).toBe(2);
   });
 
   it('ordering sorts by the allowed fields (- descending, several, unknown ignored)', async () => {
-    const res = (await call(base, 'GET', '/api/v1/desk?ordering=-floor,nope,number&page_size=50')).json() as { results: { floor: number; number: string }[] };
+    const res = (await call(base, 'GET', '/api/v1/desk?ordering=-floor,nope,number&page_size=50')).json() as {
+      results: { floor: number; number: string }[];
+    };
     const keys = res.results.map((d) => [d.floor, d.number] as const);
     expect(keys).toEqual([...keys].sort((x, y) => y[0] - x[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0)));
     expect(keys[0]?.[0]).toBe(4);
   });
 
   it('count, next and previous follow the filtered set and keep the parameters, keys sorted as DRF writes them', async () => {
-    const page1 = (await call(base, 'GET', '/api/v1/desk?search=2&ordering=-floor&format=api')).json() as { count: number; next: string; previous: null };
+    const page1 = (await call(base, 'GET', '/api/v1/desk?search=2&ordering=-floor&format=api')).json() as {
+      count: number;
+      next: string;
+      previous: null;
+    };
     expect(page1.count).toBe(8);
     expect(page1.next).toBe(`${base}/api/v1/desk?format=api&ordering=-floor&page=2&search=2`);
-    const page2 = (await call(base, 'GET', page1.next.slice(base.length))).json() as { previous: string; next: null; results: unknown[] };
+    const page2 = (await call(base, 'GET', page1.next.slice(base.length))).json() as {
+      previous: string;
+      next: null;
+      results: unknown[];
+    };
     expect(page2.previous).toBe(`${base}/api/v1/desk?format=api&ordering=-floor&search=2`);
     expect(page2.results).toHaveLength(3);
   });
 
   it('an item path for employees looks items up by its own parameter (id)', async () => {
     expect((await call(base, 'GET', '/api/v1/employee/9')).json()).toEqual({ id: 9, name: 'Grace Hopper' });
-    expect((await call(base, 'GET', '/api/v1/employee/8')).json()).toEqual({ detail: 'No Employee matches the given query.' });
+    expect((await call(base, 'GET', '/api/v1/employee/8')).json()).toEqual({
+      detail: 'No Employee matches the given query.',
+    });
     expect((await call(base, 'GET', '/api/v1/employee/x')).json()).toEqual({ detail: 'Not found.' });
   });
 
@@ -239,10 +305,14 @@ describe('what the designer is told', () => {
     try {
       await new Promise((r) => setTimeout(r, 300));
       const out = output();
-      expect(out).toMatch(/\/api\/v1\/desk\s+fixture \S*desk\.json\s+12\s+GET POST\s+GET PUT PATCH DELETE\s+building floor active search ordering page_size colour/);
+      expect(out).toMatch(
+        /\/api\/v1\/desk\s+fixture \S*desk\.json\s+12\s+GET POST\s+GET PUT PATCH DELETE\s+building floor active search ordering page_size colour/,
+      );
       expect(out).toMatch(/\/api\/v1\/signature\s+generated \(on first request\)\s+25\s+GET POST\s+-/);
       expect(out).toMatch(/warning: \S*old-desks\.json: no collection of the spec reads this fixture/);
-      expect(out).toMatch(/warning: \S*openapi\.yaml at \/paths\/~1api~1v1~1desk\/get\/parameters\/8: query parameter "colour" of listDesks is not applied/);
+      expect(out).toMatch(
+        /warning: \S*openapi\.yaml at \/paths\/~1api~1v1~1desk\/get\/parameters\/8: query parameter "colour" of listDesks is not applied/,
+      );
     } finally {
       child.kill('SIGTERM');
     }
@@ -252,22 +322,38 @@ describe('what the designer is told', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'designer-'));
     await cp(DESIGNER, dir, { recursive: true });
     const file = path.join(dir, 'openapi.yaml');
-    const doc = parse(await readFile(file, 'utf8')) as { components: { schemas: { Employee: { required: string[]; properties: Record<string, unknown> } } } };
+    const doc = parse(await readFile(file, 'utf8')) as {
+      components: { schemas: { Employee: { required: string[]; properties: Record<string, unknown> } } };
+    };
     doc.components.schemas.Employee = { required: ['name'], properties: { name: { type: 'string' } } };
     const { stringify } = await import('yaml');
     await writeFile(file, stringify(doc));
     await writeFile(path.join(dir, 'fixtures', 'employee.json'), JSON.stringify([{ name: 'Ada' }]));
-    const state = await loadState({ specFile: file, fixturesDir: path.join(dir, 'fixtures'), seed: 1, defaultGenerateCount: 2 });
-    expect(state.warnings.map((w) => `${w.file} ${w.pointer}: ${w.reason}`).join('\n')).toMatch(/openapi\.yaml \/components\/schemas\/Employee: the items of \/api\/v1\/employee\/\{id\} carry no "id", "pk" or "id" field/);
+    const state = await loadState({
+      specFile: file,
+      fixturesDir: path.join(dir, 'fixtures'),
+      seed: 1,
+      defaultGenerateCount: 2,
+    });
+    expect(state.warnings.map((w) => `${w.file} ${w.pointer}: ${w.reason}`).join('\n')).toMatch(
+      /openapi\.yaml \/components\/schemas\/Employee: the items of \/api\/v1\/employee\/\{id\} carry no "id", "pk" or "id" field/,
+    );
   });
 
-  it('x-stub-fixture keeps a collection\'s data when its path is renamed', async () => {
+  it("x-stub-fixture keeps a collection's data when its path is renamed", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'designer-'));
     await cp(DESIGNER, dir, { recursive: true });
     const file = path.join(dir, 'openapi.yaml');
-    const text = (await readFile(file, 'utf8')).replaceAll('/api/v1/desk', '/api/v1/workdesk').replace('operationId: listDesks', 'operationId: listDesks\n      x-stub-fixture: desk');
+    const text = (await readFile(file, 'utf8'))
+      .replaceAll('/api/v1/desk', '/api/v1/workdesk')
+      .replace('operationId: listDesks', 'operationId: listDesks\n      x-stub-fixture: desk');
     await writeFile(file, text);
-    const state = await loadState({ specFile: file, fixturesDir: path.join(dir, 'fixtures'), seed: 1, defaultGenerateCount: 2 });
+    const state = await loadState({
+      specFile: file,
+      fixturesDir: path.join(dir, 'fixtures'),
+      seed: 1,
+      defaultGenerateCount: 2,
+    });
     const c = state.model.collections.get('/api/v1/workdesk');
     expect(c?.source).toBe('fixture');
     expect(c?.items.items).toHaveLength(12);
@@ -278,14 +364,31 @@ describe('what the designer is told', () => {
     await cp(DESIGNER, dir, { recursive: true });
     const file = path.join(dir, 'openapi.yaml');
     const name = 'd'.repeat(300);
-    await writeFile(file, (await readFile(file, 'utf8')).replace('operationId: listDesks', `operationId: listDesks\n      x-stub-fixture: ${name}`));
-    const e = await loadState({ specFile: file, fixturesDir: path.join(dir, 'fixtures'), seed: 1, defaultGenerateCount: 2 }).catch((err: unknown) => err);
-    expect((e as LoadError).problems?.map((p) => `${p.file}: ${p.reason}`).join('\n')).toMatch(new RegExp(`${name}\\.json: cannot read the file \\(ENAMETOOLONG\\)`));
+    await writeFile(
+      file,
+      (await readFile(file, 'utf8')).replace(
+        'operationId: listDesks',
+        `operationId: listDesks\n      x-stub-fixture: ${name}`,
+      ),
+    );
+    const e = await loadState({
+      specFile: file,
+      fixturesDir: path.join(dir, 'fixtures'),
+      seed: 1,
+      defaultGenerateCount: 2,
+    }).catch((err: unknown) => err);
+    expect((e as LoadError).problems?.map((p) => `${p.file}: ${p.reason}`).join('\n')).toMatch(
+      new RegExp(`${name}\\.json: cannot read the file \\(ENAMETOOLONG\\)`),
+    );
   });
 
   it('the bundled spec still declares GET only', async () => {
     const doc = parse(await readFile(SPEC, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-    for (const [p, item] of Object.entries(doc.paths)) expect(Object.keys(item).filter((k) => k !== 'parameters'), p).toEqual(['get']);
+    for (const [p, item] of Object.entries(doc.paths))
+      expect(
+        Object.keys(item).filter((k) => k !== 'parameters'),
+        p,
+      ).toEqual(['get']);
   });
 
   it('--spec or --fixtures naming nothing is an error (exit 2)', async () => {

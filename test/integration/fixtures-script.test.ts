@@ -27,7 +27,9 @@ it('npm run fixtures writes valid generated items, never over a file without --f
   const ajv = new ContractAjv((await loadSpec(SPEC)).doc);
   for (const item of items) {
     expect(item.url).toBeUndefined();
-    expect(ajv.validate('#/components/schemas/Desk', { url: `http://h/api/v1/desk/${String(item.pk)}?format=api`, ...item })).toEqual([]);
+    expect(
+      ajv.validate('#/components/schemas/Desk', { url: `http://h/api/v1/desk/${String(item.pk)}?format=api`, ...item }),
+    ).toEqual([]);
   }
   await writeFile(path.join(dir, 'desk.json'), '[]');
   const again = await fixturesScript(['--resource', 'desk', '--fixtures', dir]);

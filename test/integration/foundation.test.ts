@@ -17,20 +17,23 @@ describe('the stub over inject: the list envelope of every collection (§2.1, §
   });
   afterAll(() => app.close());
 
-  it.each(DOCUMENT_COLLECTIONS)('/api/v1/%s?format=api answers the envelope, valid against the spec', async (resource) => {
-    const res = await app.inject({ url: `/api/v1/${resource}?format=api`, headers: { host: 'stub.test' } });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/json');
-    expect(String(res.headers.vary).split(', ')).toContain('Accept');
-    const body = res.json();
-    expect(Object.keys(body)).toEqual(['count', 'next', 'previous', 'results']);
-    const opPath = `#/paths/${`/api/v1/${resource}`.replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`;
-    expect(ajv.validate(opPath, body)).toEqual([]);
-    // Rule 2: it fits on one page, so no links and results.length === count.
-    expect(body.next).toBeNull();
-    expect(body.previous).toBeNull();
-    expect(body.results).toHaveLength(body.count);
-  });
+  it.each(DOCUMENT_COLLECTIONS)(
+    '/api/v1/%s?format=api answers the envelope, valid against the spec',
+    async (resource) => {
+      const res = await app.inject({ url: `/api/v1/${resource}?format=api`, headers: { host: 'stub.test' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(String(res.headers.vary).split(', ')).toContain('Accept');
+      const body = res.json();
+      expect(Object.keys(body)).toEqual(['count', 'next', 'previous', 'results']);
+      const opPath = `#/paths/${`/api/v1/${resource}`.replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`;
+      expect(ajv.validate(opPath, body)).toEqual([]);
+      // Rule 2: it fits on one page, so no links and results.length === count.
+      expect(body.next).toBeNull();
+      expect(body.previous).toBeNull();
+      expect(body.results).toHaveLength(body.count);
+    },
+  );
 
   it('rule 1: a collection without fixture or described fields is exactly the empty envelope', async () => {
     const res = await app.inject({ url: '/api/v1/employee?format=api' });
@@ -41,16 +44,29 @@ describe('the stub over inject: the list envelope of every collection (§2.1, §
   });
 
   it('serves every desk of the fixture, each with the nine fields of §2.2 and their shapes', async () => {
-    const body = (await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'stub.test:8000' } })).json() as DeskList;
+    const body = (
+      await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'stub.test:8000' } })
+    ).json() as DeskList;
     expect(body.count).toBe(fixtureDesks.length);
     expect(body.results).toHaveLength(fixtureDesks.length);
     for (const [i, desk] of body.results.entries()) {
-      expect(Object.keys(desk)).toEqual(['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today']);
+      expect(Object.keys(desk)).toEqual([
+        'url',
+        'pk',
+        'building',
+        'floor',
+        'number',
+        'active',
+        'lead',
+        'ergonomic',
+        'held_today',
+      ]);
       expect(desk.building).toMatch(/^[A-Z]$/);
       expect(Number.isInteger(desk.floor)).toBe(true);
       expect(typeof desk.number).toBe('string');
       expect(desk.number).toMatch(/^[0-9]+[A-Za-z]*$/);
-      for (const flag of ['active', 'lead', 'ergonomic', 'held_today'] as const) expect(typeof desk[flag]).toBe('boolean');
+      for (const flag of ['active', 'lead', 'ergonomic', 'held_today'] as const)
+        expect(typeof desk[flag]).toBe('boolean');
       expect(desk.url).toBe(`http://stub.test:8000/api/v1/desk/${desk.pk}?format=api`);
       expect(new URL(desk.url).pathname.split('/').at(-1)).toBe(String(desk.pk));
       const { url: _url, ...stored } = desk;
@@ -71,8 +87,12 @@ describe('the stub over inject: the list envelope of every collection (§2.1, §
   });
 
   it('urls follow the Host that was called (§9.2), with two different hosts', async () => {
-    const a = (await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'staging.example.org' } })).json() as DeskList;
-    const b = (await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'prod.example.org:8443' } })).json() as DeskList;
+    const a = (
+      await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'staging.example.org' } })
+    ).json() as DeskList;
+    const b = (
+      await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'prod.example.org:8443' } })
+    ).json() as DeskList;
     expect(a.results.every((d) => d.url.startsWith('http://staging.example.org/api/v1/desk/'))).toBe(true);
     expect(b.results.every((d) => d.url.startsWith('http://prod.example.org:8443/api/v1/desk/'))).toBe(true);
   });
@@ -145,7 +165,12 @@ describe('DRF errors (drf-behaviour.md)', () => {
   });
 
   it.each(['POST', 'PUT', 'PATCH', 'DELETE'] as const)('%s → 405 with Allow, even with a body', async (method) => {
-    const res = await app.inject({ method, url: '/api/v1/desk', payload: '{not json', headers: { 'content-type': 'application/json' } });
+    const res = await app.inject({
+      method,
+      url: '/api/v1/desk',
+      payload: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(405);
     expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(res.json()).toEqual({ detail: `Method "${method}" not allowed.` });
@@ -215,7 +240,9 @@ describe('pagination over real HTTP with --page-size 7', () => {
       const body = (await res.json()) as DeskList;
       expect(body.count).toBe(fixtureDesks.length);
       expect(body.next).toBe(n < pages ? `${base}/api/v1/desk?format=api&page=${n + 1}` : null);
-      expect(body.previous).toBe(n === 1 ? null : n === 2 ? `${base}/api/v1/desk?format=api` : `${base}/api/v1/desk?format=api&page=${n - 1}`);
+      expect(body.previous).toBe(
+        n === 1 ? null : n === 2 ? `${base}/api/v1/desk?format=api` : `${base}/api/v1/desk?format=api&page=${n - 1}`,
+      );
       expect(body.results.length).toBe(n < pages ? 7 : fixtureDesks.length - 7 * (pages - 1));
       seen.push(...body.results.map((d: Desk) => d.pk));
       url = body.next;
@@ -241,7 +268,9 @@ describe('pagination over real HTTP with --page-size 7', () => {
 describe('where the urls come from', () => {
   it('--base-url fixes every absolute url', async () => {
     const app = await makeApp({ baseUrl: 'https://staging.example.org/', pageSize: 7 });
-    const body = (await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'ignored' } })).json() as DeskList;
+    const body = (
+      await app.inject({ url: '/api/v1/desk?format=api', headers: { host: 'ignored' } })
+    ).json() as DeskList;
     expect(body.results[0]?.url).toBe(`https://staging.example.org/api/v1/desk/${fixtureDesks[0]?.pk}?format=api`);
     expect(body.next).toBe('https://staging.example.org/api/v1/desk?format=api&page=2');
     await app.close();
@@ -250,10 +279,17 @@ describe('where the urls come from', () => {
   it('X-Forwarded-Host/Proto count only with --trust-proxy', async () => {
     const headers = { host: 'internal:8000', 'x-forwarded-host': 'public.example.org', 'x-forwarded-proto': 'https' };
     const untrusted = await makeApp();
-    expect(((await untrusted.inject({ url: '/api/v1/desk', headers })).json() as DeskList).results[0]?.url).toMatch(/^http:\/\/internal:8000\//);
+    expect(((await untrusted.inject({ url: '/api/v1/desk', headers })).json() as DeskList).results[0]?.url).toMatch(
+      /^http:\/\/internal:8000\//,
+    );
     const trusted = await makeApp({ trustProxy: true });
-    expect(((await trusted.inject({ url: '/api/v1/desk', headers })).json() as DeskList).results[0]?.url).toMatch(/^https:\/\/public\.example\.org\//);
-    const bad = await trusted.inject({ url: '/api/v1/desk', headers: { ...headers, 'x-forwarded-host': 'evil"><script>' } });
+    expect(((await trusted.inject({ url: '/api/v1/desk', headers })).json() as DeskList).results[0]?.url).toMatch(
+      /^https:\/\/public\.example\.org\//,
+    );
+    const bad = await trusted.inject({
+      url: '/api/v1/desk',
+      headers: { ...headers, 'x-forwarded-host': 'evil"><script>' },
+    });
     expect(bad.statusCode).toBe(400);
     await Promise.all([untrusted.close(), trusted.close()]);
   });

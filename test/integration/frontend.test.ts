@@ -12,14 +12,21 @@ describe('CORS (on by default)', () => {
   afterAll(() => app.close());
   const origin = 'http://localhost:5173';
 
-  it.each(['/api/v1/desk', '/api/v1/desk/1', '/api/v1/employee', '/api/v1/nosuch', '/'])('answers a preflight to %s with 204', async (url) => {
-    const res = await app.inject({ method: 'OPTIONS', url, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
-    expect(res.statusCode).toBe(204);
-    expect(res.headers['access-control-allow-origin']).toBe(origin);
-    expect(res.headers['access-control-allow-credentials']).toBe('true');
-    expect(res.headers['access-control-allow-methods']).toContain('GET');
-    expect(res.headers['access-control-allow-headers']).toBe('authorization');
-  });
+  it.each(['/api/v1/desk', '/api/v1/desk/1', '/api/v1/employee', '/api/v1/nosuch', '/'])(
+    'answers a preflight to %s with 204',
+    async (url) => {
+      const res = await app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      });
+      expect(res.statusCode).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe(origin);
+      expect(res.headers['access-control-allow-credentials']).toBe('true');
+      expect(res.headers['access-control-allow-methods']).toContain('GET');
+      expect(res.headers['access-control-allow-headers']).toBe('authorization');
+    },
+  );
 
   it('echoes the Origin on answers and errors, and exposes headers', async () => {
     for (const url of ['/api/v1/desk', '/api/v1/desk?page=99']) {
@@ -42,7 +49,11 @@ describe('CORS (on by default)', () => {
     const off = await makeApp({ cors: false });
     const res = await off.inject({ url: '/api/v1/desk', headers: { origin } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const pre = await off.inject({ method: 'OPTIONS', url: '/api/v1/desk', headers: { origin, 'access-control-request-method': 'GET' } });
+    const pre = await off.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/desk',
+      headers: { origin, 'access-control-request-method': 'GET' },
+    });
     expect(pre.headers['access-control-allow-origin']).toBeUndefined();
     await off.close();
   });
@@ -83,14 +94,18 @@ describe('the spec, the docs and the index, served', () => {
     }
   });
 
-  it.each(['/docs/index.html', '/docs/package.json', '/docs/swagger-ui-bundle.js.map', '/docs/../package.json', '/docs/%2e%2e/package.json', '/docs/..%2f..%2fpackage.json'])(
-    'serves nothing else under /docs: %s → 404',
-    async (url) => {
-      const res = await app.inject({ url });
-      expect(res.statusCode).toBe(404);
-      expect(res.body).not.toContain('"dependencies"');
-    },
-  );
+  it.each([
+    '/docs/index.html',
+    '/docs/package.json',
+    '/docs/swagger-ui-bundle.js.map',
+    '/docs/../package.json',
+    '/docs/%2e%2e/package.json',
+    '/docs/..%2f..%2fpackage.json',
+  ])('serves nothing else under /docs: %s → 404', async (url) => {
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('"dependencies"');
+  });
 
   it('/ is an index for a browser; to anything else, what the service has there (nothing: 404)', async () => {
     const html = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml', host: 'h' } });
@@ -106,7 +121,9 @@ describe('the spec, the docs and the index, served', () => {
     const root = await app.inject({ url: '/api/v1/?format=api', headers: { host: 'h' } });
     expect(root.statusCode).toBe(200);
     expect(root.headers.allow).toBe('GET, HEAD, OPTIONS');
-    expect(Object.entries(root.json() as Record<string, string>)).toEqual(DOCUMENT_COLLECTIONS.map((r) => [r, `http://h/api/v1/${r}?format=api`]));
+    expect(Object.entries(root.json() as Record<string, string>)).toEqual(
+      DOCUMENT_COLLECTIONS.map((r) => [r, `http://h/api/v1/${r}?format=api`]),
+    );
     const redirect = await app.inject({ url: '/api/v1?format=api' });
     expect(redirect.statusCode).toBe(301);
     expect(redirect.headers.location).toBe('/api/v1/?format=api');

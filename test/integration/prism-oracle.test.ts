@@ -15,7 +15,11 @@ async function prismProxy(upstream: string): Promise<{ child: ChildProcess; url:
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
-  const child = spawn(`${ROOT}node_modules/.bin/prism`, ['proxy', SPEC, upstream, '--errors', '-h', '127.0.0.1', '-p', String(port)], { cwd: ROOT });
+  const child = spawn(
+    `${ROOT}node_modules/.bin/prism`,
+    ['proxy', SPEC, upstream, '--errors', '-h', '127.0.0.1', '-p', String(port)],
+    { cwd: ROOT },
+  );
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start: ${log}`)), 45_000);
@@ -50,10 +54,15 @@ describe('a second, independent oracle: prism proxy --errors in front of the stu
     // A deployment that breaks the desk's building (two letters), to see Prism fail it.
     broken = createServer(async (req, res) => {
       const good = await app.inject({ url: req.url ?? '/', headers: { host: req.headers.host ?? 'x' } });
-      res.writeHead(good.statusCode, { 'content-type': 'application/json' }).end(good.body.replaceAll('"building":"A"', '"building":"AB"'));
+      res
+        .writeHead(good.statusCode, { 'content-type': 'application/json' })
+        .end(good.body.replaceAll('"building":"A"', '"building":"AB"'));
     });
     await new Promise<void>((r) => broken.listen(0, '127.0.0.1', r));
-    [prism, brokenPrism] = await Promise.all([prismProxy(base), prismProxy(`http://127.0.0.1:${(broken.address() as AddressInfo).port}`)]);
+    [prism, brokenPrism] = await Promise.all([
+      prismProxy(base),
+      prismProxy(`http://127.0.0.1:${(broken.address() as AddressInfo).port}`),
+    ]);
   }, 90_000);
   afterAll(async () => {
     await Promise.all([prism && stop(prism.child), brokenPrism && stop(brokenPrism.child)]);
@@ -90,15 +99,31 @@ describe('a second, independent oracle: prism proxy --errors in front of the stu
   it('our validating proxy agrees with Prism’s, answer by answer', async () => {
     const contract = await loadContract(SPEC);
     const brokenBase = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
-    const ours = await startProxy({ contract, upstream: brokenBase, host: '127.0.0.1', port: 0, errors: true, timeoutMs: 5000, maxBody: 4 * 1024 * 1024, log: () => {} });
+    const ours = await startProxy({
+      contract,
+      upstream: brokenBase,
+      host: '127.0.0.1',
+      port: 0,
+      errors: true,
+      timeoutMs: 5000,
+      maxBody: 4 * 1024 * 1024,
+      log: () => {},
+    });
     try {
-      for (const path of ['/api/v1/desk?format=api', '/api/v1/desk?format=api&page=7', '/api/v1/desk/3?format=api', '/api/v1/employee?format=api']) {
+      for (const path of [
+        '/api/v1/desk?format=api',
+        '/api/v1/desk?format=api&page=7',
+        '/api/v1/desk/3?format=api',
+        '/api/v1/employee?format=api',
+      ]) {
         const [theirs, mine] = await Promise.all([fetch(`${brokenPrism.url}${path}`), fetch(`${ours.url}${path}`)]);
         const [theirText, myText] = [await theirs.text(), await mine.text()];
         // Prism answers 500 with its violations, ours 502 with its own: the same answers fail, for the same member.
         expect(mine.status === 502, `${path}: ${myText}`).toBe(theirs.status === 500);
         if (mine.status === 502) {
-          const building = (JSON.parse(myText) as { violations: { pointer: string }[] }).violations.filter((v) => v.pointer.endsWith('/building'));
+          const building = (JSON.parse(myText) as { violations: { pointer: string }[] }).violations.filter((v) =>
+            v.pointer.endsWith('/building'),
+          );
           expect(building.length, path).toBeGreaterThan(0);
           expect(theirText, path).toMatch(/building/);
         }

@@ -56,7 +56,9 @@ describe('a stalled reader of the request log', () => {
     // Lines of about 6 KiB: 400 requests log 2.4 MiB, twice what pipe and buffer hold together.
     const padding = 'x'.repeat(6_000);
     for (let round = 0; round < 8; round++) {
-      const statuses = await Promise.all(Array.from({ length: 50 }, (_, i) => get(`${url}/api/v1/desk?format=api&pad=${padding}&n=${round * 50 + i}`)));
+      const statuses = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => get(`${url}/api/v1/desk?format=api&pad=${padding}&n=${round * 50 + i}`)),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     }
     // Still answering at once while the reader stalls.
@@ -119,14 +121,22 @@ describe('RequestLog', () => {
     const text = written.join('');
     const lines = text.trimEnd().split('\n');
     expect(lines.filter((l) => l.includes(' GET /api/v1/desk?i=')).length).toBe(100 - log.dropped);
-    expect(text).toMatch(new RegExp(`\\(${log.dropped} log lines dropped: the log's reader did not keep up\\)\\n.* GET /after 404 0\\.2ms\\n$`));
+    expect(text).toMatch(
+      new RegExp(
+        `\\(${log.dropped} log lines dropped: the log's reader did not keep up\\)\\n.* GET /after 404 0\\.2ms\\n$`,
+      ),
+    );
   });
 
   it('writes each line whole, in order: non-ASCII, a line longer than a batch, thousands of lines', async () => {
     const { chunks, sink } = memorySink();
     const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1 << 30 });
     const long = `/api/v1/desk?q=${'é€𝄞x'.repeat(30_000)}`;
-    const urls = [...Array.from({ length: 5_000 }, (_, i) => `/api/v1/desk?name=é€𝄞&i=${i}`), long, '/api/v1/desk?last'];
+    const urls = [
+      ...Array.from({ length: 5_000 }, (_, i) => `/api/v1/desk?name=é€𝄞&i=${i}`),
+      long,
+      '/api/v1/desk?last',
+    ];
     for (const url of urls) log.request({ method: 'GET', url, status: 200, ms: 0.1 });
     await log.drain(100);
     expect(chunks.length).toBeGreaterThan(1);
@@ -140,7 +150,24 @@ describe('RequestLog', () => {
     const log = new RequestLog({ sink, format: 'pretty', color: false });
     const base = Date.UTC(2026, 2, 29, 0, 59, 58);
     // Milliseconds of one, two and three digits; seconds, minutes, hours and days crossed; the clock set back.
-    const instants = [0, 9, 10, 99, 100, 999, 1000, 1001, 1999, 2000, 62_345, 3_600_000 + 7, 86_400_000 + 123, 5, 5, 999].map((d) => base + d);
+    const instants = [
+      0,
+      9,
+      10,
+      99,
+      100,
+      999,
+      1000,
+      1001,
+      1999,
+      2000,
+      62_345,
+      3_600_000 + 7,
+      86_400_000 + 123,
+      5,
+      5,
+      999,
+    ].map((d) => base + d);
     const reference = (t: number) => {
       const d = new Date(t);
       const p = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -164,13 +191,28 @@ describe('RequestLog', () => {
     const { chunks, sink } = memorySink();
     const log = new RequestLog({ sink, format: 'pretty', color: false, maxBufferedBytes: 1 << 30 });
     // Printable ASCII, a space, control characters (escaped), DEL, C1 controls, non-ASCII, a lone surrogate.
-    const alphabet = fc.constantFrom(...'abz/?=&%+~ 09', '\x00', '\x1f', '\x7f', '\x85', '\x9f', 'é', '€', '𝄞', '\ud800');
+    const alphabet = fc.constantFrom(
+      ...'abz/?=&%+~ 09',
+      '\x00',
+      '\x1f',
+      '\x7f',
+      '\x85',
+      '\x9f',
+      'é',
+      '€',
+      '𝄞',
+      '\ud800',
+    );
     const line = fc.record({
       method: fc.constantFrom('GET', 'HEAD', 'OPTIONS', 'PROPFIND', 'GÉT'),
       url: fc.array(alphabet, { maxLength: 40 }).map((cs) => `/${cs.join('')}`),
       status: fc.constantFrom(200, 301, 404, 405, 500, 99, 1000),
       // Tenths as the server rounds them, powers of ten, and values that are no whole tenth.
-      ms: fc.oneof(fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 10), fc.constantFrom(0, 1, 10, 100, 1000, 1e6, 0.30000000000000004, 897436.2000000001, 1e21, -1), fc.double()),
+      ms: fc.oneof(
+        fc.integer({ min: 0, max: 10_000_000 }).map((n) => n / 10),
+        fc.constantFrom(0, 1, 10, 100, 1000, 1e6, 0.30000000000000004, 897436.2000000001, 1e21, -1),
+        fc.double(),
+      ),
     });
     const asked = fc.sample(line, { numRuns: 3_000, seed: 14 });
     // Long enough that a line also meets a batch's end.
@@ -187,7 +229,8 @@ describe('RequestLog', () => {
     const d = new Date(at);
     const p = (n: number, w = 2) => String(n).padStart(w, '0');
     const time = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.007`;
-    const shown = (url: string) => url.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+    const shown = (url: string) =>
+      url.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
     const want = asked.map((r) => `${time} ${r.method} ${shown(r.url)} ${r.status} ${r.ms}ms\n`).join('');
     expect(Buffer.concat(chunks).toString('utf8')).toBe(Buffer.from(want, 'utf8').toString('utf8'));
     expect(Buffer.concat(chunks).equals(Buffer.from(want, 'utf8'))).toBe(true);

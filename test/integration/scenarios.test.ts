@@ -9,13 +9,26 @@ describe('scenarios per request, Prism-compatible (Prefer header and __ query pa
     app = await makeApp({ pageSize: 10, maxDelayMs: 2000 });
   });
   afterAll(() => app.close());
-  const get = (url: string, prefer?: string) => app.inject({ url, headers: { host: 'h', ...(prefer ? { prefer } : {}) } });
+  const get = (url: string, prefer?: string) =>
+    app.inject({ url, headers: { host: 'h', ...(prefer ? { prefer } : {}) } });
 
   it.each([
     ['Prefer: code=404', '/api/v1/desk', 'code=404', 404, { detail: 'Not found.' }],
-    ['Prefer: code=404, example=invalidPage', '/api/v1/desk', 'code=404, example=invalidPage', 404, { detail: 'Invalid page.' }],
+    [
+      'Prefer: code=404, example=invalidPage',
+      '/api/v1/desk',
+      'code=404, example=invalidPage',
+      404,
+      { detail: 'Invalid page.' },
+    ],
     ['__code=404', '/api/v1/desk?__code=404', undefined, 404, { detail: 'Not found.' }],
-    ['__code=404&__example=invalidPage', '/api/v1/desk?__code=404&__example=invalidPage', undefined, 404, { detail: 'Invalid page.' }],
+    [
+      '__code=404&__example=invalidPage',
+      '/api/v1/desk?__code=404&__example=invalidPage',
+      undefined,
+      404,
+      { detail: 'Invalid page.' },
+    ],
     ['code=404 on the detail', '/api/v1/desk/1', 'code=404', 404, { detail: 'Not found.' }],
   ])('%s answers the declared response', async (_n, url, prefer, status, body) => {
     const res = await get(url, prefer);
@@ -30,9 +43,14 @@ describe('scenarios per request, Prism-compatible (Prefer header and __ query pa
     ] as const) {
       const body = (await get(url, prefer)).json() as DeskList;
       expect(body.count).toBe(2);
-      expect(body.results.map((d) => d.url)).toEqual(['http://h/api/v1/desk/12?format=api', 'http://h/api/v1/desk/13?format=api']);
+      expect(body.results.map((d) => d.url)).toEqual([
+        'http://h/api/v1/desk/12?format=api',
+        'http://h/api/v1/desk/13?format=api',
+      ]);
     }
-    expect((await get('/api/v1/desk', 'example=empty')).body).toBe('{"count":0,"next":null,"previous":null,"results":[]}');
+    expect((await get('/api/v1/desk', 'example=empty')).body).toBe(
+      '{"count":0,"next":null,"previous":null,"results":[]}',
+    );
   });
 
   it('dynamic=true serves generated desks instead of the fixture, the same every time', async () => {
@@ -81,15 +99,18 @@ describe('scenarios per request, Prism-compatible (Prefer header and __ query pa
     ['a code that is not a status', '/api/v1/desk?__code=abc', undefined, /code must be an HTTP status/, 'prefer'],
     ['dynamic where nothing is described', '/api/v1/employee', 'dynamic=true', /describes no field/, 'prefer'],
     ['a bad boolean', '/api/v1/desk', 'dynamic=maybe', /dynamic must be true or false/, 'prefer'],
-  ])('an impossible scenario (%s) → 400 problem+json naming what is available', async (_n, url, prefer, detail, available) => {
-    const res = await get(url, prefer);
-    expect(res.statusCode).toBe(400);
-    expect(res.headers['content-type']).toBe('application/problem+json');
-    const body = res.json() as { title: string; detail: string; available: Record<string, unknown> };
-    expect(body.title).toBe('Impossible scenario');
-    expect(body.detail).toMatch(detail);
-    expect(Object.keys(body.available)).toContain(available);
-  });
+  ])(
+    'an impossible scenario (%s) → 400 problem+json naming what is available',
+    async (_n, url, prefer, detail, available) => {
+      const res = await get(url, prefer);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      const body = res.json() as { title: string; detail: string; available: Record<string, unknown> };
+      expect(body.title).toBe('Impossible scenario');
+      expect(body.detail).toMatch(detail);
+      expect(Object.keys(body.available)).toContain(available);
+    },
+  );
 
   it('the codes offered are the declared ones', async () => {
     const body = (await get('/api/v1/desk', 'code=418')).json() as { available: { codes: string[] } };
@@ -117,7 +138,13 @@ describe('--validate-requests', () => {
   afterAll(() => app.close());
 
   it('lets valid requests through', async () => {
-    for (const url of ['/api/v1/desk', '/api/v1/desk?format=api&page=1', '/api/v1/desk?page=last', '/api/v1/desk?unknown=1', '/api/v1/desk/1?format=json']) {
+    for (const url of [
+      '/api/v1/desk',
+      '/api/v1/desk?format=api&page=1',
+      '/api/v1/desk?page=last',
+      '/api/v1/desk?unknown=1',
+      '/api/v1/desk/1?format=json',
+    ]) {
       expect((await app.inject({ url })).statusCode, url).toBe(200);
     }
   });

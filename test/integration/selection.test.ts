@@ -21,7 +21,11 @@ describe('response selection, step by step', () => {
     app = await makeApp({ specFile: miniOpts.specFile, fixturesDir: miniOpts.fixturesDir });
   });
   afterAll(() => app.close());
-  const get = async (p: string) => (await app.inject({ url: p, headers: { host: 'h' } })).json() as { count: number; results: Record<string, unknown>[] };
+  const get = async (p: string) =>
+    (await app.inject({ url: p, headers: { host: 'h' } })).json() as {
+      count: number;
+      results: Record<string, unknown>[];
+    };
 
   it('1. a fixture file wins over examples and generation', async () => {
     const body = await get('/api/v1/stored');
@@ -63,7 +67,9 @@ describe('generated data', () => {
     const b = await makeApp();
     const c = await makeApp({ seed: 7 });
     const prefer = { prefer: 'dynamic=true' };
-    const bodies = await Promise.all([a, a, b, c].map(async (app) => (await app.inject({ url: '/api/v1/desk?format=api', headers: prefer })).body));
+    const bodies = await Promise.all(
+      [a, a, b, c].map(async (app) => (await app.inject({ url: '/api/v1/desk?format=api', headers: prefer })).body),
+    );
     expect(bodies[0]).toBe(bodies[1]);
     expect(bodies[0]).toBe(bodies[2]);
     expect(bodies[0]).not.toBe(bodies[3]);
@@ -97,7 +103,14 @@ describe('generated data', () => {
 
   it('of the mini spec passes the checker too', async () => {
     const app = await makeApp({ specFile: miniOpts.specFile, fixturesDir: miniOpts.fixturesDir });
-    const report = await runCheck(await loadContract(miniOpts.specFile), { baseUrl: await listen(app), headers: {}, timeoutMs: 5000, concurrency: 4, maxPages: 100, only: [] });
+    const report = await runCheck(await loadContract(miniOpts.specFile), {
+      baseUrl: await listen(app),
+      headers: {},
+      timeoutMs: 5000,
+      concurrency: 4,
+      maxPages: 100,
+      only: [],
+    });
     expect(report.violations).toEqual([]);
     await app.close();
   });

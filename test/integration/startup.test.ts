@@ -74,12 +74,14 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
     ],
     [
       'a $ref to a missing file',
-      async (w: { spec: string }) => writeFile(w.spec, (await readFile(w.spec, 'utf8')).replace('./schemas/desk.yaml', './schemas/nodesk.yaml')),
+      async (w: { spec: string }) =>
+        writeFile(w.spec, (await readFile(w.spec, 'utf8')).replace('./schemas/desk.yaml', './schemas/nodesk.yaml')),
       /schemas\/nodesk\.yaml: cannot read the file \(ENOENT\)/,
     ],
     [
       'broken YAML',
-      async (w: { spec: string }) => writeFile(path.join(path.dirname(w.spec), 'schemas', 'desk.yaml'), 'type: object\nproperties: [\n'),
+      async (w: { spec: string }) =>
+        writeFile(path.join(path.dirname(w.spec), 'schemas', 'desk.yaml'), 'type: object\nproperties: [\n'),
       /schemas\/desk\.yaml at line \d+:\d+: /,
     ],
     [

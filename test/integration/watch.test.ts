@@ -38,10 +38,20 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
     files.desks = path.join(dir, 'fixtures', 'desk.json');
     files.types = path.join(dir, 'openapi.d.ts');
     original = JSON.parse(await readFile(files.desks, 'utf8')) as StoredDesk[];
-    const config = testConfig({ specFile: files.spec, fixturesDir: path.join(dir, 'fixtures'), watch: true, typesFile: files.types });
+    const config = testConfig({
+      specFile: files.spec,
+      fixturesDir: path.join(dir, 'fixtures'),
+      watch: true,
+      typesFile: files.types,
+    });
     holder = { current: await loadState(stateOptions(config)) };
     app = await buildApp(config, holder);
-    watcher = watchState(holder.current, { state: stateOptions(config), typesFile: files.types, onState: (next) => (holder.current = next), log: (l) => log.push(l) });
+    watcher = watchState(holder.current, {
+      state: stateOptions(config),
+      typesFile: files.types,
+      onState: (next) => (holder.current = next),
+      log: (l) => log.push(l),
+    });
   });
   afterAll(async () => {
     watcher.close();
@@ -57,9 +67,22 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
 
   it('picks up an edit to a $ref-ed file: describing Employee fields makes its data appear, and the types follow', async () => {
     const items = await readFile(files.items, 'utf8');
-    await writeFile(files.items, items.replace(/^Employee:\n {2}type: object\n/m, 'Employee:\n  type: object\n  required: [name]\n  properties:\n    name:\n      type: string\n'));
-    await until(async () => ((await app.inject({ url: '/api/v1/employee' })).json() as DeskList).count === 25, 'generated employees');
-    await until(async () => (await readFile(files.types, 'utf8').catch(() => '')).includes('Employee: {\n            name: string;'), 'regenerated types');
+    await writeFile(
+      files.items,
+      items.replace(
+        /^Employee:\n {2}type: object\n/m,
+        'Employee:\n  type: object\n  required: [name]\n  properties:\n    name:\n      type: string\n',
+      ),
+    );
+    await until(
+      async () => ((await app.inject({ url: '/api/v1/employee' })).json() as DeskList).count === 25,
+      'generated employees',
+    );
+    await until(
+      async () =>
+        (await readFile(files.types, 'utf8').catch(() => '')).includes('Employee: {\n            name: string;'),
+      'regenerated types',
+    );
   });
 
   it('serves a path added to the YAML without a restart', async () => {
@@ -76,14 +99,20 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
     const good = await readFile(files.deskSchema, 'utf8');
     const before = log.length;
     await writeFile(files.deskSchema, 'type: object\nproperties: [\n');
-    await until(async () => log.slice(before).some((l) => /still serving the last good state/.test(l)), 'the last good state kept');
+    await until(
+      async () => log.slice(before).some((l) => /still serving the last good state/.test(l)),
+      'the last good state kept',
+    );
     expect(log.slice(before).join('\n')).toMatch(/desk\.yaml at line \d+:\d+/);
     expect((await desks()).count).toBe(original.length);
 
     const before2 = log.length;
     await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 1 ? { ...d, number: 12 } : d))));
     await writeFile(files.deskSchema, good);
-    await until(async () => log.slice(before2).some((l) => /desk\.json at \/1\/number: must be string/.test(l)), 'the fixture error');
+    await until(
+      async () => log.slice(before2).some((l) => /desk\.json at \/1\/number: must be string/.test(l)),
+      'the fixture error',
+    );
     expect((await app.inject({ url: '/api/v1/desk' })).statusCode).toBe(200);
 
     await writeFile(files.desks, JSON.stringify(original));
@@ -102,7 +131,8 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
         const body = res.json() as DeskList;
         seen.add(body.count);
         const buildings = new Set(body.results.map((d) => d.building === 'Q'));
-        if (body.results.length !== body.count || buildings.size > 1) failures.push(`mixed state: ${body.count} ${[...buildings]}`);
+        if (body.results.length !== body.count || buildings.size > 1)
+          failures.push(`mixed state: ${body.count} ${[...buildings]}`);
         await new Promise((r) => setImmediate(r));
       }
     };

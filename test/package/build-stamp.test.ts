@@ -1,5 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,10 +34,13 @@ const build = (...args: string[]) => {
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'build-stamp-'));
-  for (const f of ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json']) cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+  for (const f of ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'])
+    cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
   // The installed packages, each linked; the copy's own node_modules/.cache holds its build info and stamp.
   mkdirSync(path.join(dir, 'node_modules'));
-  for (const name of readdirSync(path.join(ROOT, 'node_modules'))) if (name !== '.cache' && name !== '.bin') symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name));
+  for (const name of readdirSync(path.join(ROOT, 'node_modules')))
+    if (name !== '.cache' && name !== '.bin')
+      symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name));
   build();
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

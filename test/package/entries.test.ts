@@ -20,9 +20,12 @@ async function reach(entry: string): Promise<{ files: string[]; packages: string
     if (files.has(file)) return;
     files.add(file);
     const text = await readFile(path.join(SRC, file), 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|^\s*import\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)) {
+    for (const m of text.matchAll(
+      /^\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|^\s*import\s*'([^']+)'|import\(\s*'([^']+)'\s*\)/gm,
+    )) {
       const spec = (m[1] ?? m[2] ?? m[3]) as string;
-      if (spec.startsWith('.')) await visit(path.relative(SRC, path.resolve(path.dirname(path.join(SRC, file)), spec)).replace(/\.js$/, '.ts'));
+      if (spec.startsWith('.'))
+        await visit(path.relative(SRC, path.resolve(path.dirname(path.join(SRC, file)), spec)).replace(/\.js$/, '.ts'));
       else packages.add(spec);
     }
   };

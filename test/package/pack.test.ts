@@ -36,7 +36,19 @@ const TOOLCHAIN: Record<string, string> = {
   vitest: '^4.0.0',
   msw: '^2.0.0',
 };
-const DEV_ONLY = ['typescript', 'tsx', 'esbuild', 'openapi-typescript', 'msw', 'vitest', '@types/node', 'eslint', 'playwright-core', 'autocannon', '@stoplight/prism-cli'];
+const DEV_ONLY = [
+  'typescript',
+  'tsx',
+  'esbuild',
+  'openapi-typescript',
+  'msw',
+  'vitest',
+  '@types/node',
+  'eslint',
+  'playwright-core',
+  'autocannon',
+  '@stoplight/prism-cli',
+];
 
 /**
  * Children get the user's npm configuration (registry, cache, proxy), never the settings `npm test`
@@ -44,7 +56,8 @@ const DEV_ONLY = ['typescript', 'tsx', 'esbuild', 'openapi-typescript', 'msw', '
  * vitest's own variables.
  */
 function childEnv(): NodeJS.ProcessEnv {
-  const keep = /^npm_config_(registry|cache|userconfig|globalconfig|proxy|https_proxy|noproxy|strict_ssl|cafile|ca|@.*:registry|\/\/.*)$/i;
+  const keep =
+    /^npm_config_(registry|cache|userconfig|globalconfig|proxy|https_proxy|noproxy|strict_ssl|cafile|ca|@.*:registry|\/\/.*)$/i;
   const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
   for (const [k, v] of Object.entries(process.env)) {
     if (/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(k) && !keep.test(k)) continue;
@@ -68,7 +81,8 @@ function run(cmd: string, args: readonly string[], cwd: string, timeoutMs = 120_
   });
 }
 
-const npmInstall = (cwd: string, args: readonly string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, 180_000);
+const npmInstall = (cwd: string, args: readonly string[]) =>
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, 180_000);
 
 /** Runs the tasks at most `limit` at a time (the machine may have two cores). */
 async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
@@ -86,7 +100,9 @@ async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): 
 
 async function registryReachable(): Promise<string | undefined> {
   const r = await run('npm', ['ping'], ROOT, 20_000);
-  return r.code === 0 ? undefined : r.output.trim().split('\n').slice(-3).join(' ') || `npm ping exited ${String(r.code)}`;
+  return r.code === 0
+    ? undefined
+    : r.output.trim().split('\n').slice(-3).join(' ') || `npm ping exited ${String(r.code)}`;
 }
 
 /** The shared toolchain: installed into a temporary folder, then renamed into place (concurrent runs never see half of one). */
@@ -96,9 +112,14 @@ async function toolchain(): Promise<string> {
   const dir = path.join(CACHE, `pack-toolchain-${key}-${day}`);
   if (existsSync(path.join(dir, 'node_modules/.installed'))) return dir;
   await mkdir(CACHE, { recursive: true });
-  for (const old of await readdir(CACHE)) if (old.startsWith('pack-toolchain-') && !old.includes(`-${day}`)) await rm(path.join(CACHE, old), { recursive: true, force: true });
+  for (const old of await readdir(CACHE))
+    if (old.startsWith('pack-toolchain-') && !old.includes(`-${day}`))
+      await rm(path.join(CACHE, old), { recursive: true, force: true });
   const partial = await mkdtemp(path.join(CACHE, 'partial-toolchain-'));
-  await writeFile(path.join(partial, 'package.json'), JSON.stringify({ name: 'pack-toolchain', private: true, type: 'module', dependencies: TOOLCHAIN }, null, 2));
+  await writeFile(
+    path.join(partial, 'package.json'),
+    JSON.stringify({ name: 'pack-toolchain', private: true, type: 'module', dependencies: TOOLCHAIN }, null, 2),
+  );
   const r = await npmInstall(partial, []);
   if (r.code !== 0) throw new Error(`installing the toolchain failed:\n${r.output}`);
   await writeFile(path.join(partial, 'node_modules/.installed'), day);
@@ -113,7 +134,10 @@ async function toolchain(): Promise<string> {
 /** A new project that installs the tarball. */
 async function project(dir: string, args: readonly string[], tarball: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true, type: 'module' }, null, 2));
+  await writeFile(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: path.basename(dir), private: true, type: 'module' }, null, 2),
+  );
   const r = await npmInstall(dir, [...args, tarball]);
   if (r.code !== 0) throw new Error(`installing the tarball into ${dir} failed:\n${r.output}`);
 }
@@ -247,142 +271,253 @@ function tsconfig(moduleResolution: 'bundler' | 'nodenext', files: string[], ext
 const version = (JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const reachable = await registryReachable();
 const offline = reachable !== undefined && process.env.CI !== 'true';
-if (offline) console.warn(`test/package/pack.test.ts skipped: the npm registry cannot be reached (${reachable}). With CI=true this is a failure.`);
-
-describe.skipIf(offline)('the package as a user gets it: npm pack, installed into fresh projects (issue #12 §1, §5)', () => {
-  let work: string;
-  let tools: string;
-  let bare: string;
-  let app: string;
-  let packed: { files: { path: string }[] };
-  const checks = new Map<string, Run>();
-
-  beforeAll(async () => {
-    if (reachable !== undefined) throw new Error(`the npm registry cannot be reached (${reachable}), and CI=true`);
-    work = await mkdtemp(path.join(tmpdir(), 'workplace-stub-pack-'));
-    const [pack, toolsDir] = await Promise.all([run('npm', ['pack', '--json', '--pack-destination', work], ROOT, 180_000), toolchain()]);
-    if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
-    packed = (JSON.parse(pack.output.slice(pack.output.indexOf('[\n'))) as { files: { path: string }[] }[])[0] as typeof packed;
-    tools = toolsDir;
-    const tarball = path.join(work, `workplace-admin-stub-${version}.tgz`);
-    bare = path.join(work, 'bare');
-    app = await mkdtemp(path.join(tools, 'app-'));
-    await Promise.all([project(bare, ['--omit=dev'], tarball), project(app, [], tarball)]);
-
-    await writeFile(path.join(bare, 'types-only.ts'), TYPES_ONLY);
-    await writeFile(path.join(app, 'types-only.ts'), TYPES_ONLY);
-    await writeFile(path.join(app, 'api.ts'), RUNTIME_API);
-    // The README's examples, as a frontend project has them.
-    for (const f of ['desk.test.ts', 'browser.ts']) await writeFile(path.join(app, f), await readFile(path.join(ROOT, 'examples/frontend', f)));
-    // The project's own tsconfig.json: vite reads the nearest one, and none above may count.
-    await writeFile(path.join(app, 'tsconfig.json'), tsconfig('bundler', ['desk.test.ts'], { lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true }));
-    await writeFile(path.join(bare, 'plain.mjs'), PLAIN_NODE);
-    await writeFile(path.join(app, 'plain-msw.mjs'), PLAIN_NODE_MSW);
-    const tasks: [string, () => Promise<Run>][] = [];
-    for (const ts of ['ts59', 'tsnext']) {
-      const tsc = path.join(tools, 'node_modules', ts, 'bin/tsc');
-      for (const mr of ['bundler', 'nodenext'] as const) {
-        // Without @types/node (none installed) and without the DOM lib; with @types/node. Library
-        // files checked too (skipLibCheck off): the declarations must hold on their own.
-        await writeFile(path.join(bare, `tsconfig.${ts}.${mr}.json`), tsconfig(mr, ['types-only.ts'], { lib: ['es2022'], types: [], skipLibCheck: false }));
-        await writeFile(path.join(app, `tsconfig.${ts}.${mr}.json`), tsconfig(mr, ['types-only.ts'], { lib: ['es2022'], types: ['node'], skipLibCheck: false }));
-        await writeFile(path.join(app, `tsconfig.api.${ts}.${mr}.json`), tsconfig(mr, ['api.ts', 'browser.ts', 'desk.test.ts'], { lib: ['es2022', 'dom', 'dom.iterable'], types: ['node'], skipLibCheck: true }));
-        tasks.push([`types ${ts} ${mr} without @types/node`, () => run(process.execPath, [tsc, '-p', `tsconfig.${ts}.${mr}.json`], bare)]);
-        tasks.push([`types ${ts} ${mr} with @types/node`, () => run(process.execPath, [tsc, '-p', `tsconfig.${ts}.${mr}.json`], app)]);
-        tasks.push([`api ${ts} ${mr}`, () => run(process.execPath, [tsc, '-p', `tsconfig.api.${ts}.${mr}.json`], app)]);
-      }
-    }
-    tasks.push(['tsnext version', () => run(process.execPath, [path.join(tools, 'node_modules/tsnext/bin/tsc'), '--version'], app)]);
-    tasks.push(['bin version', () => run('npx', ['--no-install', 'workplace-stub', '--version'], bare)]);
-    tasks.push(['plain node', async () => {
-      const snap = await run(process.execPath, [path.join(bare, 'node_modules/workplace-admin-stub/dist/cli/main.js'), 'snapshot'], bare);
-      if (snap.code !== 0) return snap;
-      await writeFile(path.join(bare, 'stub-snapshot.json'), snap.output);
-      return run(process.execPath, ['plain.mjs'], bare);
-    }]);
-    tasks.push(['plain node msw', () => run(process.execPath, ['plain-msw.mjs'], app)]);
-    // The OpenAPI 3.1 schema check, precompiled by the build, is what the installed stub validates
-    // with (not compiled on each start) wherever the install brings the Ajv and schema it was made from.
-    const installed = (m: string) => JSON.stringify(pathToFileURL(path.join(bare, 'node_modules/workplace-admin-stub/dist/load', m)).href);
-    tasks.push(['precompiled checks', () => run(process.execPath, ['--input-type=module', '-e', `const v = await import(${installed('oas-validate.js')}); const m = await import(${installed('meta-check.js')}); v.prepareValidation(); console.log(JSON.stringify({ origin: v.v31CheckOrigin, fingerprint: v.v31CheckFingerprint(), metaOrigin: m.metaCheckOrigin(), metaFingerprint: m.metaCheckFingerprint() }));`], bare)]);
-    tasks.push(['vitest', () => run(process.execPath, [path.join(tools, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--dir', app], app)]);
-    const results = await limited(2, tasks.map(([, task]) => task));
-    tasks.forEach(([name], i) => checks.set(name, results[i] as Run));
-  }, 300_000);
-
-  afterAll(async () => {
-    if (app) await rm(app, { recursive: true, force: true });
-    if (work) await rm(work, { recursive: true, force: true });
-  });
-
-  const passed = (name: string) => {
-    const r = checks.get(name);
-    expect(r, name).toBeDefined();
-    expect(r?.code, `${name}:\n${r?.output}`).toBe(0);
-    return r?.output ?? '';
-  };
-
-  it('the tarball holds the built JavaScript with declarations, the spec, the fixtures, README and CHANGELOG: no source, tests or maps', async () => {
-    const files = packed.files.map((f) => f.path);
-    for (const f of ['README.md', 'CHANGELOG.md', 'package.json', 'openapi/openapi.yaml', 'fixtures/desk.json', 'dist/cli/main.js']) expect(files).toContain(f);
-    expect(files.filter((f) => !/^(dist|openapi|fixtures)\//.test(f) && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f))).toEqual([]);
-    expect(files.filter((f) => /\.(ts|map|tsbuildinfo)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
-    for (const js of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js'))) expect(files, `${js} has its declarations`).toContain(js.replace(/\.js$/, '.d.ts'));
-    for (const f of ['dist/load/oas31-check.cjs', 'dist/load/meta2020-check.cjs']) expect(files).toContain(f);
-    const pkg = JSON.parse(await readFile(path.join(bare, 'node_modules/workplace-admin-stub/package.json'), 'utf8')) as { exports: Record<string, string | Record<string, string>> };
-    expect(Object.keys(pkg.exports)).toEqual(['.', './types', './fetch', './msw', './server', './check', './package.json']);
-    for (const [entry, target] of Object.entries(pkg.exports)) {
-      for (const file of typeof target === 'string' ? [target] : Object.values(target)) expect(files, `${entry} → ${file}`).toContain(file.replace(/^\.\//, ''));
-    }
-  });
-
-  it('a production install (--omit=dev) brings the runtime dependencies only', async () => {
-    const installed = await installedPackages(path.join(bare, 'node_modules'));
-    const names = installed.map((p) => p.split('/node_modules/').pop() as string);
-    for (const dev of DEV_ONLY) expect(names, `${dev} is not installed`).not.toContain(dev);
-    expect(names).toContain('fastify');
-    const bytes = await sizeOf(path.join(bare, 'node_modules'));
-    console.log(`production install: ${installed.length} packages (the stub and ${installed.length - 1} dependencies), ${(bytes / 2 ** 20).toFixed(1)} MiB of files`);
-    expect(installed.length).toBeLessThan(100);
-  });
-
-  it.each(['ts59', 'tsnext'].flatMap((ts) => (['bundler', 'nodenext'] as const).flatMap((mr) => [[ts, mr, 'without'] as const, [ts, mr, 'with'] as const])))(
-    "tsc (%s), moduleResolution %s, %s @types/node: `import type { Desk, paths } from 'workplace-admin-stub'` passes a strict check",
-    (ts, mr, types) => {
-      passed(`types ${ts} ${mr} ${types} @types/node`);
-    },
+if (offline)
+  console.warn(
+    `test/package/pack.test.ts skipped: the npm registry cannot be reached (${reachable}). With CI=true this is a failure.`,
   );
 
-  it.each(['ts59', 'tsnext'].flatMap((ts) => (['bundler', 'nodenext'] as const).map((mr) => [ts, mr] as const)))('tsc (%s), moduleResolution %s: the runtime entries (/fetch, /msw, /server, /check) and examples/frontend type-check in a project with @types/node and the DOM lib', (ts, mr) => {
-    passed(`api ${ts} ${mr}`);
-  });
+describe.skipIf(offline)(
+  'the package as a user gets it: npm pack, installed into fresh projects (issue #12 §1, §5)',
+  () => {
+    let work: string;
+    let tools: string;
+    let bare: string;
+    let app: string;
+    let packed: { files: { path: string }[] };
+    const checks = new Map<string, Run>();
 
-  it('the newest TypeScript is newer than 5.9', () => {
-    expect(passed('tsnext version')).toMatch(/Version (?:[6-9]|\d{2,})\./);
-  });
+    beforeAll(async () => {
+      if (reachable !== undefined) throw new Error(`the npm registry cannot be reached (${reachable}), and CI=true`);
+      work = await mkdtemp(path.join(tmpdir(), 'workplace-stub-pack-'));
+      const [pack, toolsDir] = await Promise.all([
+        run('npm', ['pack', '--json', '--pack-destination', work], ROOT, 180_000),
+        toolchain(),
+      ]);
+      if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.output}`);
+      packed = (
+        JSON.parse(pack.output.slice(pack.output.indexOf('[\n'))) as { files: { path: string }[] }[]
+      )[0] as typeof packed;
+      tools = toolsDir;
+      const tarball = path.join(work, `workplace-admin-stub-${version}.tgz`);
+      bare = path.join(work, 'bare');
+      app = await mkdtemp(path.join(tools, 'app-'));
+      await Promise.all([project(bare, ['--omit=dev'], tarball), project(app, [], tarball)]);
 
-  it('`npx workplace-stub --version` prints the version', () => {
-    expect(passed('bin version').trim().split('\n').pop()).toBe(version);
-  });
+      await writeFile(path.join(bare, 'types-only.ts'), TYPES_ONLY);
+      await writeFile(path.join(app, 'types-only.ts'), TYPES_ONLY);
+      await writeFile(path.join(app, 'api.ts'), RUNTIME_API);
+      // The README's examples, as a frontend project has them.
+      for (const f of ['desk.test.ts', 'browser.ts'])
+        await writeFile(path.join(app, f), await readFile(path.join(ROOT, 'examples/frontend', f)));
+      // The project's own tsconfig.json: vite reads the nearest one, and none above may count.
+      await writeFile(
+        path.join(app, 'tsconfig.json'),
+        tsconfig('bundler', ['desk.test.ts'], { lib: ['es2022', 'dom'], types: ['node'], skipLibCheck: true }),
+      );
+      await writeFile(path.join(bare, 'plain.mjs'), PLAIN_NODE);
+      await writeFile(path.join(app, 'plain-msw.mjs'), PLAIN_NODE_MSW);
+      const tasks: [string, () => Promise<Run>][] = [];
+      for (const ts of ['ts59', 'tsnext']) {
+        const tsc = path.join(tools, 'node_modules', ts, 'bin/tsc');
+        for (const mr of ['bundler', 'nodenext'] as const) {
+          // Without @types/node (none installed) and without the DOM lib; with @types/node. Library
+          // files checked too (skipLibCheck off): the declarations must hold on their own.
+          await writeFile(
+            path.join(bare, `tsconfig.${ts}.${mr}.json`),
+            tsconfig(mr, ['types-only.ts'], { lib: ['es2022'], types: [], skipLibCheck: false }),
+          );
+          await writeFile(
+            path.join(app, `tsconfig.${ts}.${mr}.json`),
+            tsconfig(mr, ['types-only.ts'], { lib: ['es2022'], types: ['node'], skipLibCheck: false }),
+          );
+          await writeFile(
+            path.join(app, `tsconfig.api.${ts}.${mr}.json`),
+            tsconfig(mr, ['api.ts', 'browser.ts', 'desk.test.ts'], {
+              lib: ['es2022', 'dom', 'dom.iterable'],
+              types: ['node'],
+              skipLibCheck: true,
+            }),
+          );
+          tasks.push([
+            `types ${ts} ${mr} without @types/node`,
+            () => run(process.execPath, [tsc, '-p', `tsconfig.${ts}.${mr}.json`], bare),
+          ]);
+          tasks.push([
+            `types ${ts} ${mr} with @types/node`,
+            () => run(process.execPath, [tsc, '-p', `tsconfig.${ts}.${mr}.json`], app),
+          ]);
+          tasks.push([
+            `api ${ts} ${mr}`,
+            () => run(process.execPath, [tsc, '-p', `tsconfig.api.${ts}.${mr}.json`], app),
+          ]);
+        }
+      }
+      tasks.push([
+        'tsnext version',
+        () => run(process.execPath, [path.join(tools, 'node_modules/tsnext/bin/tsc'), '--version'], app),
+      ]);
+      tasks.push(['bin version', () => run('npx', ['--no-install', 'workplace-stub', '--version'], bare)]);
+      tasks.push([
+        'plain node',
+        async () => {
+          const snap = await run(
+            process.execPath,
+            [path.join(bare, 'node_modules/workplace-admin-stub/dist/cli/main.js'), 'snapshot'],
+            bare,
+          );
+          if (snap.code !== 0) return snap;
+          await writeFile(path.join(bare, 'stub-snapshot.json'), snap.output);
+          return run(process.execPath, ['plain.mjs'], bare);
+        },
+      ]);
+      tasks.push(['plain node msw', () => run(process.execPath, ['plain-msw.mjs'], app)]);
+      // The OpenAPI 3.1 schema check, precompiled by the build, is what the installed stub validates
+      // with (not compiled on each start) wherever the install brings the Ajv and schema it was made from.
+      const installed = (m: string) =>
+        JSON.stringify(pathToFileURL(path.join(bare, 'node_modules/workplace-admin-stub/dist/load', m)).href);
+      tasks.push([
+        'precompiled checks',
+        () =>
+          run(
+            process.execPath,
+            [
+              '--input-type=module',
+              '-e',
+              `const v = await import(${installed('oas-validate.js')}); const m = await import(${installed('meta-check.js')}); v.prepareValidation(); console.log(JSON.stringify({ origin: v.v31CheckOrigin, fingerprint: v.v31CheckFingerprint(), metaOrigin: m.metaCheckOrigin(), metaFingerprint: m.metaCheckFingerprint() }));`,
+            ],
+            bare,
+          ),
+      ]);
+      tasks.push([
+        'vitest',
+        () =>
+          run(
+            process.execPath,
+            [path.join(tools, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app, '--dir', app],
+            app,
+          ),
+      ]);
+      const results = await limited(
+        2,
+        tasks.map(([, task]) => task),
+      );
+      tasks.forEach(([name], i) => checks.set(name, results[i] as Run));
+    }, 300_000);
 
-  it('plain Node imports ., /types, /fetch, /server, /check (no TypeScript loader) and uses them, with a snapshot from `workplace-stub snapshot`', () => {
-    expect(passed('plain node')).toContain(`plain node: ok ${version}`);
-  });
+    afterAll(async () => {
+      if (app) await rm(app, { recursive: true, force: true });
+      if (work) await rm(work, { recursive: true, force: true });
+    });
 
-  it('the installed stub validates a spec, and lints its schemas, with the checks the build precompiled (the Ajv and schemas they were made from installed)', () => {
-    const installed = JSON.parse(passed('precompiled checks').trim().split('\n').pop() ?? '{}') as { origin?: string; fingerprint?: string; metaOrigin?: string; metaFingerprint?: string };
-    // The registry gives the production install the Ajv and schema this repository builds with, as
-    // a rule; should a newer one come out, the installed stub compiles its own check instead (never
-    // one made from another schema: oas-precompiled.test.ts).
-    expect(installed.origin).toBe(installed.fingerprint === v31CheckFingerprint() ? 'precompiled' : 'compiled');
-    expect(installed.metaOrigin).toBe(installed.metaFingerprint === metaCheckFingerprint() ? 'precompiled' : 'compiled');
-  });
+    const passed = (name: string) => {
+      const r = checks.get(name);
+      expect(r, name).toBeDefined();
+      expect(r?.code, `${name}:\n${r?.output}`).toBe(0);
+      return r?.output ?? '';
+    };
 
-  it('plain Node imports /msw with msw installed', () => {
-    expect(passed('plain node msw')).toContain('plain node msw: ok');
-  });
+    it('the tarball holds the built JavaScript with declarations, the spec, the fixtures, README and CHANGELOG: no source, tests or maps', async () => {
+      const files = packed.files.map((f) => f.path);
+      for (const f of [
+        'README.md',
+        'CHANGELOG.md',
+        'package.json',
+        'openapi/openapi.yaml',
+        'fixtures/desk.json',
+        'dist/cli/main.js',
+      ])
+        expect(files).toContain(f);
+      expect(
+        files.filter(
+          (f) => !/^(dist|openapi|fixtures)\//.test(f) && !['README.md', 'CHANGELOG.md', 'package.json'].includes(f),
+        ),
+      ).toEqual([]);
+      expect(files.filter((f) => /\.(ts|map|tsbuildinfo)$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+      for (const js of files.filter((f) => f.startsWith('dist/') && f.endsWith('.js')))
+        expect(files, `${js} has its declarations`).toContain(js.replace(/\.js$/, '.d.ts'));
+      for (const f of ['dist/load/oas31-check.cjs', 'dist/load/meta2020-check.cjs']) expect(files).toContain(f);
+      const pkg = JSON.parse(
+        await readFile(path.join(bare, 'node_modules/workplace-admin-stub/package.json'), 'utf8'),
+      ) as { exports: Record<string, string | Record<string, string>> };
+      expect(Object.keys(pkg.exports)).toEqual([
+        '.',
+        './types',
+        './fetch',
+        './msw',
+        './server',
+        './check',
+        './package.json',
+      ]);
+      for (const [entry, target] of Object.entries(pkg.exports)) {
+        for (const file of typeof target === 'string' ? [target] : Object.values(target))
+          expect(files, `${entry} → ${file}`).toContain(file.replace(/^\.\//, ''));
+      }
+    });
 
-  it("a vitest test with msw's setupServer(...createHandlers()) fetches the desk list and a desk detail (examples/frontend/desk.test.ts)", () => {
-    expect(passed('vitest')).toMatch(/Tests\s+3 passed/);
-  });
-});
+    it('a production install (--omit=dev) brings the runtime dependencies only', async () => {
+      const installed = await installedPackages(path.join(bare, 'node_modules'));
+      const names = installed.map((p) => p.split('/node_modules/').pop() as string);
+      for (const dev of DEV_ONLY) expect(names, `${dev} is not installed`).not.toContain(dev);
+      expect(names).toContain('fastify');
+      const bytes = await sizeOf(path.join(bare, 'node_modules'));
+      console.log(
+        `production install: ${installed.length} packages (the stub and ${installed.length - 1} dependencies), ${(bytes / 2 ** 20).toFixed(1)} MiB of files`,
+      );
+      expect(installed.length).toBeLessThan(100);
+    });
+
+    it.each(
+      ['ts59', 'tsnext'].flatMap((ts) =>
+        (['bundler', 'nodenext'] as const).flatMap((mr) => [[ts, mr, 'without'] as const, [ts, mr, 'with'] as const]),
+      ),
+    )(
+      "tsc (%s), moduleResolution %s, %s @types/node: `import type { Desk, paths } from 'workplace-admin-stub'` passes a strict check",
+      (ts, mr, types) => {
+        passed(`types ${ts} ${mr} ${types} @types/node`);
+      },
+    );
+
+    it.each(['ts59', 'tsnext'].flatMap((ts) => (['bundler', 'nodenext'] as const).map((mr) => [ts, mr] as const)))(
+      'tsc (%s), moduleResolution %s: the runtime entries (/fetch, /msw, /server, /check) and examples/frontend type-check in a project with @types/node and the DOM lib',
+      (ts, mr) => {
+        passed(`api ${ts} ${mr}`);
+      },
+    );
+
+    it('the newest TypeScript is newer than 5.9', () => {
+      expect(passed('tsnext version')).toMatch(/Version (?:[6-9]|\d{2,})\./);
+    });
+
+    it('`npx workplace-stub --version` prints the version', () => {
+      expect(passed('bin version').trim().split('\n').pop()).toBe(version);
+    });
+
+    it('plain Node imports ., /types, /fetch, /server, /check (no TypeScript loader) and uses them, with a snapshot from `workplace-stub snapshot`', () => {
+      expect(passed('plain node')).toContain(`plain node: ok ${version}`);
+    });
+
+    it('the installed stub validates a spec, and lints its schemas, with the checks the build precompiled (the Ajv and schemas they were made from installed)', () => {
+      const installed = JSON.parse(passed('precompiled checks').trim().split('\n').pop() ?? '{}') as {
+        origin?: string;
+        fingerprint?: string;
+        metaOrigin?: string;
+        metaFingerprint?: string;
+      };
+      // The registry gives the production install the Ajv and schema this repository builds with, as
+      // a rule; should a newer one come out, the installed stub compiles its own check instead (never
+      // one made from another schema: oas-precompiled.test.ts).
+      expect(installed.origin).toBe(installed.fingerprint === v31CheckFingerprint() ? 'precompiled' : 'compiled');
+      expect(installed.metaOrigin).toBe(
+        installed.metaFingerprint === metaCheckFingerprint() ? 'precompiled' : 'compiled',
+      );
+    });
+
+    it('plain Node imports /msw with msw installed', () => {
+      expect(passed('plain node msw')).toContain('plain node msw: ok');
+    });
+
+    it("a vitest test with msw's setupServer(...createHandlers()) fetches the desk list and a desk detail (examples/frontend/desk.test.ts)", () => {
+      expect(passed('vitest')).toMatch(/Tests\s+3 passed/);
+    });
+  },
+);

@@ -90,7 +90,9 @@ const BIGINT_MAX = 2n ** 63n - 1n;
  * A detail route of DRF's router as the reference registers it (`^desk/(?P<pk>[^/.]+)$` and its
  * format-suffix twin `^desk/(?P<pk>[^/.]+)\.(?P<format>[a-z0-9]+)/?$`), on the percent-decoded path.
  */
-function detailRoute(rawPath: string): { resource: string; pk: string; suffix: string | undefined; rebuild(pk: string): string } | null {
+function detailRoute(
+  rawPath: string,
+): { resource: string; pk: string; suffix: string | undefined; rebuild(pk: string): string } | null {
   const { path, query } = splitPath(rawPath);
   let decoded: string;
   try {
@@ -127,7 +129,8 @@ function withContentLength(answer: Answer, body: string, method: string): Answer
 export const ALLOW_LIST: readonly AllowEntry[] = [
   {
     id: 'drf-3.15-empty-page-is-page-1',
-    summary: 'An empty `page=` (the last page value empty) is 404 "Invalid page." in DRF 3.14 and page 1 from DRF 3.15: the reference is asked the same request with `page=1` instead.',
+    summary:
+      'An empty `page=` (the last page value empty) is 404 "Invalid page." in DRF 3.14 and page 1 from DRF 3.15: the reference is asked the same request with `page=1` instead.',
     older: [
       'rest_framework/pagination.py@3.14.0 L218-222: get_page_number: `page_number = request.query_params.get(self.page_query_param, 1)` ("" stays "", Paginator.validate_number fails: 404 "Invalid page.")',
     ],
@@ -153,12 +156,19 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
   },
   {
     id: 'django-5.2-x-forwarded-proto-first-value',
-    summary: 'With SECURE_PROXY_SSL_HEADER, a comma-separated X-Forwarded-Proto ("https, http") is compared whole in Django 3.2 (so: http) and by its first value in Django 5.2 (so: https): the reference is asked with the first value alone.',
-    older: ['django/http/request.py@3.2.25 L266-268: `header_value = self.META.get(header)` … `return \'https\' if header_value == secure_value else \'http\'`'],
-    newer: ['django/http/request.py@5.2.17 L316-319: `header_value, *_ = header_value.split(",", 1)` … `return "https" if header_value.strip() == secure_value else "http"`'],
+    summary:
+      'With SECURE_PROXY_SSL_HEADER, a comma-separated X-Forwarded-Proto ("https, http") is compared whole in Django 3.2 (so: http) and by its first value in Django 5.2 (so: https): the reference is asked with the first value alone.',
+    older: [
+      "django/http/request.py@3.2.25 L266-268: `header_value = self.META.get(header)` … `return 'https' if header_value == secure_value else 'http'`",
+    ],
+    newer: [
+      'django/http/request.py@5.2.17 L316-319: `header_value, *_ = header_value.split(",", 1)` … `return "https" if header_value.strip() == secure_value else "http"`',
+    ],
     async adjust(state, ctx) {
       if (!SERVERS[state.request.server].trustProxy) return null;
-      const values = state.request.headers.filter(([k]) => k.toLowerCase() === 'x-forwarded-proto').map(([, v]) => v.trim());
+      const values = state.request.headers
+        .filter(([k]) => k.toLowerCase() === 'x-forwarded-proto')
+        .map(([, v]) => v.trim());
       // wsgiref (like gunicorn) joins repeated headers with ','
       const joined = values.join(',');
       if (!values.length || !joined.includes(',')) return null;
@@ -171,10 +181,11 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
   },
   {
     id: 'django-5.2-integer-pk-out-of-range',
-    summary: 'An integer pk outside the 64-bit range of the BigAutoField (99999999999999999999) raises OverflowError in Django 3.2 on SQLite (a 500, DRF 3.14 does not catch it), and in Django 5.2 the lookup matches nothing (DoesNotExist: 404): the reference is asked with an absent in-range pk (0) instead.',
+    summary:
+      'An integer pk outside the 64-bit range of the BigAutoField (99999999999999999999) raises OverflowError in Django 3.2 on SQLite (a 500, DRF 3.14 does not catch it), and in Django 5.2 the lookup matches nothing (DoesNotExist: 404): the reference is asked with an absent in-range pk (0) instead.',
     older: [
       'django/db/models/lookups.py@3.2.25 L350-368: IntegerField lookups only round floats; no range check, so sqlite3 raises OverflowError("Python int too large to convert to SQLite INTEGER")',
-      'rest_framework/generics.py@3.14.0 L18-21: get_object_or_404 catches only (TypeError, ValueError, ValidationError): the OverflowError becomes Django\'s HTML 500',
+      "rest_framework/generics.py@3.14.0 L18-21: get_object_or_404 catches only (TypeError, ValueError, ValidationError): the OverflowError becomes Django's HTML 500",
     ],
     newer: [
       'django/db/models/lookups.py@5.2.17 L461-476 (IntegerFieldOverflow: `if max_value is not None and rhs > max_value: raise self.overflow_exception`, EmptyResultSet) and L491-493 (IntegerFieldExact registered on IntegerField)',
@@ -192,10 +203,11 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
   },
   {
     id: 'drf-3.15-http404-keeps-django-message',
-    summary: 'An absent object (an integer pk no row has) is 404 {"detail":"Not found."} in DRF 3.14 and {"detail":"No <Model> matches the given query."} from DRF 3.15, which keeps the message of Django\'s Http404. (A pk that is no integer, `abc`, stays "Not found.": DRF raises a bare Http404 there.)',
+    summary:
+      'An absent object (an integer pk no row has) is 404 {"detail":"Not found."} in DRF 3.14 and {"detail":"No <Model> matches the given query."} from DRF 3.15, which keeps the message of Django\'s Http404. (A pk that is no integer, `abc`, stays "Not found.": DRF raises a bare Http404 there.)',
     older: [
       'rest_framework/views.py@3.14.0 L81-82: exception_handler: `if isinstance(exc, Http404): exc = exceptions.NotFound()`',
-      'django/shortcuts.py@3.2.25 L75-78: `raise Http404(\'No %s matches the given query.\' % queryset.model._meta.object_name)`',
+      "django/shortcuts.py@3.2.25 L75-78: `raise Http404('No %s matches the given query.' % queryset.model._meta.object_name)`",
     ],
     newer: [
       'rest_framework/views.py@3.15.0 L81-82 and @3.16.1 L82-83: `if isinstance(exc, Http404): exc = exceptions.NotFound(*(exc.args))`',
@@ -204,11 +216,19 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
     ],
     async adjust(state, ctx) {
       const route = detailRoute(state.request.path);
-      if (!route || state.answer.status !== 404 || !/^application\/json/.test(state.answer.headers['content-type'] ?? '')) return null;
+      if (
+        !route ||
+        state.answer.status !== 404 ||
+        !/^application\/json/.test(state.answer.headers['content-type'] ?? '')
+      )
+        return null;
       const format = requestedFormat(state.request.path, route.suffix);
       if (format !== undefined && !['', 'api', 'json'].includes(format)) return null; // 404 of content negotiation, not of the lookup
       if (pythonInt(route.pk) === null) return null;
-      const body = state.request.method === 'HEAD' ? (await ctx.reference({ ...state.request, method: 'GET' })).body : state.answer.body;
+      const body =
+        state.request.method === 'HEAD'
+          ? (await ctx.reference({ ...state.request, method: 'GET' })).body
+          : state.answer.body;
       if (!/^\{\s*"detail":\s*"Not found\."\s*\}$/.test(body)) return null;
       const model = MODEL_OF.get(route.resource) as string;
       const newBody = body.replace('"Not found."', JSON.stringify(`No ${model} matches the given query.`));
@@ -217,9 +237,10 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
   },
   {
     id: 'django-5.2-error-page-charset',
-    summary: 'Django\'s own HTML error pages (400, 404, 500 with DEBUG off and no template) are `Content-Type: text/html` in Django 3.2 and `text/html; charset=utf-8` in Django 5.2 (the explicit content_type was dropped).',
+    summary:
+      "Django's own HTML error pages (400, 404, 500 with DEBUG off and no template) are `Content-Type: text/html` in Django 3.2 and `text/html; charset=utf-8` in Django 5.2 (the explicit content_type was dropped).",
     older: [
-      'django/views/defaults.py@3.2.25 L75-76 (page_not_found: `content_type = \'text/html\'`), L93-96 (server_error: `content_type=\'text/html\'`), L114-117 (bad_request: `content_type=\'text/html\'`)',
+      "django/views/defaults.py@3.2.25 L75-76 (page_not_found: `content_type = 'text/html'`), L93-96 (server_error: `content_type='text/html'`), L114-117 (bad_request: `content_type='text/html'`)",
     ],
     newer: [
       'django/views/defaults.py@5.2.17 L79 (`return HttpResponseNotFound(body)`), L96-98 (server_error), L117-119 (bad_request): no content_type',
@@ -229,7 +250,10 @@ export const ALLOW_LIST: readonly AllowEntry[] = [
       const a = state.answer;
       if (a.headers['content-type'] !== 'text/html' || ![400, 404, 500].includes(a.status)) return null;
       if (state.request.method !== 'HEAD' && !a.body.startsWith('\n<!doctype html>')) return null;
-      return { request: state.request, answer: { ...a, headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' } } };
+      return {
+        request: state.request,
+        answer: { ...a, headers: { ...a.headers, 'content-type': 'text/html; charset=utf-8' } },
+      };
     },
   },
 ];

@@ -23,7 +23,8 @@ export interface Difference {
 export function observe(answer: Answer, ownOrigin: string, method: string): Observed {
   const norm = (s: string) => s.split(ownOrigin).join('{base}');
   const headers: Record<string, string | undefined> = {};
-  for (const name of COMPARED_HEADERS) headers[name] = answer.headers[name] === undefined ? undefined : norm(answer.headers[name]);
+  for (const name of COMPARED_HEADERS)
+    headers[name] = answer.headers[name] === undefined ? undefined : norm(answer.headers[name]);
   if (method === 'HEAD') headers['content-length'] = answer.headers['content-length'];
   return { status: answer.status, headers, body: norm(answer.body), ...(answer.error ? { error: answer.error } : {}) };
 }
@@ -44,7 +45,8 @@ function parseJson(s: string): { ok: true; value: unknown } | { ok: false } {
 /** The first place where two JSON values differ (pointer, both values), or null when equal. */
 function firstJsonDifference(a: unknown, b: unknown, pointer = ''): { pointer: string; a: unknown; b: unknown } | null {
   if (a === b) return null;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return { pointer: pointer || '/', a, b };
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object')
+    return { pointer: pointer || '/', a, b };
   if (Array.isArray(a) !== Array.isArray(b)) return { pointer: pointer || '/', a, b };
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
@@ -57,7 +59,11 @@ function firstJsonDifference(a: unknown, b: unknown, pointer = ''): { pointer: s
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   for (const k of new Set([...ka, ...kb])) {
-    const d = firstJsonDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${pointer}/${k}`);
+    const d = firstJsonDifference(
+      (a as Record<string, unknown>)[k],
+      (b as Record<string, unknown>)[k],
+      `${pointer}/${k}`,
+    );
     if (d) return d;
   }
   if (ka.join('\0') !== kb.join('\0')) return { pointer: `${pointer || '/'} (key order)`, a: ka, b: kb };
@@ -68,10 +74,16 @@ function firstJsonDifference(a: unknown, b: unknown, pointer = ''): { pointer: s
 export function compareAnswers(ref: Observed, stub: Observed): Difference[] {
   const out: Difference[] = [];
   if (ref.status !== stub.status || ref.error || stub.error) {
-    out.push({ kind: 'status', where: 'status', reference: ref.error ? `no answer: ${ref.error}` : String(ref.status), stub: stub.error ? `no answer: ${stub.error}` : String(stub.status) });
+    out.push({
+      kind: 'status',
+      where: 'status',
+      reference: ref.error ? `no answer: ${ref.error}` : String(ref.status),
+      stub: stub.error ? `no answer: ${stub.error}` : String(stub.status),
+    });
   }
   for (const name of new Set([...Object.keys(ref.headers), ...Object.keys(stub.headers)])) {
-    if (ref.headers[name] !== stub.headers[name]) out.push({ kind: 'header', where: name, reference: show(ref.headers[name]), stub: show(stub.headers[name]) });
+    if (ref.headers[name] !== stub.headers[name])
+      out.push({ kind: 'header', where: name, reference: show(ref.headers[name]), stub: show(stub.headers[name]) });
   }
   if (ref.body !== stub.body) {
     const a = parseJson(ref.body);
@@ -83,7 +95,12 @@ export function compareAnswers(ref: Observed, stub: Observed): Difference[] {
     } else {
       let i = 0;
       while (i < ref.body.length && ref.body[i] === stub.body[i]) i++;
-      out.push({ kind: 'body', where: `text at ${i}`, reference: show(ref.body.slice(Math.max(0, i - 20), i + 80)), stub: show(stub.body.slice(Math.max(0, i - 20), i + 80)) });
+      out.push({
+        kind: 'body',
+        where: `text at ${i}`,
+        reference: show(ref.body.slice(Math.max(0, i - 20), i + 80)),
+        stub: show(stub.body.slice(Math.max(0, i - 20), i + 80)),
+      });
     }
   }
   return out;
@@ -127,10 +144,19 @@ export interface Classified {
  * body. `newer` names the allow-list entries that turned the reference's answer into the newer versions'
  * (then the key says "expected"); `asOld` marks a stub that gave the reference's own, older answer.
  */
-export function classify(diffs: Difference[], ref: Observed, stub: Observed, opts: { newer?: string[]; asOld?: boolean } = {}): Classified {
+export function classify(
+  diffs: Difference[],
+  ref: Observed,
+  stub: Observed,
+  opts: { newer?: string[]; asOld?: boolean } = {},
+): Classified {
   const label = opts.newer?.length ? 'expected' : 'reference';
   const c = classifyOnly(diffs, ref, stub, label);
-  if (opts.asOld) return { kind: c.kind, key: `[stub answers as DRF 3.14 / Django 3.2 do; newer: ${opts.newer?.join(', ')}] ${c.key}` };
+  if (opts.asOld)
+    return {
+      kind: c.kind,
+      key: `[stub answers as DRF 3.14 / Django 3.2 do; newer: ${opts.newer?.join(', ')}] ${c.key}`,
+    };
   return c;
 }
 
@@ -139,15 +165,32 @@ function classifyOnly(diffs: Difference[], ref: Observed, stub: Observed, label:
   if (status) return { kind: 'status', key: `status: ${label} ${gist(ref)} ≠ stub ${gist(stub)}` };
   const headers = diffs.filter((d) => d.kind === 'header');
   if (headers.length) {
-    return { kind: 'header', key: `header (${ref.status}): ${headers.map((h) => `${h.where}: ${label} ${generalise(h.reference)} ≠ stub ${generalise(h.stub)}`).join('; ')}` };
+    return {
+      kind: 'header',
+      key: `header (${ref.status}): ${headers.map((h) => `${h.where}: ${label} ${generalise(h.reference)} ≠ stub ${generalise(h.stub)}`).join('; ')}`,
+    };
   }
   const body = diffs.find((d) => d.kind === 'body');
-  if (body) return { kind: 'body', key: `body (${gist(ref)}) at ${generalise(body.where)}: ${label} ${generalise(body.reference)} ≠ stub ${generalise(body.stub)}` };
+  if (body)
+    return {
+      kind: 'body',
+      key: `body (${gist(ref)}) at ${generalise(body.where)}: ${label} ${generalise(body.reference)} ≠ stub ${generalise(body.stub)}`,
+    };
   return { kind: 'body', key: 'identical' };
 }
 
-export function summariseAnswer(o: Observed): { status: number; headers: Record<string, string>; body: string; error?: string } {
+export function summariseAnswer(o: Observed): {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  error?: string;
+} {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.headers)) if (v !== undefined) headers[k] = v;
-  return { status: o.status, headers, body: o.body.length > 400 ? `${o.body.slice(0, 400)}… (${o.body.length} chars)` : o.body, ...(o.error ? { error: o.error } : {}) };
+  return {
+    status: o.status,
+    headers,
+    body: o.body.length > 400 ? `${o.body.slice(0, 400)}… (${o.body.length} chars)` : o.body,
+    ...(o.error ? { error: o.error } : {}),
+  };
 }

@@ -39,7 +39,11 @@ export const SERVERS: Record<ServerKey, ServerConfig> = {
   p100: { pageSize: 100, trustProxy: false },
   p7: { pageSize: 7, trustProxy: false },
   'p7-trust': { pageSize: 7, trustProxy: true },
-  'p7-hosts': { pageSize: 7, trustProxy: false, allowedHosts: ['api.example.org', '.example.com', 'localhost', '127.0.0.1'] },
+  'p7-hosts': {
+    pageSize: 7,
+    trustProxy: false,
+    allowedHosts: ['api.example.org', '.example.com', 'localhost', '127.0.0.1'],
+  },
 };
 
 export interface CorpusRequest extends WireRequest {
@@ -57,7 +61,13 @@ export function deskPks(desks: readonly { pk: number }[]): number[] {
 
 export const BASE_HOST = 'api.example.org';
 
-const FORMATS: Record<string, string | null> = { api: 'format=api', json: 'format=json', none: null, empty: 'format=', xml: 'format=xml' };
+const FORMATS: Record<string, string | null> = {
+  api: 'format=api',
+  json: 'format=json',
+  none: null,
+  empty: 'format=',
+  xml: 'format=xml',
+};
 const FORMAT_KEYS = Object.keys(FORMATS);
 
 /** `page` values: raw query fragments (null: no page parameter). */
@@ -226,7 +236,16 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
     const id = `${server} ${method} ${path}${extra.length ? ` [${extra.join(' ')}]` : ''}`;
     if (seen.has(id)) return;
     seen.add(id);
-    out.push({ id, server, group: b.group, method, path, headers, ...(b.body !== undefined ? { body: b.body } : {}), ...(b.raw ? { raw: true } : {}) });
+    out.push({
+      id,
+      server,
+      group: b.group,
+      method,
+      path,
+      headers,
+      ...(b.body !== undefined ? { body: b.body } : {}),
+      ...(b.raw ? { raw: true } : {}),
+    });
   };
   const list = (r: string) => `/api/v1/${r}`;
   const names = RESOURCES.map(([r]) => r);
@@ -238,11 +257,15 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
       for (const f of FORMAT_KEYS) add({ server, path: list(r), query: FORMATS[f], group: 'collections × formats' });
       // page size 100: every page value on desk, a few on the (empty) others
       const pages = server === 'p7' || r === 'desk' ? PAGE_KEYS : ['none', '1', '2', 'last', 'empty', 'abc'];
-      for (const p of pages) add({ server, path: list(r), query: joinQuery(FORMATS.api, PAGES[p]), group: 'collections × pages' });
+      for (const p of pages)
+        add({ server, path: list(r), query: joinQuery(FORMATS.api, PAGES[p]), group: 'collections × pages' });
     }
-    for (const f of FORMAT_KEYS) for (const p of PAGE_KEYS) add({ server, path: list('desk'), query: joinQuery(FORMATS[f], PAGES[p]), group: 'desk × formats × pages' });
+    for (const f of FORMAT_KEYS)
+      for (const p of PAGE_KEYS)
+        add({ server, path: list('desk'), query: joinQuery(FORMATS[f], PAGES[p]), group: 'desk × formats × pages' });
     // page before format
-    for (const p of ['2', '3', 'last', 'empty', 'repeated']) add({ server, path: list('desk'), query: joinQuery(PAGES[p], FORMATS.api), group: 'desk × formats × pages' });
+    for (const p of ['2', '3', 'last', 'empty', 'repeated'])
+      add({ server, path: list('desk'), query: joinQuery(PAGES[p], FORMATS.api), group: 'desk × formats × pages' });
   }
 
   // C. Extra query parameters with odd characters: on desk (links built) and on an empty collection.
@@ -273,15 +296,40 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
     ['/api/v1/nosuch', null],
   ];
   for (const h of HOSTS) for (const [path, query] of hostPaths) add({ path, query, host: h, group: 'Host' });
-  for (const h of [...HOSTS, 'x.example.com', 'example.com', 'evil.example.org', 'example.com.evil.org', 'localhost', 'LOCALHOST:4010', 'sub.x.example.com.']) {
-    for (const [path, query] of hostPaths.slice(0, 4)) add({ server: 'p7-hosts', path, query, host: h, group: 'Host (ALLOWED_HOSTS list)' });
+  for (const h of [
+    ...HOSTS,
+    'x.example.com',
+    'example.com',
+    'evil.example.org',
+    'example.com.evil.org',
+    'localhost',
+    'LOCALHOST:4010',
+    'sub.x.example.com.',
+  ]) {
+    for (const [path, query] of hostPaths.slice(0, 4))
+      add({ server: 'p7-hosts', path, query, host: h, group: 'Host (ALLOWED_HOSTS list)' });
   }
   // a Host of raw UTF-8 bytes
   add({ path: list('desk'), query: 'format=api', host: 'bücher.example', raw: true, group: 'Host' });
-  add({ server: 'p7-hosts', path: list('desk'), query: 'format=api', host: 'bücher.example', raw: true, group: 'Host (ALLOWED_HOSTS list)' });
+  add({
+    server: 'p7-hosts',
+    path: list('desk'),
+    query: 'format=api',
+    host: 'bücher.example',
+    raw: true,
+    group: 'Host (ALLOWED_HOSTS list)',
+  });
 
   // E. X-Forwarded-Host / X-Forwarded-Proto, trusted (stub --trust-proxy, reference REF_TRUST_PROXY=1) and not.
-  const XFH: (string | undefined)[] = [undefined, 'proxy.example.net', 'proxy.example.net:8443', 'PROXY.example.net', 'bad_host', 'a.example, b.example', ''];
+  const XFH: (string | undefined)[] = [
+    undefined,
+    'proxy.example.net',
+    'proxy.example.net:8443',
+    'PROXY.example.net',
+    'bad_host',
+    'a.example, b.example',
+    '',
+  ];
   const XFP: (string | undefined)[] = [undefined, 'https', 'http', 'HTTPS', 'https, http', 'http, https', 'ftp', ''];
   const proxyPaths: [string, string | null][] = [
     [list('desk'), 'format=api&page=2'],
@@ -296,25 +344,100 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
         if (xfh !== undefined) headers.push(['X-Forwarded-Host', xfh]);
         if (xfp !== undefined) headers.push(['X-Forwarded-Proto', xfp]);
         // untrusted, the headers must change nothing: two paths suffice
-        for (const [path, query] of server === 'p7' ? proxyPaths.slice(0, 2) : proxyPaths) add({ server, path, query, headers, group: 'X-Forwarded-*' });
+        for (const [path, query] of server === 'p7' ? proxyPaths.slice(0, 2) : proxyPaths)
+          add({ server, path, query, headers, group: 'X-Forwarded-*' });
       }
     }
-    for (const h of ['bad_host', '', undefined]) add({ server, path: list('desk'), query: 'format=api&page=2', host: h, headers: [['X-Forwarded-Host', 'proxy.example.net']], group: 'X-Forwarded-*' });
-    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Host', 'one.example'], ['X-Forwarded-Host', 'two.example']], group: 'X-Forwarded-*' });
-    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Proto', 'https'], ['X-Forwarded-Proto', 'http']], group: 'X-Forwarded-*' });
-    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['X-Forwarded-Port', '8443'], ['X-Forwarded-Proto', 'https']], group: 'X-Forwarded-*' });
-    add({ server, path: list('desk'), query: 'format=api&page=2', headers: [['Forwarded', 'host=fwd.example;proto=https']], group: 'X-Forwarded-*' });
+    for (const h of ['bad_host', '', undefined])
+      add({
+        server,
+        path: list('desk'),
+        query: 'format=api&page=2',
+        host: h,
+        headers: [['X-Forwarded-Host', 'proxy.example.net']],
+        group: 'X-Forwarded-*',
+      });
+    add({
+      server,
+      path: list('desk'),
+      query: 'format=api&page=2',
+      headers: [
+        ['X-Forwarded-Host', 'one.example'],
+        ['X-Forwarded-Host', 'two.example'],
+      ],
+      group: 'X-Forwarded-*',
+    });
+    add({
+      server,
+      path: list('desk'),
+      query: 'format=api&page=2',
+      headers: [
+        ['X-Forwarded-Proto', 'https'],
+        ['X-Forwarded-Proto', 'http'],
+      ],
+      group: 'X-Forwarded-*',
+    });
+    add({
+      server,
+      path: list('desk'),
+      query: 'format=api&page=2',
+      headers: [
+        ['X-Forwarded-Port', '8443'],
+        ['X-Forwarded-Proto', 'https'],
+      ],
+      group: 'X-Forwarded-*',
+    });
+    add({
+      server,
+      path: list('desk'),
+      query: 'format=api&page=2',
+      headers: [['Forwarded', 'host=fwd.example;proto=https']],
+      group: 'X-Forwarded-*',
+    });
   }
 
   // F. Every desk pk, and odd pks, × formats; detail paths of the other resources.
   const ODD_PKS = [
-    '0', '-1', 'abc', '1.5', '%D9%A3', '%EF%BC%93', '99999999999999999999', '9223372036854775807', '9223372036854775808', '-9223372036854775808', '-9223372036854775809',
-    '2147483648', '%2F', '', '13', '27', '40', '49', '1000', '%2B3', '03', '1_0', '%203', '3%20', '3%09', 'DESK', '%C3%BC', '3,4', '3;x', '~', '*', '3a', '-0', '%2D1',
+    '0',
+    '-1',
+    'abc',
+    '1.5',
+    '%D9%A3',
+    '%EF%BC%93',
+    '99999999999999999999',
+    '9223372036854775807',
+    '9223372036854775808',
+    '-9223372036854775808',
+    '-9223372036854775809',
+    '2147483648',
+    '%2F',
+    '',
+    '13',
+    '27',
+    '40',
+    '49',
+    '1000',
+    '%2B3',
+    '03',
+    '1_0',
+    '%203',
+    '3%20',
+    '3%09',
+    'DESK',
+    '%C3%BC',
+    '3,4',
+    '3;x',
+    '~',
+    '*',
+    '3a',
+    '-0',
+    '%2D1',
   ];
   for (const pk of [...pks.map(String), ...ODD_PKS]) {
     for (const f of FORMAT_KEYS) add({ path: `${list('desk')}/${pk}`, query: FORMATS[f], group: 'desk pks' });
   }
-  for (const pk of ['1', '3', '99999999999999999999', 'abc']) add({ server: 'p100', path: `${list('desk')}/${pk}`, query: FORMATS.api, group: 'desk pks' });
+  for (const pk of ['1', '3', '99999999999999999999', 'abc'])
+    add({ server: 'p100', path: `${list('desk')}/${pk}`, query: FORMATS.api, group: 'desk pks' });
   for (const r of names.filter((n) => n !== 'desk')) {
     add({ path: `${list(r)}/1`, query: FORMATS.api, group: 'other detail paths' });
     add({ path: `${list(r)}/abc`, query: null, group: 'other detail paths' });
@@ -337,19 +460,31 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
   ];
   for (const method of METHODS) {
     for (const [path, query] of methodPaths) {
-      for (const f of ['none', 'api', 'xml']) add({ method, path, query: joinQuery(FORMATS[f], query), group: 'methods' });
+      for (const f of ['none', 'api', 'xml'])
+        add({ method, path, query: joinQuery(FORMATS[f], query), group: 'methods' });
     }
   }
   const bodies: [string, string][] = [
-    ['application/json', '{"building":"B","floor":2,"number":"201","active":true,"lead":false,"ergonomic":false,"held_today":false}'],
+    [
+      'application/json',
+      '{"building":"B","floor":2,"number":"201","active":true,"lead":false,"ergonomic":false,"held_today":false}',
+    ],
     ['application/json', '{not json'],
     ['application/x-www-form-urlencoded', 'building=B&floor=2&number=201'],
-    ['multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="building"\r\n\r\nB\r\n--XyZ--\r\n'],
+    [
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="building"\r\n\r\nB\r\n--XyZ--\r\n',
+    ],
     ['text/plain', 'hello'],
   ];
   for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
     for (const [ct, body] of bodies) {
-      for (const [path, query] of [[list('desk'), 'format=api'], [`${list('desk')}/3`, 'format=api'], [list('employee'), null], ['/api/v1/nosuch', null]] as const) {
+      for (const [path, query] of [
+        [list('desk'), 'format=api'],
+        [`${list('desk')}/3`, 'format=api'],
+        [list('employee'), null],
+        ['/api/v1/nosuch', null],
+      ] as const) {
         add({ method, path, query, headers: [['Content-Type', ct]], body, group: 'write methods with bodies' });
       }
     }
@@ -370,17 +505,53 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
   ];
   for (const accept of ACCEPTS) {
     for (const [path, query, method] of acceptPaths) {
-      for (const f of ['none', 'api', 'xml']) add({ method, path, query: joinQuery(FORMATS[f], query), accept, group: 'Accept' });
+      for (const f of ['none', 'api', 'xml'])
+        add({ method, path, query: joinQuery(FORMATS[f], query), accept, group: 'Accept' });
     }
   }
 
   // I. Trailing slashes, the API root, format suffixes, unknown paths.
   const ODD_PATHS = [
-    '/api/v1/desk/', '/api/v1/desk/3/', '/api/v1', '/api/v1/', '/api/v1/.json', '/api/v1/.api', '/api/v1/.xml', '/api/v1/desk.json', '/api/v1/desk.api',
-    '/api/v1/desk.xml', '/api/v1/desk.JSON', '/api/v1/desk.json/', '/api/v1/desk/3.json', '/api/v1/desk/3.api', '/api/v1/desk/3.xml', '/api/v1/desk/3.json/',
-    '/api/v1/desk/999.json', '/api/v1/employee/', '/api/v1/employee.json', '/api/v1/employee/1.json', '/api/v1/nosuch', '/api/v1/nosuch/', '/api/v2/desk', '/api',
-    '/api/', '/API/V1/DESK', '/api/v1/Desk', '/api/v1//desk', '/api/v1/desk//3', '/api/v1/desk/3/extra', '/api/v1/desk%2F3', '/api/v1/de%73k', '/api/v1/desk%20',
-    '/api/v1/desk;x', '/api/v1/desk/.json', '/api/v1/./desk', '/api/v1/../v1/desk', '/api/v1/%64esk/3', '/favicon.ico', '/robots.txt',
+    '/api/v1/desk/',
+    '/api/v1/desk/3/',
+    '/api/v1',
+    '/api/v1/',
+    '/api/v1/.json',
+    '/api/v1/.api',
+    '/api/v1/.xml',
+    '/api/v1/desk.json',
+    '/api/v1/desk.api',
+    '/api/v1/desk.xml',
+    '/api/v1/desk.JSON',
+    '/api/v1/desk.json/',
+    '/api/v1/desk/3.json',
+    '/api/v1/desk/3.api',
+    '/api/v1/desk/3.xml',
+    '/api/v1/desk/3.json/',
+    '/api/v1/desk/999.json',
+    '/api/v1/employee/',
+    '/api/v1/employee.json',
+    '/api/v1/employee/1.json',
+    '/api/v1/nosuch',
+    '/api/v1/nosuch/',
+    '/api/v2/desk',
+    '/api',
+    '/api/',
+    '/API/V1/DESK',
+    '/api/v1/Desk',
+    '/api/v1//desk',
+    '/api/v1/desk//3',
+    '/api/v1/desk/3/extra',
+    '/api/v1/desk%2F3',
+    '/api/v1/de%73k',
+    '/api/v1/desk%20',
+    '/api/v1/desk;x',
+    '/api/v1/desk/.json',
+    '/api/v1/./desk',
+    '/api/v1/../v1/desk',
+    '/api/v1/%64esk/3',
+    '/favicon.ico',
+    '/robots.txt',
   ];
   for (const path of ODD_PATHS) {
     for (const f of FORMAT_KEYS) {
@@ -429,12 +600,23 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
   for (let i = 0; out.length < mixesFrom + 400 && i < 2000; i++) {
     const server = pick(['p7', 'p7', 'p7', 'p100', 'p7-trust'] as const);
     const resource = rnd() < 0.5 ? 'desk' : pick(names);
-    const detail = resource === 'desk' && rnd() < 0.3 ? `/${pick([...pks.slice(0, 10).map(String), ...ODD_PKS.slice(0, 12)])}` : '';
+    const detail =
+      resource === 'desk' && rnd() < 0.3 ? `/${pick([...pks.slice(0, 10).map(String), ...ODD_PKS.slice(0, 12)])}` : '';
     const method = rnd() < 0.7 ? 'GET' : pick(METHODS);
-    const query = joinQuery(FORMATS[pick(FORMAT_KEYS)], detail ? null : PAGES[pick(PAGE_KEYS)], rnd() < 0.4 ? pick(EXTRAS) : null);
+    const query = joinQuery(
+      FORMATS[pick(FORMAT_KEYS)],
+      detail ? null : PAGES[pick(PAGE_KEYS)],
+      rnd() < 0.4 ? pick(EXTRAS) : null,
+    );
     const host = rnd() < 0.7 ? BASE_HOST : pick(rnd() < 0.7 ? validHosts : HOSTS);
     const accept = rnd() < 0.6 ? '*/*' : pick(ACCEPTS);
-    const headers: [string, string][] = server === 'p7-trust' && rnd() < 0.6 ? [['X-Forwarded-Host', pick(['proxy.example.net', 'proxy.example.net:8443'])], ['X-Forwarded-Proto', pick(['https', 'http'])]] : [];
+    const headers: [string, string][] =
+      server === 'p7-trust' && rnd() < 0.6
+        ? [
+            ['X-Forwarded-Host', pick(['proxy.example.net', 'proxy.example.net:8443'])],
+            ['X-Forwarded-Proto', pick(['https', 'http'])],
+          ]
+        : [];
     add({ server, method, path: `${list(resource)}${detail}`, query, host, accept, headers, group: 'pairwise mixes' });
   }
   return out;

@@ -31,7 +31,12 @@ export interface DesignerAllowEntry {
 }
 
 /** allow-list.ts's entries used here (the X-Forwarded-Proto one needs a proxy configuration: none here). */
-export const REUSED_ENTRY_IDS = ['drf-3.15-empty-page-is-page-1', 'django-5.2-integer-pk-out-of-range', 'drf-3.15-http404-keeps-django-message', 'django-5.2-error-page-charset'] as const;
+export const REUSED_ENTRY_IDS = [
+  'drf-3.15-empty-page-is-page-1',
+  'django-5.2-integer-pk-out-of-range',
+  'drf-3.15-http404-keeps-django-message',
+  'django-5.2-error-page-charset',
+] as const;
 
 function reuse(id: string): DesignerAllowEntry {
   const e = ALLOW_LIST.find((x) => x.id === id) as AllowEntry | undefined;
@@ -43,7 +48,8 @@ function reuse(id: string): DesignerAllowEntry {
     summary: e.summary,
     older: e.older,
     newer: e.newer,
-    adjust: (state, ctx) => e.adjust(state as unknown as AllowState, ctx as unknown as AllowContext) as Promise<DesignerAllowState | null>,
+    adjust: (state, ctx) =>
+      e.adjust(state as unknown as AllowState, ctx as unknown as AllowContext) as Promise<DesignerAllowState | null>,
   };
 }
 
@@ -60,7 +66,10 @@ export function pySplit(s: string): string[] {
 /** django.utils.text.smart_split (Django 5.2.17 L393-423): whitespace-separated, quoted sections kept whole. */
 export function smartSplit(text: string): string[] {
   const notWsQuote = `[^${PY_WS}'"]`;
-  const re = new RegExp(`((?:${notWsQuote}*(?:(?:"(?:[^"\\\\]|\\\\[^\\n])*"|'(?:[^'\\\\]|\\\\[^\\n])*')${notWsQuote}*)+)|[^${PY_WS}]+)`, 'gu');
+  const re = new RegExp(
+    `((?:${notWsQuote}*(?:(?:"(?:[^"\\\\]|\\\\[^\\n])*"|'(?:[^'\\\\]|\\\\[^\\n])*')${notWsQuote}*)+)|[^${PY_WS}]+)`,
+    'gu',
+  );
   return [...text.matchAll(re)].map((m) => m[0]);
 }
 
@@ -75,7 +84,8 @@ export function searchTerms316(value: string): string[] {
   const out: string[] = [];
   for (let term of smartSplit(value)) {
     term = term.replace(/^,+|,+$/g, '');
-    if ((term.startsWith('"') || term.startsWith("'")) && term[0] === term[term.length - 1]) out.push(unescapeStringLiteral(term));
+    if ((term.startsWith('"') || term.startsWith("'")) && term[0] === term[term.length - 1])
+      out.push(unescapeStringLiteral(term));
     else for (const sub of term.split(',')) if (sub) out.push(sub.trim());
   }
   return out;
@@ -154,7 +164,36 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 const BOOLEAN_FIELDS = new Set(['active', 'lead', 'ergonomic', 'held_today']);
-const BOOL_314 = new Set(['t', 'T', 'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON', '1', 'f', 'F', 'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF', '0']);
+const BOOL_314 = new Set([
+  't',
+  'T',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'true',
+  'True',
+  'TRUE',
+  'on',
+  'On',
+  'ON',
+  '1',
+  'f',
+  'F',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'false',
+  'False',
+  'FALSE',
+  'off',
+  'Off',
+  'OFF',
+  '0',
+]);
 const BOOL_316 = new Set(['t', 'y', 'yes', 'true', 'on', '1', 'f', 'n', 'no', 'false', 'off', '0']);
 /** A string DRF 3.16 reads as a boolean (case-insensitively) and DRF 3.14 refuses. */
 function newlyBoolean(v: unknown): v is string {
@@ -172,10 +211,12 @@ const SEARCH_SMART_SPLIT: DesignerAllowEntry = {
   id: 'drf-3.15-search-smart-split',
   summary:
     'SearchFilter splits `search` on whitespace and commas in DRF 3.14; from DRF 3.15 it keeps quoted phrases whole and unquotes them (django.utils.text.smart_split), so `"204a"` is the term 204a, `""` or a lone `"` the empty term (matches every row), `"c 20"` one term. The reference is asked with the newer terms as 3.14 reads them (a term with whitespace or a comma can match no stored number or building, whose validators allow neither: it becomes `"`, which matches nothing either; the empty term is dropped), and the `search` value in the page links is put back.',
-  older: ['rest_framework/filters.py@3.14.0 L60-68: get_search_terms: `params = params.replace(\',\', \' \')` … `return params.split()`'],
+  older: [
+    "rest_framework/filters.py@3.14.0 L60-68: get_search_terms: `params = params.replace(',', ' ')` … `return params.split()`",
+  ],
   newer: [
     'rest_framework/filters.py@3.15.0 L23-36 (search_smart_split) and L166 (`for term in search_smart_split(search_terms)`)',
-    'rest_framework/filters.py@3.16.1 L23-37 (search_smart_split: `term.strip(\',\')`, quoted → `unescape_string_literal(term)`) and L83-91 (get_search_terms: `return search_smart_split(cleaned_value)`)',
+    "rest_framework/filters.py@3.16.1 L23-37 (search_smart_split: `term.strip(',')`, quoted → `unescape_string_literal(term)`) and L83-91 (get_search_terms: `return search_smart_split(cleaned_value)`)",
     'django/utils/text.py@5.2.17 L393-423 (smart_split_re, smart_split) and L427-444 (unescape_string_literal)',
   ],
   async adjust(state, ctx) {
@@ -189,12 +230,19 @@ const SEARCH_SMART_SPLIT: DesignerAllowEntry = {
     if (newer.length === older.length && newer.every((t, i) => t === older[i])) return null;
     const terms = newer.filter((t) => t !== '').map((t) => (/[\s,]/u.test(t) || pySplit(t).length !== 1 ? '"' : t));
     const rewritten = terms.join(' ');
-    const req = { ...request, path: `${path}?${replaceLastParam(query, 'search', `search=${pyQuotePlus(rewritten)}`)}` };
+    const req = {
+      ...request,
+      path: `${path}?${replaceLastParam(query, 'search', `search=${pyQuotePlus(rewritten)}`)}`,
+    };
     const answer = await ctx.reference(req);
     // the page links carry the search value the reference was given: put the original back
     const from = `search=${pyQuotePlus(rewritten)}`;
     const to = `search=${pyQuotePlus(value)}`;
-    const body = answer.body.replace(/"(next|previous)":"([^"]*)"/g, (_m, k: string, url: string) => `"${k}":"${url.replace(new RegExp(`([?&])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=&|$)`), `$1${to}`)}"`);
+    const body = answer.body.replace(
+      /"(next|previous)":"([^"]*)"/g,
+      (_m, k: string, url: string) =>
+        `"${k}":"${url.replace(new RegExp(`([?&])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=&|$)`), `$1${to}`)}"`,
+    );
     return { request: state.request, answer: withBody(answer, body, request.method) };
   },
 };
@@ -203,7 +251,7 @@ const SEARCH_NULL_CHARACTER: DesignerAllowEntry = {
   id: 'drf-3.15-search-null-character',
   summary:
     'A `search` value with a NUL character: DRF 3.14 removes the NULs and searches; from DRF 3.15 the value goes through a CharField, whose ProhibitNullCharactersValidator fails: 400 ["Null characters are not allowed."] (after the field filters, before pagination).',
-  older: ['rest_framework/filters.py@3.14.0 L66: `params = params.replace(\'\\x00\', \'\')  # strip null characters`'],
+  older: ["rest_framework/filters.py@3.14.0 L66: `params = params.replace('\\x00', '')  # strip null characters`"],
   newer: [
     'rest_framework/filters.py@3.16.1 L88-90: `field = CharField(trim_whitespace=False, allow_blank=True)`; `cleaned_value = field.run_validation(value)` (and @3.15.0 L81-88)',
     'rest_framework/fields.py@3.16.1 L746: CharField.__init__ `self.validators.append(ProhibitNullCharactersValidator())`',
@@ -218,14 +266,17 @@ const SEARCH_NULL_CHARACTER: DesignerAllowEntry = {
     // the filters' 400 and content negotiation's 406 come first; an invalid page (404) after
     const pageError = answer.status === 404 && /"Invalid page\."/.test(answer.body);
     if (answer.status !== 200 && !pageError && !(request.method === 'HEAD' && answer.status === 404)) return null;
-    return { request, answer: withBody({ ...answer, status: 400 }, '["Null characters are not allowed."]', request.method) };
+    return {
+      request,
+      answer: withBody({ ...answer, status: 400 }, '["Null characters are not allowed."]', request.method),
+    };
   },
 };
 
 const INTEGER_FILTER_OVERFLOW: DesignerAllowEntry = {
   id: 'django-5.2-integer-filter-out-of-range',
   summary:
-    'A `floor` filter value outside the 64-bit range (99999999999999999999, 1e30): django-filter\'s NumberFilter gives a Decimal, the IntegerField lookup int(); on SQLite Django 3.2 passes it to the driver (OverflowError: Django\'s HTML 500), Django 5.2 knows the range and matches nothing (an empty page). The reference is asked with an in-range floor no desk has (the validators keep floors in -5..120). (A value above 1e50 is django-filter\'s 400 in both.)',
+    "A `floor` filter value outside the 64-bit range (99999999999999999999, 1e30): django-filter's NumberFilter gives a Decimal, the IntegerField lookup int(); on SQLite Django 3.2 passes it to the driver (OverflowError: Django's HTML 500), Django 5.2 knows the range and matches nothing (an empty page). The reference is asked with an in-range floor no desk has (the validators keep floors in -5..120). (A value above 1e50 is django-filter's 400 in both.)",
   older: [
     'django/db/models/fields/__init__.py@3.2.25 L1818-1827: IntegerField.get_prep_value `return int(value)`; django/db/models/lookups.py@3.2.25 L350-368: only float rounding for gte/lt, no range check (sqlite3 raises OverflowError)',
     'django/forms/fields.py@3.2.25 L325-362: DecimalField.to_python `Decimal(value)` (django_filters/filters.py@23.1 L375-376: NumberFilter `field_class = forms.DecimalField`, as @25.2 L384-385)',
@@ -255,11 +306,16 @@ const BOOLEAN_CASE: DesignerAllowEntry = {
   id: 'drf-3.15-boolean-case-insensitive',
   summary:
     'BooleanField reads its string values case-sensitively in DRF 3.14 (listed spellings only: "tRuE", "YeS", "oFf", "FaLsE" are "Must be a valid boolean.") and case-insensitively from DRF 3.15. The reference is asked the same write with those values lower-cased (the original was refused: nothing was written).',
-  older: ['rest_framework/fields.py@3.14.0 L674-690 (TRUE_VALUES / FALSE_VALUES: listed spellings) and L692-702 (to_internal_value: `if data in self.TRUE_VALUES`)'],
-  newer: ['rest_framework/fields.py@3.16.1 L665-686 (lower-case sets) and L694-710 (`_lower_if_str`; `if self._lower_if_str(data) in self.TRUE_VALUES`); the same @3.15.0 L667-710'],
+  older: [
+    'rest_framework/fields.py@3.14.0 L674-690 (TRUE_VALUES / FALSE_VALUES: listed spellings) and L692-702 (to_internal_value: `if data in self.TRUE_VALUES`)',
+  ],
+  newer: [
+    'rest_framework/fields.py@3.16.1 L665-686 (lower-case sets) and L694-710 (`_lower_if_str`; `if self._lower_if_str(data) in self.TRUE_VALUES`); the same @3.15.0 L667-710',
+  ],
   async adjust(state, ctx) {
     const { request, answer } = state;
-    if (!['POST', 'PUT', 'PATCH'].includes(request.method) || answer.status !== 400 || request.body === undefined) return null;
+    if (!['POST', 'PUT', 'PATCH'].includes(request.method) || answer.status !== 400 || request.body === undefined)
+      return null;
     if (!/^\/api\/v1\/desk(\/[^/?]+)?$/.test(splitPath(request.path).path)) return null;
     let body: string | null = null;
     const type = mediaType(request);
@@ -284,7 +340,9 @@ const BOOLEAN_CASE: DesignerAllowEntry = {
     } else if (type === 'application/x-www-form-urlencoded') {
       let changed = false;
       const parts = request.body.split('&').map((part) => {
-        const [k, v] = parseQuery(part)[0] ? [parseQuery(part)[0]?.key, parseQuery(part)[0]?.value] : [undefined, undefined];
+        const [k, v] = parseQuery(part)[0]
+          ? [parseQuery(part)[0]?.key, parseQuery(part)[0]?.value]
+          : [undefined, undefined];
         if (k !== undefined && BOOLEAN_FIELDS.has(k) && newlyBoolean(v)) {
           changed = true;
           return `${part.slice(0, part.indexOf('='))}=${encodeURIComponent(v.toLowerCase())}`;

@@ -23,7 +23,15 @@ export const JSON_TYPE = 'application/json';
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 /** A desk the spec accepts. */
-export const DESK = { building: 'Q', floor: 3, number: '12A', active: true, lead: false, ergonomic: true, held_today: false } as const;
+export const DESK = {
+  building: 'Q',
+  floor: 3,
+  number: '12A',
+  active: true,
+  lead: false,
+  ergonomic: true,
+  held_today: false,
+} as const;
 /** A signature the spec accepts; `witness` is writeOnly: required in a request, never in an answer. */
 const SIGNATURE = { signer: 'Ada Lovelace', signed_on: '2024-05-01', witness: 'Charles Babbage' } as const;
 
@@ -58,7 +66,9 @@ export function buildDesignerCorpus(): Sequence[] {
     if (s.body !== undefined) body = typeof s.body === 'string' ? s.body : JSON.stringify(s.body);
     if (s.type !== undefined) headers.push(['Content-Type', s.type]);
     headers.push(...(s.headers ?? []));
-    const extra = headers.filter(([k]) => k !== 'Host' && k !== 'Accept').map(([k, v]) => `${k.toLowerCase()}=${JSON.stringify(v)}`);
+    const extra = headers
+      .filter(([k]) => k !== 'Host' && k !== 'Accept')
+      .map(([k, v]) => `${k.toLowerCase()}=${JSON.stringify(v)}`);
     if (body !== undefined) extra.push(`body=${JSON.stringify(body.length > 60 ? `${body.slice(0, 60)}…` : body)}`);
     const id = `${index === null ? '' : `[${seq} ${index}] `}${method} ${s.path}${extra.length ? ` [${extra.join(' ')}]` : ''}`;
     if (ids.has(id)) throw new Error(`designer corpus: duplicate request id ${id}`);
@@ -128,49 +138,195 @@ export function buildDesignerCorpus(): Sequence[] {
 
   // --- Field filters (django-filter: exact; NumberFilter parses a Decimal; BooleanWidget) -----------
   const filters = [
-    'building=A', 'building=B', 'building=b', 'building=Z', 'building=', 'building=%20B%20', 'building=A&building=B', 'building=AB', 'building=%00',
-    'building=%C3%BC', 'Building=A', 'floor=1', 'floor=2', 'floor=2.0', 'floor=2.5', 'floor=-0', 'floor=%2B2', 'floor=%202%20', 'floor=abc', 'floor=',
-    'floor=1e0', 'floor=2E0', 'floor=Infinity', 'floor=NaN', 'floor=%D9%A2', 'floor=1_0', 'floor=0x2', 'floor=1&floor=2', 'floor=1&floor=abc', 'floor=abc&floor=1',
-    'floor=99999999999999999999', 'floor=-99999999999999999999', 'floor=1e30', 'floor=1e60', 'floor=9223372036854775807', 'active=true', 'active=false', 'active=True',
-    'active=FALSE', 'active=1', 'active=0', 'active=yes', 'active=on', 'active=', 'active=abc', 'active=false&active=true', 'building=A&floor=2',
-    'building=B&active=false', 'building=A&floor=9', 'floor=abc&building=%00', 'floor=abc&active=nope', 'colour=red', 'building=A&page=2', 'floor=1&page=last',
-    'active=true&page=2&format=api', 'active=true&page=3', 'building=C&format=api&page=1', 'floor=abc&page=99', 'floor=99999999999999999999&page=2',
+    'building=A',
+    'building=B',
+    'building=b',
+    'building=Z',
+    'building=',
+    'building=%20B%20',
+    'building=A&building=B',
+    'building=AB',
+    'building=%00',
+    'building=%C3%BC',
+    'Building=A',
+    'floor=1',
+    'floor=2',
+    'floor=2.0',
+    'floor=2.5',
+    'floor=-0',
+    'floor=%2B2',
+    'floor=%202%20',
+    'floor=abc',
+    'floor=',
+    'floor=1e0',
+    'floor=2E0',
+    'floor=Infinity',
+    'floor=NaN',
+    'floor=%D9%A2',
+    'floor=1_0',
+    'floor=0x2',
+    'floor=1&floor=2',
+    'floor=1&floor=abc',
+    'floor=abc&floor=1',
+    'floor=99999999999999999999',
+    'floor=-99999999999999999999',
+    'floor=1e30',
+    'floor=1e60',
+    'floor=9223372036854775807',
+    'active=true',
+    'active=false',
+    'active=True',
+    'active=FALSE',
+    'active=1',
+    'active=0',
+    'active=yes',
+    'active=on',
+    'active=',
+    'active=abc',
+    'active=false&active=true',
+    'building=A&floor=2',
+    'building=B&active=false',
+    'building=A&floor=9',
+    'floor=abc&building=%00',
+    'floor=abc&active=nope',
+    'colour=red',
+    'building=A&page=2',
+    'floor=1&page=last',
+    'active=true&page=2&format=api',
+    'active=true&page=3',
+    'building=C&format=api&page=1',
+    'floor=abc&page=99',
+    'floor=99999999999999999999&page=2',
   ];
-  reads('filters', 'filters', filters.map((q) => get(`${D}?${q}`)));
+  reads(
+    'filters',
+    'filters',
+    filters.map((q) => get(`${D}?${q}`)),
+  );
 
   // --- Search (SearchFilter over number and building: every term in some field, icontains) ----------
   const searches = [
-    'search=204a', 'search=204A', 'search=c%2020', 'search=c+20', 'search=a,1', 'search=a%2C1', 'search=,,', 'search=%22204a%22', 'search=%22c%2020%22',
-    "search=%27b%27", 'search=%22', 'search=%22%22', 'search=a%22b', 'search=%22a,1%22', 'search=x', 'search=', 'search=%20', 'search=%25', 'search=_',
-    'search=b', 'search=B', 'search=2%203%204', 'search=1%091', 'search=a%00', 'search=a&search=c', 'search=%C3%BC', 'search=204a&page=2',
-    'search=2&ordering=-floor&format=api', 'search=2&ordering=-floor&format=api&page=2', 'search=2&page=2&format=api', 'search=0&page_size=2&page=2',
-    'search=c&building=C', 'search=1&floor=1&active=true', 'search=%22c%2020%22&page=2', 'search=%22204a%22&format=api&page_size=1',
+    'search=204a',
+    'search=204A',
+    'search=c%2020',
+    'search=c+20',
+    'search=a,1',
+    'search=a%2C1',
+    'search=,,',
+    'search=%22204a%22',
+    'search=%22c%2020%22',
+    'search=%27b%27',
+    'search=%22',
+    'search=%22%22',
+    'search=a%22b',
+    'search=%22a,1%22',
+    'search=x',
+    'search=',
+    'search=%20',
+    'search=%25',
+    'search=_',
+    'search=b',
+    'search=B',
+    'search=2%203%204',
+    'search=1%091',
+    'search=a%00',
+    'search=a&search=c',
+    'search=%C3%BC',
+    'search=204a&page=2',
+    'search=2&ordering=-floor&format=api',
+    'search=2&ordering=-floor&format=api&page=2',
+    'search=2&page=2&format=api',
+    'search=0&page_size=2&page=2',
+    'search=c&building=C',
+    'search=1&floor=1&active=true',
+    'search=%22c%2020%22&page=2',
+    'search=%22204a%22&format=api&page_size=1',
   ];
-  reads('search', 'search', searches.map((q) => get(`${D}?${q}`)));
+  reads(
+    'search',
+    'search',
+    searches.map((q) => get(`${D}?${q}`)),
+  );
 
   // --- Ordering (OrderingFilter over floor, number, pk) ---------------------------------------------
   const orderings = [
-    'ordering=floor', 'ordering=-floor', 'ordering=number', 'ordering=-number', 'ordering=pk', 'ordering=-pk', 'ordering=floor,number', 'ordering=-floor,nope,number',
-    'ordering=nope', 'ordering=building', 'ordering=url', 'ordering=', 'ordering=%20-floor', 'ordering=--floor', 'ordering=floor,-pk', 'ordering=-floor,-number',
-    'ordering=FLOOR', 'ordering=floor&ordering=-pk', 'ordering=held_today', 'ordering=id', 'ordering=number,floor&page=2', 'ordering=-number&page_size=3&page=2',
-    'ordering=floor,,number', 'ordering=floor%20,%20-pk', 'ordering=-floor&format=api&page=2', 'ordering=floor__lt', 'ordering=floor;pk',
+    'ordering=floor',
+    'ordering=-floor',
+    'ordering=number',
+    'ordering=-number',
+    'ordering=pk',
+    'ordering=-pk',
+    'ordering=floor,number',
+    'ordering=-floor,nope,number',
+    'ordering=nope',
+    'ordering=building',
+    'ordering=url',
+    'ordering=',
+    'ordering=%20-floor',
+    'ordering=--floor',
+    'ordering=floor,-pk',
+    'ordering=-floor,-number',
+    'ordering=FLOOR',
+    'ordering=floor&ordering=-pk',
+    'ordering=held_today',
+    'ordering=id',
+    'ordering=number,floor&page=2',
+    'ordering=-number&page_size=3&page=2',
+    'ordering=floor,,number',
+    'ordering=floor%20,%20-pk',
+    'ordering=-floor&format=api&page=2',
+    'ordering=floor__lt',
+    'ordering=floor;pk',
   ];
-  reads('ordering', 'ordering', orderings.map((q) => get(`${D}?${q}`)));
+  reads(
+    'ordering',
+    'ordering',
+    orderings.map((q) => get(`${D}?${q}`)),
+  );
 
   // --- page_size (PageNumberPagination: page_size_query_param, max_page_size 50) -------------------
   const pageSizes = [
-    'page_size=1', 'page_size=3', 'page_size=12', 'page_size=50', 'page_size=51', 'page_size=100', 'page_size=0', 'page_size=-1', 'page_size=abc', 'page_size=',
-    'page_size=2.0', 'page_size=%203', 'page_size=%D9%A3', 'page_size=1_0', 'page_size=99999999999999999999', 'page_size=3&page=2', 'page_size=3&page=last',
-    'page_size=3&page=5', 'page_size=100&page=2', 'page_size=2&format=api&page=3', 'page_size=2&page_size=4', 'page_size=4&page=2&format=api', 'page=2&page_size=3',
-    'page_size=0&page=2', 'page_size=abc&page=3', 'PAGE_SIZE=2', 'page_size=5&page=',
+    'page_size=1',
+    'page_size=3',
+    'page_size=12',
+    'page_size=50',
+    'page_size=51',
+    'page_size=100',
+    'page_size=0',
+    'page_size=-1',
+    'page_size=abc',
+    'page_size=',
+    'page_size=2.0',
+    'page_size=%203',
+    'page_size=%D9%A3',
+    'page_size=1_0',
+    'page_size=99999999999999999999',
+    'page_size=3&page=2',
+    'page_size=3&page=last',
+    'page_size=3&page=5',
+    'page_size=100&page=2',
+    'page_size=2&format=api&page=3',
+    'page_size=2&page_size=4',
+    'page_size=4&page=2&format=api',
+    'page=2&page_size=3',
+    'page_size=0&page=2',
+    'page_size=abc&page=3',
+    'PAGE_SIZE=2',
+    'page_size=5&page=',
   ];
-  reads('page_size', 'page_size', pageSizes.map((q) => get(`${D}?${q}`)));
+  reads(
+    'page_size',
+    'page_size',
+    pageSizes.map((q) => get(`${D}?${q}`)),
+  );
 
   // --- OPTIONS on each route (SimpleMetadata; actions where a POST or PUT is allowed) ----------------
   reads(
     'options',
     'OPTIONS',
-    [D, `${D}?format=api`, `${D}/1`, `${D}/13`, `${D}/abc`, E, `${E}/9`, `${E}/8`, S, `${S}/1`, '/api/v1/'].map((path) => ({ method: 'OPTIONS', path })),
+    [D, `${D}?format=api`, `${D}/1`, `${D}/13`, `${D}/abc`, E, `${E}/9`, `${E}/8`, S, `${S}/1`, '/api/v1/'].map(
+      (path) => ({ method: 'OPTIONS', path }),
+    ),
   );
 
   // --- Methods not declared (405 + Allow) -----------------------------------------------------------
@@ -217,20 +373,61 @@ export function buildDesignerCorpus(): Sequence[] {
     { method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, number: '9' } },
     get(`${D}?ordering=-pk&page_size=2`),
   ]);
-  writes('create desk', [{ method: 'POST', path: `${D}?format=api`, type: JSON_TYPE, body: DESK }, get(`${D}/49?format=api`), get(`${D}?format=api&page=3`)]);
   writes('create desk', [
-    { method: 'POST', path: D, type: JSON_TYPE, body: { url: 'http://elsewhere.example/x', pk: 999, ...DESK, colour: 'red', extra: { a: 1 } } },
+    { method: 'POST', path: `${D}?format=api`, type: JSON_TYPE, body: DESK },
+    get(`${D}/49?format=api`),
+    get(`${D}?format=api&page=3`),
+  ]);
+  writes('create desk', [
+    {
+      method: 'POST',
+      path: D,
+      type: JSON_TYPE,
+      body: { url: 'http://elsewhere.example/x', pk: 999, ...DESK, colour: 'red', extra: { a: 1 } },
+    },
     get(`${D}/999`),
     get(NEWEST_DESK),
   ]);
-  writes('create desk', [{ method: 'POST', path: `${D}?page=2&search=zz`, type: JSON_TYPE, body: DESK }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: `${JSON_TYPE}; charset=utf-8`, body: DESK }, get(NEWEST_DESK)]);
+  writes('create desk', [
+    { method: 'POST', path: `${D}?page=2&search=zz`, type: JSON_TYPE, body: DESK },
+    get(NEWEST_DESK),
+  ]);
+  writes('create desk', [
+    { method: 'POST', path: D, type: `${JSON_TYPE}; charset=utf-8`, body: DESK },
+    get(NEWEST_DESK),
+  ]);
   writes('create desk', [{ method: 'POST', path: D, type: 'Application/JSON', body: DESK }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: JSON_TYPE, body: `  ${JSON.stringify(DESK, null, 2)}\n` }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, number: '  12a  ', building: ' B ' } }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, floor: '7', active: 'true', lead: 'False', ergonomic: 1, held_today: '0' } }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: JSON_TYPE, body: '{"building":"A","building":"B","floor":1,"number":"1","active":true,"lead":true,"ergonomic":true,"held_today":true}' }, get(NEWEST_DESK)]);
-  writes('create desk', [{ method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, floor: -5, number: '12345678' } }, { method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, floor: 120 } }, get(`${D}?ordering=-pk&page_size=2`)]);
+  writes('create desk', [
+    { method: 'POST', path: D, type: JSON_TYPE, body: `  ${JSON.stringify(DESK, null, 2)}\n` },
+    get(NEWEST_DESK),
+  ]);
+  writes('create desk', [
+    { method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, number: '  12a  ', building: ' B ' } },
+    get(NEWEST_DESK),
+  ]);
+  writes('create desk', [
+    {
+      method: 'POST',
+      path: D,
+      type: JSON_TYPE,
+      body: { ...DESK, floor: '7', active: 'true', lead: 'False', ergonomic: 1, held_today: '0' },
+    },
+    get(NEWEST_DESK),
+  ]);
+  writes('create desk', [
+    {
+      method: 'POST',
+      path: D,
+      type: JSON_TYPE,
+      body: '{"building":"A","building":"B","floor":1,"number":"1","active":true,"lead":true,"ergonomic":true,"held_today":true}',
+    },
+    get(NEWEST_DESK),
+  ]);
+  writes('create desk', [
+    { method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, floor: -5, number: '12345678' } },
+    { method: 'POST', path: D, type: JSON_TYPE, body: { ...DESK, floor: 120 } },
+    get(`${D}?ordering=-pk&page_size=2`),
+  ]);
 
   // --- POST /desk: invalid JSON bodies (each from the fixtures, followed by the newest desk) ---------
   const invalidDesks: [string, unknown][] = [
@@ -264,7 +461,10 @@ export function buildDesignerCorpus(): Sequence[] {
     ['floor underscore', { ...DESK, floor: '1_0' }],
     ['floor 1e2', { ...DESK, floor: 1e2 }],
     ['floor 1e20', { ...DESK, floor: 1e20 }],
-    ['floor huge int', '{"building":"Q","floor":100000000000000000000,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}'],
+    [
+      'floor huge int',
+      '{"building":"Q","floor":100000000000000000000,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
     ['floor spaces', { ...DESK, floor: '  7  ' }],
     ['floor list', { ...DESK, floor: [3] }],
     ['floor object', { ...DESK, floor: {} }],
@@ -284,7 +484,10 @@ export function buildDesignerCorpus(): Sequence[] {
     ['number no-break space', { ...DESK, number: '\u00a012\u00a0' }],
     ['number arabic-indic', { ...DESK, number: '١٢' }],
     ['number NUL', { ...DESK, number: '1\u00002' }],
-    ['number lone surrogate', '{"building":"Q","floor":3,"number":"\\ud800","active":true,"lead":false,"ergonomic":true,"held_today":false}'],
+    [
+      'number lone surrogate',
+      '{"building":"Q","floor":3,"number":"\\ud800","active":true,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
     ['active "yes"', { ...DESK, active: 'yes' }],
     ['active "on"', { ...DESK, active: 'on' }],
     ['active "TRUE"', { ...DESK, active: 'TRUE' }],
@@ -292,14 +495,21 @@ export function buildDesignerCorpus(): Sequence[] {
     ['active "YeS"', { ...DESK, active: 'YeS' }],
     ['active "nope"', { ...DESK, active: 'nope' }],
     ['active 2', { ...DESK, active: 2 }],
-    ['active 0.0', '{"building":"Q","floor":3,"number":"12A","active":0.0,"lead":false,"ergonomic":true,"held_today":false}'],
+    [
+      'active 0.0',
+      '{"building":"Q","floor":3,"number":"12A","active":0.0,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
     ['active null', { ...DESK, active: null }],
     ['active blank', { ...DESK, active: '' }],
     ['active "null"', { ...DESK, active: 'null' }],
     ['active list', { ...DESK, active: [true] }],
-    ['everything wrong', { building: 'ab1', floor: 'high', number: '', active: 'maybe', lead: null, ergonomic: [], held_today: {} }],
+    [
+      'everything wrong',
+      { building: 'ab1', floor: 'high', number: '', active: 'maybe', lead: null, ergonomic: [], held_today: {} },
+    ],
   ];
-  for (const [, body] of invalidDesks) writes('POST desk: invalid JSON values', [{ method: 'POST', path: D, type: JSON_TYPE, body }, get(NEWEST_DESK)]);
+  for (const [, body] of invalidDesks)
+    writes('POST desk: invalid JSON values', [{ method: 'POST', path: D, type: JSON_TYPE, body }, get(NEWEST_DESK)]);
 
   // --- POST /desk: bodies that are no JSON object, malformed JSON, content types, empty bodies -------
   const notObjects: [string | undefined, string | undefined][] = [
@@ -310,9 +520,18 @@ export function buildDesignerCorpus(): Sequence[] {
     [JSON_TYPE, '42'],
     [JSON_TYPE, 'true'],
     [JSON_TYPE, 'NaN'],
-    [JSON_TYPE, '{"building":"Q","floor":NaN,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}'],
-    [JSON_TYPE, '{"building":"Q","floor":Infinity,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}'],
-    [JSON_TYPE, '{"building":"Q","floor":1e999,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}'],
+    [
+      JSON_TYPE,
+      '{"building":"Q","floor":NaN,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
+    [
+      JSON_TYPE,
+      '{"building":"Q","floor":Infinity,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
+    [
+      JSON_TYPE,
+      '{"building":"Q","floor":1e999,"number":"12A","active":true,"lead":false,"ergonomic":true,"held_today":false}',
+    ],
     [JSON_TYPE, '{not json'],
     [JSON_TYPE, '{"building": '],
     [JSON_TYPE, '{"a":1,}'],
@@ -333,10 +552,20 @@ export function buildDesignerCorpus(): Sequence[] {
     ['application/json-patch+json', '[]'],
     ['Text/Plain; charset=latin-1', 'x'],
     ['application/octet-stream', 'x'],
-    ['multipart/form-data; boundary=XyZ', '--XyZ\r\nContent-Disposition: form-data; name="building"\r\n\r\nB\r\n--XyZ--\r\n'],
-    ['multipart/form-data; boundary=XyZ', multipart('XyZ', { building: 'M', floor: '4', number: '401', active: 'true' })],
+    [
+      'multipart/form-data; boundary=XyZ',
+      '--XyZ\r\nContent-Disposition: form-data; name="building"\r\n\r\nB\r\n--XyZ--\r\n',
+    ],
+    [
+      'multipart/form-data; boundary=XyZ',
+      multipart('XyZ', { building: 'M', floor: '4', number: '401', active: 'true' }),
+    ],
   ];
-  for (const [type, body] of notObjects) writes('POST desk: bodies and content types', [{ method: 'POST', path: D, ...(type ? { type } : {}), ...(body !== undefined ? { body } : {}) }, get(NEWEST_DESK)]);
+  for (const [type, body] of notObjects)
+    writes('POST desk: bodies and content types', [
+      { method: 'POST', path: D, ...(type ? { type } : {}), ...(body !== undefined ? { body } : {}) },
+      get(NEWEST_DESK),
+    ]);
 
   // --- POST /desk: form-encoded bodies --------------------------------------------------------------
   const forms = [
@@ -359,29 +588,77 @@ export function buildDesignerCorpus(): Sequence[] {
     'building=R&floor=2&number=7&&',
     'building',
   ];
-  for (const body of forms) writes('POST desk: form-encoded', [{ method: 'POST', path: D, type: FORM_TYPE, body }, get(NEWEST_DESK)]);
+  for (const body of forms)
+    writes('POST desk: form-encoded', [{ method: 'POST', path: D, type: FORM_TYPE, body }, get(NEWEST_DESK)]);
 
   // --- PUT / PATCH / DELETE on a desk ---------------------------------------------------------------
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { floor: 9 } }, get(`${D}/5`), get(`${D}?floor=9`), get(`${D}?ordering=-floor&page_size=2`)]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { floor: 9 } },
+    get(`${D}/5`),
+    get(`${D}?floor=9`),
+    get(`${D}?ordering=-floor&page_size=2`),
+  ]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: {} }, get(`${D}/5`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { floor: 'x', building: null } }, get(`${D}/5`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { pk: 77, url: 'http://x.example/', colour: 'red' } }, get(`${D}/5`), get(`${D}/77`)]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { floor: 'x', building: null } },
+    get(`${D}/5`),
+  ]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { pk: 77, url: 'http://x.example/', colour: 'red' } },
+    get(`${D}/5`),
+    get(`${D}/77`),
+  ]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: FORM_TYPE, body: 'floor=9' }, get(`${D}/5`)]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: FORM_TYPE, body: 'active=' }, get(`${D}/5`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5?format=api`, type: JSON_TYPE, body: { building: 'Z', number: '999z' } }, get(`${D}?search=z`), get(`${D}?building=Z`), get(`${D}?ordering=-number&page_size=3`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { number: '123456789' } }, get(`${D}/5`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { active: 'FaLsE' } }, get(`${D}/5`)]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5?format=api`, type: JSON_TYPE, body: { building: 'Z', number: '999z' } },
+    get(`${D}?search=z`),
+    get(`${D}?building=Z`),
+    get(`${D}?ordering=-number&page_size=3`),
+  ]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { number: '123456789' } },
+    get(`${D}/5`),
+  ]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { active: 'FaLsE' } },
+    get(`${D}/5`),
+  ]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: [{ floor: 1 }] }, get(`${D}/5`)]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: '{"floor": ' }, get(`${D}/5`)]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5`, type: 'text/plain', body: 'floor=9' }, get(`${D}/5`)]);
   writes('PATCH desk', [{ method: 'PATCH', path: `${D}/5` }, get(`${D}/5`)]);
-  writes('PATCH desk', [{ method: 'PATCH', path: `${D}/13`, type: JSON_TYPE, body: { floor: 1 } }, { method: 'PATCH', path: `${D}/abc`, type: JSON_TYPE, body: { floor: 1 } }, get(NEWEST_DESK)]);
+  writes('PATCH desk', [
+    { method: 'PATCH', path: `${D}/13`, type: JSON_TYPE, body: { floor: 1 } },
+    { method: 'PATCH', path: `${D}/abc`, type: JSON_TYPE, body: { floor: 1 } },
+    get(NEWEST_DESK),
+  ]);
   writes('PUT desk', [{ method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: { floor: 9 } }, get(`${D}/5`)]);
-  writes('PUT desk', [{ method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: { ...DESK, building: 'Z' } }, get(`${D}/5`), get(`${D}?building=Z`), get(`${D}?page=2`)]);
-  writes('PUT desk', [{ method: 'PUT', path: `${D}/5?format=api`, type: JSON_TYPE, body: { ...DESK, pk: 5000, url: 'x' } }, get(`${D}/5`), get(`${D}/5000`)]);
-  writes('PUT desk', [{ method: 'PUT', path: `${D}/5`, type: FORM_TYPE, body: 'building=R&floor=2&number=7' }, get(`${D}/5`)]);
-  writes('PUT desk', [{ method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: { ...DESK, held_today: 'YES', lead: 'oFf' } }, get(`${D}/5`)]);
-  writes('PUT desk', [{ method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: {} }, { method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: '[]' }, { method: 'PUT', path: `${D}/5`, type: 'text/plain', body: 'x' }, get(`${D}/5`)]);
+  writes('PUT desk', [
+    { method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: { ...DESK, building: 'Z' } },
+    get(`${D}/5`),
+    get(`${D}?building=Z`),
+    get(`${D}?page=2`),
+  ]);
+  writes('PUT desk', [
+    { method: 'PUT', path: `${D}/5?format=api`, type: JSON_TYPE, body: { ...DESK, pk: 5000, url: 'x' } },
+    get(`${D}/5`),
+    get(`${D}/5000`),
+  ]);
+  writes('PUT desk', [
+    { method: 'PUT', path: `${D}/5`, type: FORM_TYPE, body: 'building=R&floor=2&number=7' },
+    get(`${D}/5`),
+  ]);
+  writes('PUT desk', [
+    { method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: { ...DESK, held_today: 'YES', lead: 'oFf' } },
+    get(`${D}/5`),
+  ]);
+  writes('PUT desk', [
+    { method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: {} },
+    { method: 'PUT', path: `${D}/5`, type: JSON_TYPE, body: '[]' },
+    { method: 'PUT', path: `${D}/5`, type: 'text/plain', body: 'x' },
+    get(`${D}/5`),
+  ]);
   writes('PUT desk', [
     { method: 'PUT', path: `${D}/4242`, type: JSON_TYPE, body: DESK },
     { method: 'PUT', path: `${D}/abc`, type: JSON_TYPE, body: DESK },
@@ -399,7 +676,12 @@ export function buildDesignerCorpus(): Sequence[] {
     { method: 'PATCH', path: `${D}/5`, type: JSON_TYPE, body: { floor: 1 } },
     { method: 'OPTIONS', path: `${D}/5` },
   ]);
-  writes('DELETE desk', [{ method: 'DELETE', path: `${D}/48?format=api` }, get(`${D}?page=last`), { method: 'POST', path: D, type: JSON_TYPE, body: DESK }, get(`${D}?ordering=-pk&page_size=2`)]);
+  writes('DELETE desk', [
+    { method: 'DELETE', path: `${D}/48?format=api` },
+    get(`${D}?page=last`),
+    { method: 'POST', path: D, type: JSON_TYPE, body: DESK },
+    get(`${D}?ordering=-pk&page_size=2`),
+  ]);
   writes('DELETE desk', [
     { method: 'DELETE', path: `${D}/4242` },
     { method: 'DELETE', path: `${D}/abc` },
@@ -419,10 +701,25 @@ export function buildDesignerCorpus(): Sequence[] {
   ]);
 
   // --- POST /signature ------------------------------------------------------------------------------
-  writes('create signature', [{ method: 'POST', path: S, type: JSON_TYPE, body: SIGNATURE }, get(`${S}?page=last`), get(`${S}?page=6`), { method: 'POST', path: S, type: JSON_TYPE, body: { ...SIGNATURE, kind: 'paper' } }, get(`${S}?page=last`)]);
-  writes('create signature', [{ method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { pk: 3, ...SIGNATURE, url: 'x', extra: 1 } }, get(`${S}?page=last`)]);
-  writes('create signature', [{ method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05&witness=Ada' }, get(`${S}?page=last`)]);
-  writes('create signature', [{ method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { ...SIGNATURE, witness: 'x'.repeat(20) } }, get(`${S}?page=last`)]);
+  writes('create signature', [
+    { method: 'POST', path: S, type: JSON_TYPE, body: SIGNATURE },
+    get(`${S}?page=last`),
+    get(`${S}?page=6`),
+    { method: 'POST', path: S, type: JSON_TYPE, body: { ...SIGNATURE, kind: 'paper' } },
+    get(`${S}?page=last`),
+  ]);
+  writes('create signature', [
+    { method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { pk: 3, ...SIGNATURE, url: 'x', extra: 1 } },
+    get(`${S}?page=last`),
+  ]);
+  writes('create signature', [
+    { method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05&witness=Ada' },
+    get(`${S}?page=last`),
+  ]);
+  writes('create signature', [
+    { method: 'POST', path: `${S}?format=api`, type: JSON_TYPE, body: { ...SIGNATURE, witness: 'x'.repeat(20) } },
+    get(`${S}?page=last`),
+  ]);
   const invalidSignatures: unknown[] = [
     {},
     { ...SIGNATURE, kind: 'Paper' },
@@ -454,9 +751,16 @@ export function buildDesignerCorpus(): Sequence[] {
     [SIGNATURE],
     '{"signer": "Ada", ',
   ];
-  for (const body of invalidSignatures) writes('POST signature: invalid', [{ method: 'POST', path: S, type: JSON_TYPE, body }, get(`${S}?page=last`)]);
-  writes('POST signature: invalid', [{ method: 'POST', path: S, type: 'text/plain', body: 'x' }, get(`${S}?page=last`)]);
-  writes('POST signature: invalid', [{ method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05' }, get(`${S}?page=last`)]);
+  for (const body of invalidSignatures)
+    writes('POST signature: invalid', [{ method: 'POST', path: S, type: JSON_TYPE, body }, get(`${S}?page=last`)]);
+  writes('POST signature: invalid', [
+    { method: 'POST', path: S, type: 'text/plain', body: 'x' },
+    get(`${S}?page=last`),
+  ]);
+  writes('POST signature: invalid', [
+    { method: 'POST', path: S, type: FORM_TYPE, body: 'signer=Grace&signed_on=2024-01-05' },
+    get(`${S}?page=last`),
+  ]);
   return sequences;
 }
 

@@ -11,13 +11,21 @@
 //   npx tsx test/reference/designer-harness.ts                                    # the same, without vitest
 // The full report: test-output/designer-differential.json.
 import { describe, expect, it } from 'vitest';
-import { DESIGNER_ALLOW_LIST, decimalToInt, pyQuotePlus, searchTerms314, searchTerms316, smartSplit } from './designer-allow-list.js';
+import {
+  DESIGNER_ALLOW_LIST,
+  decimalToInt,
+  pyQuotePlus,
+  searchTerms314,
+  searchTerms316,
+  smartSplit,
+} from './designer-allow-list.js';
 import { buildDesignerCorpus, flatCorpus } from './designer-corpus.js';
 import { designerGate, runDesignerDifferential, startDesignerReference } from './designer-harness.js';
 import { formatReport } from './harness.js';
 
 const gate = designerGate();
-if (!gate.run && gate.skip) console.warn(`designer differential test skipped: the reference deployment is unavailable: ${gate.why}`);
+if (!gate.run && gate.skip)
+  console.warn(`designer differential test skipped: the reference deployment is unavailable: ${gate.why}`);
 const reportOnly = process.env.DIFF_REPORT === '1';
 
 describe('the designer corpus and its allow-list', () => {
@@ -28,21 +36,42 @@ describe('the designer corpus and its allow-list', () => {
     expect(new Set(a.map((r) => r.id)).size).toBe(a.length);
     expect(b.map((r) => r.id)).toEqual(a.map((r) => r.id));
     const has = (f: (r: (typeof a)[number]) => boolean) => a.some(f);
-    for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(has((r) => r.method === method), method).toBe(true);
-    for (const p of ['building=', 'floor=', 'active=', 'search=', 'ordering=', 'page_size=']) expect(has((r) => r.path.includes(`?${p}`) || r.path.includes(`&${p}`)), p).toBe(true);
-    for (const path of ['/api/v1/desk', '/api/v1/desk/5', '/api/v1/employee', '/api/v1/employee/9', '/api/v1/signature']) {
-      expect(has((r) => r.method === 'OPTIONS' && r.path === path), `OPTIONS ${path}`).toBe(true);
+    for (const method of ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
+      expect(
+        has((r) => r.method === method),
+        method,
+      ).toBe(true);
+    for (const p of ['building=', 'floor=', 'active=', 'search=', 'ordering=', 'page_size='])
+      expect(
+        has((r) => r.path.includes(`?${p}`) || r.path.includes(`&${p}`)),
+        p,
+      ).toBe(true);
+    for (const path of [
+      '/api/v1/desk',
+      '/api/v1/desk/5',
+      '/api/v1/employee',
+      '/api/v1/employee/9',
+      '/api/v1/signature',
+    ]) {
+      expect(
+        has((r) => r.method === 'OPTIONS' && r.path === path),
+        `OPTIONS ${path}`,
+      ).toBe(true);
     }
-    expect(has((r) => r.headers.some(([k, v]) => k === 'Content-Type' && v.startsWith('application/x-www-form-urlencoded')))).toBe(true);
+    expect(
+      has((r) => r.headers.some(([k, v]) => k === 'Content-Type' && v.startsWith('application/x-www-form-urlencoded'))),
+    ).toBe(true);
     // writes come in sequences that start from the fixtures
-    for (const s of buildDesignerCorpus()) if (s.requests.some((r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method))) expect(s.writes, s.name).toBe(true);
+    for (const s of buildDesignerCorpus())
+      if (s.requests.some((r) => !['GET', 'HEAD', 'OPTIONS'].includes(r.method))) expect(s.writes, s.name).toBe(true);
   });
 
   it('every allow-list entry cites source lines of both versions', () => {
     for (const e of DESIGNER_ALLOW_LIST) {
       expect(e.older.length, e.id).toBeGreaterThan(0);
       expect(e.newer.length, e.id).toBeGreaterThan(0);
-      for (const c of [...e.older, ...e.newer]) expect(c, e.id).toMatch(/^(rest_framework|django)\/\S+@\d+\.\d+\.\d+ L\d+/);
+      for (const c of [...e.older, ...e.newer])
+        expect(c, e.id).toMatch(/^(rest_framework|django)\/\S+@\d+\.\d+\.\d+ L\d+/);
     }
     expect(new Set(DESIGNER_ALLOW_LIST.map((e) => e.id)).size).toBe(DESIGNER_ALLOW_LIST.length);
   });
@@ -75,7 +104,11 @@ describe.skipIf(!gate.run && gate.skip)("the stub against the reference's design
   }
 
   it('the harness is sound: the designer reference against a second one differs nowhere', async () => {
-    const report = await runDesignerDifferential({ allowList: [], reportFile: '', candidate: (dir) => startDesignerReference(dir) });
+    const report = await runDesignerDifferential({
+      allowList: [],
+      reportFile: '',
+      candidate: (dir) => startDesignerReference(dir),
+    });
     expect(report.compared).toBeGreaterThanOrEqual(400);
     expect(report.differing, formatReport(report)).toBe(0);
   }, 180_000);
@@ -86,6 +119,8 @@ describe.skipIf(!gate.run && gate.skip)("the stub against the reference's design
     console.log(summary);
     expect(report.compared).toBeGreaterThanOrEqual(400);
     if (reportOnly || report.differing === 0) return;
-    throw new Error(`${report.differing} of ${report.compared} designer requests differ from the reference in ${report.classes.length} classes (full report: test-output/designer-differential.json)\n\n${summary}`);
+    throw new Error(
+      `${report.differing} of ${report.compared} designer requests differ from the reference in ${report.classes.length} classes (full report: test-output/designer-differential.json)\n\n${summary}`,
+    );
   }, 180_000);
 });

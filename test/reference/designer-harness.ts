@@ -66,7 +66,9 @@ export function designerGate(): ReturnType<typeof referenceGate> {
   if (probe.status === 0) return gate;
   const why = `${PYTHON} cannot import django_filters (apt-get install -y python3-django-filters): ${(probe.stderr ?? '').trim().split('\n').pop() ?? ''}`;
   const required = process.env.CI === 'true' || process.env.REQUIRE_REFERENCE === '1';
-  return required ? { run: false, skip: false, why: `${why} (required: CI=true or REQUIRE_REFERENCE=1)` } : { run: false, skip: true, why };
+  return required
+    ? { run: false, skip: false, why: `${why} (required: CI=true or REQUIRE_REFERENCE=1)` }
+    : { run: false, skip: true, why };
 }
 
 function origin(url: string): string {
@@ -75,11 +77,22 @@ function origin(url: string): string {
 
 async function resetVia(base: string, path: string): Promise<void> {
   const a = await send(base, { method: 'POST', path, headers: [['Host', new URL(base).host]] });
-  if (a.status !== 204) throw new Error(`POST ${path} on ${base} answered ${a.status || a.error}: ${a.body.slice(0, 200)}`);
+  if (a.status !== 204)
+    throw new Error(`POST ${path} on ${base} answered ${a.status || a.error}: ${a.body.slice(0, 200)}`);
 }
 
 export async function startDesignerStub(fixturesDir = DESIGNER_FIXTURES): Promise<Server> {
-  const args = ['--port', '0', '-q', '--page-size', String(DESIGNER_PAGE_SIZE), '--spec', DESIGNER_SPEC, '--fixtures', fixturesDir];
+  const args = [
+    '--port',
+    '0',
+    '-q',
+    '--page-size',
+    String(DESIGNER_PAGE_SIZE),
+    '--spec',
+    DESIGNER_SPEC,
+    '--fixtures',
+    fixturesDir,
+  ];
   let s: Awaited<ReturnType<typeof startCli>>;
   try {
     s = await startCli(args);
@@ -102,7 +115,12 @@ export async function startDesignerStub(fixturesDir = DESIGNER_FIXTURES): Promis
 }
 
 export async function startDesignerReference(fixturesDir: string, pythonPath?: string): Promise<Server> {
-  const ref = await startReference({ profile: 'designer', pageSize: DESIGNER_PAGE_SIZE, fixturesDir, ...(pythonPath ? { pythonPath } : {}) });
+  const ref = await startReference({
+    profile: 'designer',
+    pageSize: DESIGNER_PAGE_SIZE,
+    fixturesDir,
+    ...(pythonPath ? { pythonPath } : {}),
+  });
   return { url: ref.url, reset: () => resetVia(ref.url, '/__ref/reset'), stop: () => ref.stop() };
 }
 
@@ -112,7 +130,14 @@ export async function listAll(base: string, path: string): Promise<Record<string
   let next: string | null = path;
   for (let guard = 0; next !== null && guard < 1000; guard++) {
     const u = new URL(next, base);
-    const a = await send(base, { method: 'GET', path: `${u.pathname}${u.search}`, headers: [['Host', new URL(base).host], ['Accept', 'application/json']] });
+    const a = await send(base, {
+      method: 'GET',
+      path: `${u.pathname}${u.search}`,
+      headers: [
+        ['Host', new URL(base).host],
+        ['Accept', 'application/json'],
+      ],
+    });
     if (a.status !== 200) throw new Error(`GET ${u.pathname}${u.search} on ${base} answered ${a.status || a.error}`);
     const page = JSON.parse(a.body) as { next: string | null; results: Record<string, unknown>[] };
     items.push(...page.results);
@@ -178,7 +203,8 @@ export async function runDesignerDifferential(opts: DesignerOptions = {}): Promi
       // reference refused (4xx/5xx: nothing was written), so that the state stays as the newer versions'.
       const ctx = {
         reference: (r: DesignerRequest): Promise<Answer> => {
-          if (!SAFE.has(r.method) && refAnswer.status < 400) throw new Error(`allow-list: would repeat a write the reference accepted: ${req.id}`);
+          if (!SAFE.has(r.method) && refAnswer.status < 400)
+            throw new Error(`allow-list: would repeat a write the reference accepted: ${req.id}`);
           return send(ref.url, r);
         },
       };
@@ -192,10 +218,20 @@ export async function runDesignerDifferential(opts: DesignerOptions = {}): Promi
       }
       const expected = adjustedBy.length ? observe(state.answer, origin(ref.url), req.method) : undefined;
       const diffs = compareAnswers(expected ?? refObs, stubObs);
-      if (!diffs.length) return adjustedBy.length ? { req, outcome: 'allow-listed', adjustedBy } : { req, outcome: 'identical' };
+      if (!diffs.length)
+        return adjustedBy.length ? { req, outcome: 'allow-listed', adjustedBy } : { req, outcome: 'identical' };
       const asOld = expected !== undefined && !compareAnswers(refObs, stubObs).length;
       const cls = classify(diffs, expected ?? refObs, stubObs, { newer: adjustedBy, asOld });
-      return { req, outcome: 'differing', cls, ref: refObs, stub: stubObs, ...(expected ? { expected } : {}), adjustedBy, diffs };
+      return {
+        req,
+        outcome: 'differing',
+        cls,
+        ref: refObs,
+        stub: stubObs,
+        ...(expected ? { expected } : {}),
+        adjustedBy,
+        diffs,
+      };
     };
 
     const results: Result[] = [];
@@ -232,7 +268,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const newer = process.env.DESIGNER_NEWER;
   const report = await runDesignerDifferential({
     ...(only ? { filter: (s) => s.requests.some((r) => r.id.includes(only)) } : {}),
-    ...(newer ? { candidate: (dir) => startDesignerReference(dir, newer), reportFile: join(ROOT, 'test-output', 'designer-differential-newer.json') } : {}),
+    ...(newer
+      ? {
+          candidate: (dir) => startDesignerReference(dir, newer),
+          reportFile: join(ROOT, 'test-output', 'designer-differential-newer.json'),
+        }
+      : {}),
   });
   process.stdout.write(`${formatReport(report, { maxClasses: Number(process.env.DIFF_MAX_CLASSES ?? 200) })}\n`);
 }

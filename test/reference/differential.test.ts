@@ -16,7 +16,8 @@ import { referenceGate, startReference } from './drf-server.js';
 import { formatReport, loadCorpus, runDifferential } from './harness.js';
 
 const gate = referenceGate();
-if (!gate.run && gate.skip) console.warn(`differential test skipped: the reference deployment is unavailable: ${gate.why}`);
+if (!gate.run && gate.skip)
+  console.warn(`differential test skipped: the reference deployment is unavailable: ${gate.why}`);
 const reportOnly = process.env.DIFF_REPORT === '1';
 
 describe('the differential harness itself', () => {
@@ -26,14 +27,19 @@ describe('the differential harness itself', () => {
     expect(a.length).toBeGreaterThanOrEqual(3000);
     expect(new Set(a.map((r) => r.id)).size).toBe(a.length);
     expect(b.map((r) => r.id)).toEqual(a.map((r) => r.id));
-    for (const server of Object.keys(SERVERS)) expect(a.some((r) => r.server === server), server).toBe(true);
+    for (const server of Object.keys(SERVERS))
+      expect(
+        a.some((r) => r.server === server),
+        server,
+      ).toBe(true);
   });
 
   it('every allow-list entry cites source lines of both versions', () => {
     for (const e of ALLOW_LIST) {
       expect(e.older.length, e.id).toBeGreaterThan(0);
       expect(e.newer.length, e.id).toBeGreaterThan(0);
-      for (const c of [...e.older, ...e.newer]) expect(c, e.id).toMatch(/^(rest_framework|django)\/\S+@\d+\.\d+\.\d+ L\d+/);
+      for (const c of [...e.older, ...e.newer])
+        expect(c, e.id).toMatch(/^(rest_framework|django)\/\S+@\d+\.\d+\.\d+ L\d+/);
     }
   });
 
@@ -54,10 +60,34 @@ describe('the differential harness itself', () => {
   });
 
   it('sees a difference where there is one, and normalises each server own base url', () => {
-    const a = observe({ status: 200, headers: { 'content-type': 'application/json', vary: 'Accept, Cookie' }, body: '{"url":"http://127.0.0.1:1/x"}' }, 'http://127.0.0.1:1', 'GET');
-    const b = observe({ status: 200, headers: { 'content-type': 'application/json', vary: 'Accept, Cookie' }, body: '{"url":"http://127.0.0.1:2/x"}' }, 'http://127.0.0.1:2', 'GET');
+    const a = observe(
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json', vary: 'Accept, Cookie' },
+        body: '{"url":"http://127.0.0.1:1/x"}',
+      },
+      'http://127.0.0.1:1',
+      'GET',
+    );
+    const b = observe(
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json', vary: 'Accept, Cookie' },
+        body: '{"url":"http://127.0.0.1:2/x"}',
+      },
+      'http://127.0.0.1:2',
+      'GET',
+    );
     expect(compareAnswers(a, b)).toEqual([]);
-    const c = observe({ status: 200, headers: { 'content-type': 'application/json', vary: 'Accept' }, body: '{"url":"http://127.0.0.1:2/y"}' }, 'http://127.0.0.1:2', 'GET');
+    const c = observe(
+      {
+        status: 200,
+        headers: { 'content-type': 'application/json', vary: 'Accept' },
+        body: '{"url":"http://127.0.0.1:2/y"}',
+      },
+      'http://127.0.0.1:2',
+      'GET',
+    );
     expect(compareAnswers(a, c).map((d) => `${d.kind}:${d.where}`)).toEqual(['header:vary', 'body:/url']);
   });
 });
@@ -79,7 +109,12 @@ describe.skipIf(!gate.run && gate.skip)('the stub against the reference DRF depl
       reportFile: '',
       candidate: (key, fixturesDir) => {
         const c = SERVERS[key];
-        return startReference({ pageSize: c.pageSize, trustProxy: c.trustProxy, allowedHosts: c.allowedHosts, fixturesDir });
+        return startReference({
+          pageSize: c.pageSize,
+          trustProxy: c.trustProxy,
+          allowedHosts: c.allowedHosts,
+          fixturesDir,
+        });
       },
     });
     expect(report.compared).toBeGreaterThan(200);
@@ -92,6 +127,8 @@ describe.skipIf(!gate.run && gate.skip)('the stub against the reference DRF depl
     console.log(summary);
     expect(report.compared).toBeGreaterThanOrEqual(3000);
     if (reportOnly || report.differing === 0) return;
-    throw new Error(`${report.differing} of ${report.compared} requests differ from the reference in ${report.classes.length} classes (full report: test-output/differential.json)\n\n${summary}`);
+    throw new Error(
+      `${report.differing} of ${report.compared} requests differ from the reference in ${report.classes.length} classes (full report: test-output/differential.json)\n\n${summary}`,
+    );
   }, 240_000);
 });

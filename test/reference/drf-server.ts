@@ -12,8 +12,16 @@ let availability: { ok: true } | { ok: false; why: string } | undefined;
 /** Whether /usr/bin/python3 can import django and rest_framework (checked once). */
 export function referenceAvailable(): { ok: true } | { ok: false; why: string } {
   if (availability) return availability;
-  const probe = spawnSync(PYTHON, ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'], { encoding: 'utf8', timeout: 15_000 });
-  if (probe.error) availability = { ok: false, why: `${PYTHON} cannot run (${probe.error.message}); install python3 and python3-djangorestframework` };
+  const probe = spawnSync(
+    PYTHON,
+    ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'],
+    { encoding: 'utf8', timeout: 15_000 },
+  );
+  if (probe.error)
+    availability = {
+      ok: false,
+      why: `${PYTHON} cannot run (${probe.error.message}); install python3 and python3-djangorestframework`,
+    };
   else if (probe.status !== 0)
     availability = {
       ok: false,
@@ -25,7 +33,11 @@ export function referenceAvailable(): { ok: true } | { ok: false; why: string } 
 
 /** The versions the reference runs, e.g. "3.2.25 3.14.0" (for messages). */
 export function referenceVersions(): string {
-  const probe = spawnSync(PYTHON, ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'], { encoding: 'utf8', timeout: 15_000 });
+  const probe = spawnSync(
+    PYTHON,
+    ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'],
+    { encoding: 'utf8', timeout: 15_000 },
+  );
   return probe.stdout.trim();
 }
 
@@ -96,7 +108,11 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   const available = referenceAvailable();
   if (!available.ok) throw new Error(`the reference deployment is unavailable: ${available.why}`);
   installExitHook();
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1' };
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PYTHONDONTWRITEBYTECODE: '1',
+    PYTHONUNBUFFERED: '1',
+  };
   for (const key of Object.keys(env)) if (key.startsWith('REF_') || key === 'DJANGO_SETTINGS_MODULE') delete env[key];
   env.REF_PAGE_SIZE = String(opts.pageSize ?? 100);
   if (opts.trustProxy) env.REF_TRUST_PROXY = '1';
@@ -146,9 +162,12 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
  * Whether tests of the reference run: they skip with a message when the reference is unavailable,
  * except on CI (CI=true) or with REQUIRE_REFERENCE=1, where its absence fails them.
  */
-export function referenceGate(): { run: true } | { run: false; skip: true; why: string } | { run: false; skip: false; why: string } {
+export function referenceGate():
+  { run: true } | { run: false; skip: true; why: string } | { run: false; skip: false; why: string } {
   const a = referenceAvailable();
   if (a.ok) return { run: true };
   const required = process.env.CI === 'true' || process.env.REQUIRE_REFERENCE === '1';
-  return required ? { run: false, skip: false, why: `${a.why} (required: CI=true or REQUIRE_REFERENCE=1)` } : { run: false, skip: true, why: a.why };
+  return required
+    ? { run: false, skip: false, why: `${a.why} (required: CI=true or REQUIRE_REFERENCE=1)` }
+    : { run: false, skip: true, why: a.why };
 }

@@ -84,7 +84,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export function stubArgs(key: ServerKey, fixturesDir: string): string[] {
   const c = SERVERS[key];
-  return ['--port', '0', '-q', '--page-size', String(c.pageSize), ...(c.trustProxy ? ['--trust-proxy'] : []), ...(c.allowedHosts ? ['--allowed-hosts', c.allowedHosts.join(',')] : []), '--fixtures', fixturesDir];
+  return [
+    '--port',
+    '0',
+    '-q',
+    '--page-size',
+    String(c.pageSize),
+    ...(c.trustProxy ? ['--trust-proxy'] : []),
+    ...(c.allowedHosts ? ['--allowed-hosts', c.allowedHosts.join(',')] : []),
+    '--fixtures',
+    fixturesDir,
+  ];
 }
 
 export function loadCorpus(fixturesDir = join(ROOT, 'fixtures')): CorpusRequest[] {
@@ -107,7 +117,12 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
     const refsStarted = Promise.all(
       keys.map(async (k) => {
         const c = SERVERS[k];
-        const ref = await startReference({ pageSize: c.pageSize, trustProxy: c.trustProxy, allowedHosts: c.allowedHosts, fixturesDir });
+        const ref = await startReference({
+          pageSize: c.pageSize,
+          trustProxy: c.trustProxy,
+          allowedHosts: c.allowedHosts,
+          fixturesDir,
+        });
         refs.push(ref);
         return [k, ref] as const;
       }),
@@ -131,7 +146,8 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
       stubs.push(s.child);
       stubStarted.set(k, { url: s.url });
     }
-    for (const [k, ref] of await refsStarted) pairs.set(k, { stub: stubStarted.get(k) as Pair['stub'], reference: ref });
+    for (const [k, ref] of await refsStarted)
+      pairs.set(k, { stub: stubStarted.get(k) as Pair['stub'], reference: ref });
     const startupMs = Date.now() - started;
 
     const results = await mapLimit(corpus, opts.concurrency ?? 6, async (req) => {
@@ -153,7 +169,10 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
       }
       const expected = adjustedBy.length ? observe(state.answer, origin(pair.reference.url), req.method) : undefined;
       const diffs = compareAnswers(expected ?? ref, stub);
-      if (!diffs.length) return adjustedBy.length ? { req, outcome: 'allow-listed' as const, adjustedBy } : { req, outcome: 'identical' as const };
+      if (!diffs.length)
+        return adjustedBy.length
+          ? { req, outcome: 'allow-listed' as const, adjustedBy }
+          : { req, outcome: 'identical' as const };
       // A stub that answers as the old versions do where the new ones differ is marked so.
       const asOld = expected !== undefined && !compareAnswers(ref, stub).length;
       const cls = classify(diffs, expected ?? ref, stub, { newer: adjustedBy, asOld });
@@ -174,7 +193,14 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
 
 /** One compared request, as both harnesses give them to `summarise` (a differing one with its answers). */
 export interface Compared {
-  readonly req: { readonly id: string; readonly group: string; readonly method: string; readonly path: string; readonly headers: [string, string][]; readonly body?: string };
+  readonly req: {
+    readonly id: string;
+    readonly group: string;
+    readonly method: string;
+    readonly path: string;
+    readonly headers: [string, string][];
+    readonly body?: string;
+  };
   readonly outcome: 'identical' | 'allow-listed' | 'differing';
   readonly adjustedBy?: readonly string[] | undefined;
   readonly cls?: { readonly kind: 'status' | 'header' | 'body'; readonly key: string } | undefined;
@@ -185,7 +211,10 @@ export interface Compared {
 }
 
 /** The figures of a differential run, its differences grouped in classes (one example each), written to `file`. */
-export function summarise(results: readonly Compared[], meta: { reference: string; started: number; startupMs: number; file: string | undefined }): DifferentialReport {
+export function summarise(
+  results: readonly Compared[],
+  meta: { reference: string; started: number; startupMs: number; file: string | undefined },
+): DifferentialReport {
   const report: DifferentialReport = {
     reference: meta.reference,
     compared: results.length,
@@ -218,7 +247,13 @@ export function summarise(results: readonly Compared[], meta: { reference: strin
           groups: {},
           ids: [],
           example: {
-            request: { id: r.req.id, method: r.req.method, path: r.req.path, headers: r.req.headers, ...(r.req.body !== undefined ? { body: r.req.body } : {}) },
+            request: {
+              id: r.req.id,
+              method: r.req.method,
+              path: r.req.path,
+              headers: r.req.headers,
+              ...(r.req.body !== undefined ? { body: r.req.body } : {}),
+            },
             reference: summariseAnswer(r.ref),
             stub: summariseAnswer(r.stub),
             ...(r.expected ? { expected: summariseAnswer(r.expected), adjustedBy: [...(r.adjustedBy ?? [])] } : {}),
@@ -233,7 +268,9 @@ export function summarise(results: readonly Compared[], meta: { reference: strin
     }
   }
   const order = { status: 0, header: 1, body: 2 };
-  report.classes = [...classes.values()].sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count || a.key.localeCompare(b.key));
+  report.classes = [...classes.values()].sort(
+    (a, b) => order[a.kind] - order[b.kind] || b.count - a.count || a.key.localeCompare(b.key),
+  );
   report.durationMs = Date.now() - meta.started;
   if (meta.file) {
     mkdirSync(join(meta.file, '..'), { recursive: true });
@@ -260,11 +297,15 @@ function answerLine(a: ReturnType<typeof summariseAnswer>): string {
 /** The grouped summary: the figure, then each class of difference with one example. */
 export function formatReport(report: DifferentialReport, opts: { maxClasses?: number } = {}): string {
   const lines: string[] = [];
-  lines.push(`Differential: stub vs ${report.reference}, ${report.compared} requests in ${(report.durationMs / 1000).toFixed(1)} s (start-up ${(report.startupMs / 1000).toFixed(1)} s)`);
+  lines.push(
+    `Differential: stub vs ${report.reference}, ${report.compared} requests in ${(report.durationMs / 1000).toFixed(1)} s (start-up ${(report.startupMs / 1000).toFixed(1)} s)`,
+  );
   const allowed = Object.entries(report.allowListedBy)
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  lines.push(`  identical ${report.identical}, allow-listed ${report.allowListed}${allowed ? ` (${allowed})` : ''}, differing ${report.differing}`);
+  lines.push(
+    `  identical ${report.identical}, allow-listed ${report.allowListed}${allowed ? ` (${allowed})` : ''}, differing ${report.differing}`,
+  );
   if (report.differing) {
     lines.push(
       `  differing by corpus group: ${Object.entries(report.byGroup)
@@ -282,7 +323,10 @@ export function formatReport(report: DifferentialReport, opts: { maxClasses?: nu
       lines.push(`  [${c.count}] ${c.key}`);
       lines.push(`      e.g. ${c.example.request.id}`);
       lines.push(indent(`reference: ${answerLine(c.example.reference)}`, '        '));
-      if (c.example.expected) lines.push(indent(`expected (${c.example.adjustedBy?.join(', ')}): ${answerLine(c.example.expected)}`, '        '));
+      if (c.example.expected)
+        lines.push(
+          indent(`expected (${c.example.adjustedBy?.join(', ')}): ${answerLine(c.example.expected)}`, '        '),
+        );
       lines.push(indent(`stub:      ${answerLine(c.example.stub)}`, '        '));
     }
     if (cs.length > max) lines.push(`  … ${cs.length - max} more classes in test-output/differential.json`);
@@ -293,6 +337,9 @@ export function formatReport(report: DifferentialReport, opts: { maxClasses?: nu
 // Run alone: print the summary (never fails on differences).
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.env.DIFF_ONLY;
-  const report = await runDifferential({ ...(only ? { filter: (r) => r.id.includes(only) } : {}), ...(process.env.DIFF_CONCURRENCY ? { concurrency: Number(process.env.DIFF_CONCURRENCY) } : {}) });
+  const report = await runDifferential({
+    ...(only ? { filter: (r) => r.id.includes(only) } : {}),
+    ...(process.env.DIFF_CONCURRENCY ? { concurrency: Number(process.env.DIFF_CONCURRENCY) } : {}),
+  });
   process.stdout.write(`${formatReport(report, { maxClasses: Number(process.env.DIFF_MAX_CLASSES ?? 200) })}\n`);
 }

@@ -32,7 +32,8 @@ function viaHttp(origin: URL, req: WireRequest, timeoutMs: number): Promise<Answ
     const headers: Record<string, string> = {};
     for (const [k, v] of req.headers) headers[k] = v;
     const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
-    if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['content-length'] = String(body.length);
+    if (body && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length'))
+      headers['content-length'] = String(body.length);
     let done = false;
     const finish = (a: Answer) => {
       if (!done) {
@@ -86,7 +87,8 @@ function viaSocket(origin: URL, req: WireRequest, timeoutMs: number): Promise<An
     const lines = [`${req.method} ${req.path} HTTP/1.1`];
     for (const [k, v] of req.headers) lines.push(`${k}: ${v}`);
     if (!req.headers.some(([k]) => k.toLowerCase() === 'connection')) lines.push('Connection: close');
-    if (body.length && !req.headers.some(([k]) => k.toLowerCase() === 'content-length')) lines.push(`Content-Length: ${body.length}`);
+    if (body.length && !req.headers.some(([k]) => k.toLowerCase() === 'content-length'))
+      lines.push(`Content-Length: ${body.length}`);
     const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'utf8');
     const socket = connect({ host: origin.hostname, port: Number(origin.port) });
     const chunks: Buffer[] = [];
@@ -97,14 +99,17 @@ function viaSocket(origin: URL, req: WireRequest, timeoutMs: number): Promise<An
       socket.destroy();
       resolve(a);
     };
-    socket.setTimeout(timeoutMs, () => finish({ status: 0, headers: {}, body: '', error: `time-out after ${timeoutMs} ms` }));
+    socket.setTimeout(timeoutMs, () =>
+      finish({ status: 0, headers: {}, body: '', error: `time-out after ${timeoutMs} ms` }),
+    );
     socket.on('connect', () => socket.write(Buffer.concat([head, body])));
     socket.on('data', (c: Buffer) => chunks.push(c));
     socket.on('error', (e) => finish({ status: 0, headers: {}, body: '', error: e.message }));
     socket.on('close', () => {
       const all = Buffer.concat(chunks);
       const end = all.indexOf('\r\n\r\n');
-      if (end < 0) return finish({ status: 0, headers: {}, body: '', error: `no complete answer (${all.length} bytes)` });
+      if (end < 0)
+        return finish({ status: 0, headers: {}, body: '', error: `no complete answer (${all.length} bytes)` });
       const [statusLine = '', ...headerLines] = all.subarray(0, end).toString('latin1').split('\r\n');
       const m = /^HTTP\/\d\.\d (\d{3})/.exec(statusLine);
       const h: Record<string, string> = {};
@@ -119,7 +124,12 @@ function viaSocket(origin: URL, req: WireRequest, timeoutMs: number): Promise<An
       if (req.method === 'HEAD') rest = Buffer.alloc(0);
       else if (/chunked/i.test(h['transfer-encoding'] ?? '')) rest = dechunk(rest);
       else if (h['content-length'] !== undefined) rest = rest.subarray(0, Number(h['content-length']));
-      finish({ status: m ? Number(m[1]) : 0, headers: h, body: rest.toString('utf8'), ...(m ? {} : { error: `bad status line ${JSON.stringify(statusLine)}` }) });
+      finish({
+        status: m ? Number(m[1]) : 0,
+        headers: h,
+        body: rest.toString('utf8'),
+        ...(m ? {} : { error: `bad status line ${JSON.stringify(statusLine)}` }),
+      });
     });
   });
 }
@@ -152,7 +162,11 @@ export async function send(base: string, req: WireRequest, opts: SendOptions = {
 }
 
 /** Runs `fn` over `items` with at most `limit` at once, keeping the order of results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {

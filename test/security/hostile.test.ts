@@ -73,8 +73,56 @@ function expectSafe(a: RawAnswer, method = 'GET'): void {
   }
 }
 
-const PAGE_VALUES = ['0', '-1', '1.5', 'abc', '9'.repeat(30), '%00', '', '%20', '1e3', '0x1', '1_000', '%D9%A1', '%FF', 'last', 'LAST', '+1', '-0', '2147483648', 'NaN', 'Infinity', 'null', '[]', '%7B%7D', '%27%22', '%3Cscript%3E', '..%2F'];
-const PK_VALUES = ['0', '-1', '1.5', 'abc', '9'.repeat(30), '%00', '%2F', '%2e%2e', '..', '.', '%201', '1%20', 'null', '__proto__', 'constructor', '1;drop', '%27', '%22', 'x'.repeat(3000), '1%0d%0aSet-Cookie:x'];
+const PAGE_VALUES = [
+  '0',
+  '-1',
+  '1.5',
+  'abc',
+  '9'.repeat(30),
+  '%00',
+  '',
+  '%20',
+  '1e3',
+  '0x1',
+  '1_000',
+  '%D9%A1',
+  '%FF',
+  'last',
+  'LAST',
+  '+1',
+  '-0',
+  '2147483648',
+  'NaN',
+  'Infinity',
+  'null',
+  '[]',
+  '%7B%7D',
+  '%27%22',
+  '%3Cscript%3E',
+  '..%2F',
+];
+const PK_VALUES = [
+  '0',
+  '-1',
+  '1.5',
+  'abc',
+  '9'.repeat(30),
+  '%00',
+  '%2F',
+  '%2e%2e',
+  '..',
+  '.',
+  '%201',
+  '1%20',
+  'null',
+  '__proto__',
+  'constructor',
+  '1;drop',
+  '%27',
+  '%22',
+  'x'.repeat(3000),
+  '1%0d%0aSet-Cookie:x',
+];
 const TRAVERSALS = [
   '/docs/../../package.json',
   '/docs/..%2f..%2fpackage.json',
@@ -104,9 +152,72 @@ const TRAVERSALS = [
   '/docs/index.js',
   '/docs/swagger-initializer.js',
 ];
-const BAD_HOSTS = ['<script>', 'a b', 'a"b', "a'b", '.', 'host:٣', 'host:abc', 'host:-1', '', 'a/b', 'a\\b', '[::1', '[zz::1]', 'host:', 'é.example', 'a@b', 'a%20b', 'a,b', 'javascript:alert(1)'];
-const PREFERS = ['code=', 'code=abc', 'code=99999', 'example=', 'delay=-1', 'delay=1e9', 'dynamic=maybe', '=====', ',,,,', 'code=404;example=x', 'x'.repeat(5000), 'code=404, code=500', 'empty=true, dynamic=true', 'code=200', 'respond-async', 'return=minimal'];
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'REPORT', 'MKCALENDAR', 'LINK', 'UNLINK', 'SOURCE', 'QUERY', 'FOO', 'CONNECT'];
+const BAD_HOSTS = [
+  '<script>',
+  'a b',
+  'a"b',
+  "a'b",
+  '.',
+  'host:٣',
+  'host:abc',
+  'host:-1',
+  '',
+  'a/b',
+  'a\\b',
+  '[::1',
+  '[zz::1]',
+  'host:',
+  'é.example',
+  'a@b',
+  'a%20b',
+  'a,b',
+  'javascript:alert(1)',
+];
+const PREFERS = [
+  'code=',
+  'code=abc',
+  'code=99999',
+  'example=',
+  'delay=-1',
+  'delay=1e9',
+  'dynamic=maybe',
+  '=====',
+  ',,,,',
+  'code=404;example=x',
+  'x'.repeat(5000),
+  'code=404, code=500',
+  'empty=true, dynamic=true',
+  'code=200',
+  'respond-async',
+  'return=minimal',
+];
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'PROPFIND',
+  'PROPPATCH',
+  'MKCOL',
+  'COPY',
+  'MOVE',
+  'LOCK',
+  'UNLOCK',
+  'SEARCH',
+  'PURGE',
+  'REPORT',
+  'MKCALENDAR',
+  'LINK',
+  'UNLINK',
+  'SOURCE',
+  'QUERY',
+  'FOO',
+  'CONNECT',
+];
 const METHODS_NODE_KNOWS = new Set(NODE_METHODS);
 const GARBAGE: [string, string | Buffer][] = [
   ['NUL bytes', '\u0000\u0001\u0002\r\n\r\n'],
@@ -114,10 +225,16 @@ const GARBAGE: [string, string | Buffer][] = [
   ['HTTP/9.9', 'GET / HTTP/9.9\r\nHost: a\r\n\r\n'],
   ['random bytes', Buffer.from(Array.from({ length: 1024 }, (_, i) => (i * 131 + 7) % 256))],
   ['a bad Content-Length', 'GET /api/v1/desk HTTP/1.1\r\nHost: a\r\nContent-Length: abc\r\n\r\n'],
-  ['Transfer-Encoding with Content-Length', 'POST /api/v1/desk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n'],
+  [
+    'Transfer-Encoding with Content-Length',
+    'POST /api/v1/desk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n',
+  ],
   ['a header without a colon', 'GET /api/v1/desk HTTP/1.1\r\nHost a\r\n\r\n'],
   ['bare LF lines', 'GET /api/v1/desk HTTP/1.1\nHost: a\n\n'],
-  ['300 headers', `GET /api/v1/desk HTTP/1.1\r\nHost: a\r\n${Array.from({ length: 300 }, (_, i) => `X-H${i}: ${'v'.repeat(60)}`).join('\r\n')}\r\n\r\n`],
+  [
+    '300 headers',
+    `GET /api/v1/desk HTTP/1.1\r\nHost: a\r\n${Array.from({ length: 300 }, (_, i) => `X-H${i}: ${'v'.repeat(60)}`).join('\r\n')}\r\n\r\n`,
+  ],
   ['a 20 KiB url', get(`/api/v1/desk?q=${'a'.repeat(20_000)}`)],
   ['a 20 KiB path', get(`/api/v1/${'a'.repeat(20_000)}`)],
   ['a space in the target', 'GET /api/v1/de sk HTTP/1.1\r\nHost: a\r\n\r\n'],
@@ -125,7 +242,10 @@ const GARBAGE: [string, string | Buffer][] = [
   ['an absolute-form target', get('http://evil.example/api/v1/desk')],
   ['an asterisk target', get('*', {}, 'OPTIONS')],
   ['a body on GET', 'GET /api/v1/desk HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello'],
-  ['a huge declared body', 'POST /api/v1/desk HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\nabc'],
+  [
+    'a huge declared body',
+    'POST /api/v1/desk HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\nabc',
+  ],
   ['an invalid chunk size', 'POST /api/v1/desk HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
   ['a duplicate Host', 'GET /api/v1/desk HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n'],
   ['an obsolete line folding', 'GET /api/v1/desk HTTP/1.1\r\nHost: a\r\nX-A: b\r\n c\r\n\r\n'],
@@ -147,7 +267,9 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     await trusting.close();
   });
 
-  const pages = PAGE_VALUES.flatMap((v) => ['/api/v1/desk', '/api/v1/employee'].flatMap((p) => [`${p}?page=${v}`, `${p}?format=api&page=${v}`]));
+  const pages = PAGE_VALUES.flatMap((v) =>
+    ['/api/v1/desk', '/api/v1/employee'].flatMap((p) => [`${p}?page=${v}`, `${p}?format=api&page=${v}`]),
+  );
   it.each(pages)('page value: %s', async (target) => {
     const a = await send(port, get(target));
     expectSafe(a);
@@ -157,11 +279,14 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     }
   });
 
-  it.each(PK_VALUES.flatMap((v) => [`/api/v1/desk/${v}`, `/api/v1/desk/${v}?format=api`]))('pk value: %s', async (target) => {
-    const a = await send(port, get(target));
-    expectSafe(a);
-    expect(a.headers['set-cookie']).toBeUndefined();
-  });
+  it.each(PK_VALUES.flatMap((v) => [`/api/v1/desk/${v}`, `/api/v1/desk/${v}?format=api`]))(
+    'pk value: %s',
+    async (target) => {
+      const a = await send(port, get(target));
+      expectSafe(a);
+      expect(a.headers['set-cookie']).toBeUndefined();
+    },
+  );
 
   it.each(TRAVERSALS)('path traversal: %s', async (target) => {
     const a = await send(port, get(target));
@@ -200,12 +325,15 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     expect(a.status).toBe(400);
   });
 
-  it.each(['<script>', 'javascript', 'https, http', 'HTTPS', '"https"', 'ftp'])('X-Forwarded-Proto %j gives http or https urls, nothing else', async (proto) => {
-    const a = await send(trustingPort, get('/api/v1/desk', { 'x-forwarded-proto': proto }));
-    expectSafe(a);
-    const body = JSON.parse(a.body) as { results: { url: string }[] };
-    expect(body.results[0]?.url).toMatch(/^https?:\/\/stub\.test\/api\/v1\/desk\/\d+$/);
-  });
+  it.each(['<script>', 'javascript', 'https, http', 'HTTPS', '"https"', 'ftp'])(
+    'X-Forwarded-Proto %j gives http or https urls, nothing else',
+    async (proto) => {
+      const a = await send(trustingPort, get('/api/v1/desk', { 'x-forwarded-proto': proto }));
+      expectSafe(a);
+      const body = JSON.parse(a.body) as { results: { url: string }[] };
+      expect(body.results[0]?.url).toMatch(/^https?:\/\/stub\.test\/api\/v1\/desk\/\d+$/);
+    },
+  );
 
   it.each(PREFERS)('Prefer %j', async (prefer) => {
     const a = await send(port, get('/api/v1/desk', { prefer }));
@@ -216,15 +344,18 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     } else expectSafe(a);
   });
 
-  it.each(METHODS.flatMap((m) => ['/api/v1/desk', '/api/v1/desk/1', '/api/v1/nosuch'].map((p) => [m, p] as const)))('%s %s', async (method, target) => {
-    const a = await send(port, get(target, {}, method));
-    expectSafe(a, method);
-    // Methods Node's parser does not know (FOO, and QUERY on Node 20) are read from the raw bytes
-    // and answered as Django does: every method but GET, HEAD and OPTIONS is DRF's 405 on a route.
-    void METHODS_NODE_KNOWS;
-    if (target === '/api/v1/nosuch') expect(a.status).toBe(404);
-    else if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) expect(a.status).toBe(405);
-  });
+  it.each(METHODS.flatMap((m) => ['/api/v1/desk', '/api/v1/desk/1', '/api/v1/nosuch'].map((p) => [m, p] as const)))(
+    '%s %s',
+    async (method, target) => {
+      const a = await send(port, get(target, {}, method));
+      expectSafe(a, method);
+      // Methods Node's parser does not know (FOO, and QUERY on Node 20) are read from the raw bytes
+      // and answered as Django does: every method but GET, HEAD and OPTIONS is DRF's 405 on a route.
+      void METHODS_NODE_KNOWS;
+      if (target === '/api/v1/nosuch') expect(a.status).toBe(404);
+      else if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) expect(a.status).toBe(405);
+    },
+  );
 
   it.each(GARBAGE)('garbage: %s', async (_n, bytes) => {
     expectSafe(await send(port, bytes));
@@ -244,10 +375,38 @@ const CACHE_PAIRS: [string, 'plain' | 'trusting', string, number, string, number
   ['a Host, then an empty Host', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { host: '' }), 400],
   ['no Accept, then an empty Accept', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { accept: '' }), 406],
   ['an empty Accept, then no Accept', 'plain', get('/api/v1/desk', { accept: '' }), 406, get('/api/v1/desk'), 200],
-  ['no X-Forwarded-Host, then an empty one (trusted proxy)', 'trusting', get('/api/v1/desk'), 200, get('/api/v1/desk', { 'x-forwarded-host': '' }), 400],
-  ['an empty X-Forwarded-Host, then none (trusted proxy)', 'trusting', get('/api/v1/desk', { 'x-forwarded-host': '' }), 400, get('/api/v1/desk'), 200],
-  ['no Authorization, then an empty Basic one', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { authorization: 'Basic' }), 403],
-  ['GET, then HEAD of an empty Host', 'plain', get('/api/v1/desk'), 200, get('/api/v1/desk', { host: '' }, 'HEAD'), 400],
+  [
+    'no X-Forwarded-Host, then an empty one (trusted proxy)',
+    'trusting',
+    get('/api/v1/desk'),
+    200,
+    get('/api/v1/desk', { 'x-forwarded-host': '' }),
+    400,
+  ],
+  [
+    'an empty X-Forwarded-Host, then none (trusted proxy)',
+    'trusting',
+    get('/api/v1/desk', { 'x-forwarded-host': '' }),
+    400,
+    get('/api/v1/desk'),
+    200,
+  ],
+  [
+    'no Authorization, then an empty Basic one',
+    'plain',
+    get('/api/v1/desk'),
+    200,
+    get('/api/v1/desk', { authorization: 'Basic' }),
+    403,
+  ],
+  [
+    'GET, then HEAD of an empty Host',
+    'plain',
+    get('/api/v1/desk'),
+    200,
+    get('/api/v1/desk', { host: '' }, 'HEAD'),
+    400,
+  ],
 ];
 
 describe('the answer cache in a hostile corpus: empty and absent headers, each sent twice in both orders', () => {
@@ -333,13 +492,41 @@ async function loadProblems(w: Workspace): Promise<string> {
 const PLACE = /^\S+ at (line \d+:\d+|\/\S*): |^\S+: /;
 const file = (w: Workspace, ...parts: string[]) => path.join(w.dir, ...parts);
 const HOSTILE_FILES: [string, (w: Workspace) => Promise<unknown>, RegExp][] = [
-  ['spec: a remote $ref with a leading space', (w) => setDeskRef(w, ' http://[::1]:4799/evil.yaml'), /openapi\.yaml at \/components\/schemas\/Desk\/\$ref: \$ref " http:\/\/\[::1\]:4799\/evil\.yaml" names a remote document/],
-  ['spec: a remote $ref to [::ffff:127.0.0.1]', (w) => setDeskRef(w, 'http://[::ffff:127.0.0.1]:4799/evil.yaml'), /names a remote document/],
-  ['spec: /etc/passwd', (w) => setDeskRef(w, '/etc/passwd'), /\$ref "\/etc\/passwd" resolves to \/etc\/passwd, outside the spec's folder/],
-  ['spec: /proc/self/environ', (w) => setDeskRef(w, '/proc/self/environ'), /resolves to \/proc\/self\/environ, outside the spec's folder/],
-  ['spec: file:///etc/passwd', (w) => setDeskRef(w, 'file:///etc/passwd'), /resolves to \/etc\/passwd, outside the spec's folder/],
-  ['spec: ../../outside.yaml', (w) => setDeskRef(w, '../../outside.yaml'), /resolves to .*outside\.yaml, outside the spec's folder/],
-  ['spec: %2e%2e/outside.yaml', (w) => setDeskRef(w, '%2e%2e/outside.yaml'), /resolves to .*outside\.yaml, outside the spec's folder/],
+  [
+    'spec: a remote $ref with a leading space',
+    (w) => setDeskRef(w, ' http://[::1]:4799/evil.yaml'),
+    /openapi\.yaml at \/components\/schemas\/Desk\/\$ref: \$ref " http:\/\/\[::1\]:4799\/evil\.yaml" names a remote document/,
+  ],
+  [
+    'spec: a remote $ref to [::ffff:127.0.0.1]',
+    (w) => setDeskRef(w, 'http://[::ffff:127.0.0.1]:4799/evil.yaml'),
+    /names a remote document/,
+  ],
+  [
+    'spec: /etc/passwd',
+    (w) => setDeskRef(w, '/etc/passwd'),
+    /\$ref "\/etc\/passwd" resolves to \/etc\/passwd, outside the spec's folder/,
+  ],
+  [
+    'spec: /proc/self/environ',
+    (w) => setDeskRef(w, '/proc/self/environ'),
+    /resolves to \/proc\/self\/environ, outside the spec's folder/,
+  ],
+  [
+    'spec: file:///etc/passwd',
+    (w) => setDeskRef(w, 'file:///etc/passwd'),
+    /resolves to \/etc\/passwd, outside the spec's folder/,
+  ],
+  [
+    'spec: ../../outside.yaml',
+    (w) => setDeskRef(w, '../../outside.yaml'),
+    /resolves to .*outside\.yaml, outside the spec's folder/,
+  ],
+  [
+    'spec: %2e%2e/outside.yaml',
+    (w) => setDeskRef(w, '%2e%2e/outside.yaml'),
+    /resolves to .*outside\.yaml, outside the spec's folder/,
+  ],
   [
     'spec: a symlink out of the folder',
     async (w) => {
@@ -357,28 +544,120 @@ const HOSTILE_FILES: [string, (w: Workspace) => Promise<unknown>, RegExp][] = [
     },
     /fifo\.yaml: cannot read the file: a FIFO/,
   ],
-  ['spec: a billion laughs', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}${aliasBomb()}`), /openapi\.yaml at line \d+:\d+: alias \*a\d expands past 100 copies/],
-  ['spec: an alias inside its own anchor', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}x-loop: &loop\n  self: *loop\n`), /openapi\.yaml at line \d+:9: alias \*loop stands inside the node its anchor names/],
-  ['spec: 5,000 nested flow collections', (w) => writeFile(file(w, 'openapi', 'schemas', 'desk.yaml'), `type: object\nx: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`), /desk\.yaml at line 2:\d+: nested deeper than 256 levels/],
+  [
+    'spec: a billion laughs',
+    async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}${aliasBomb()}`),
+    /openapi\.yaml at line \d+:\d+: alias \*a\d expands past 100 copies/,
+  ],
+  [
+    'spec: an alias inside its own anchor',
+    async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}x-loop: &loop\n  self: *loop\n`),
+    /openapi\.yaml at line \d+:9: alias \*loop stands inside the node its anchor names/,
+  ],
+  [
+    'spec: 5,000 nested flow collections',
+    (w) =>
+      writeFile(
+        file(w, 'openapi', 'schemas', 'desk.yaml'),
+        `type: object\nx: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n`,
+      ),
+    /desk\.yaml at line 2:\d+: nested deeper than 256 levels/,
+  ],
   [
     'spec: 300 nested block mappings',
-    (w) => writeFile(file(w, 'openapi', 'schemas', 'desk.yaml'), `type: object\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`),
+    (w) =>
+      writeFile(
+        file(w, 'openapi', 'schemas', 'desk.yaml'),
+        `type: object\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')} 1\n`,
+      ),
     /desk\.yaml at line \d+:\d+: nested deeper than 256 levels/,
   ],
-  ['spec: a byte order mark', async (w) => writeFile(w.spec, `\ufeff${await readFile(w.spec, 'utf8')}`), /openapi\.yaml at line 1:1: starts with a byte order mark/],
-  ['spec: UTF-16', async (w) => writeFile(w.spec, Buffer.from(`\ufeff${await readFile(w.spec, 'utf8')}`, 'utf16le')), /openapi\.yaml at line 1:1: is UTF-16 or UTF-32/],
-  ['spec: invalid UTF-8', async (w) => writeFile(w.spec, Buffer.concat([Buffer.from(await readFile(w.spec, 'utf8')), Buffer.from([0x23, 0x20, 0xff, 0x0a])])), /openapi\.yaml at line \d+:3: is not valid UTF-8 \(byte FF\)/],
-  ['spec: a NUL byte', async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}# \u0000\n`), /openapi\.yaml at line \d+:3: contains a NUL byte/],
-  ['fixture: a FIFO', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); execFileSync('mkfifo', [file(w, 'fixtures', 'desk.json')]); }, /desk\.json: cannot read the file: a FIFO/],
-  ['fixture: a directory', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await mkdir(file(w, 'fixtures', 'desk.json')); }, /desk\.json: cannot read the file \(EISDIR\)/],
-  ['fixture: a symlink to a device', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await symlink('/dev/zero', file(w, 'fixtures', 'desk.json')); }, /desk\.json: a symlink to \/dev\/zero, outside the fixtures folder/],
-  ['fixture: a symlink to /etc/passwd', async (w) => { await unlink(file(w, 'fixtures', 'desk.json')); await symlink('/etc/passwd', file(w, 'fixtures', 'desk.json')); }, /desk\.json: a symlink to \/etc\/passwd, outside the fixtures folder/],
-  ['fixture: nested 5,000 deep', (w) => writeFile(file(w, 'fixtures', 'desk.json'), deepFixture(5000)), /desk\.json at line 3:\d+: nested deeper than 256 levels/],
-  ['fixture: nested 200,000 deep', (w) => writeFile(file(w, 'fixtures', 'desk.json'), `${'['.repeat(200_000)}${']'.repeat(200_000)}`), /desk\.json at line 1:257: nested deeper than 256 levels/],
-  ['fixture: a byte order mark', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '\ufeff[]'), /desk\.json at line 1:1: starts with a byte order mark/],
-  ['fixture: UTF-16 without a BOM', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from('[]', 'utf16le')), /desk\.json at line 1:2: contains a NUL byte/],
-  ['fixture: invalid UTF-8', (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])), /desk\.json at line 1:3: is not valid UTF-8 \(byte ED\)/],
-  ['fixture: an object, not an array', (w) => writeFile(file(w, 'fixtures', 'desk.json'), '{"__proto__": {"polluted": true}}'), /desk\.json at line 1:1: a fixture is a JSON array of items/],
+  [
+    'spec: a byte order mark',
+    async (w) => writeFile(w.spec, `\ufeff${await readFile(w.spec, 'utf8')}`),
+    /openapi\.yaml at line 1:1: starts with a byte order mark/,
+  ],
+  [
+    'spec: UTF-16',
+    async (w) => writeFile(w.spec, Buffer.from(`\ufeff${await readFile(w.spec, 'utf8')}`, 'utf16le')),
+    /openapi\.yaml at line 1:1: is UTF-16 or UTF-32/,
+  ],
+  [
+    'spec: invalid UTF-8',
+    async (w) =>
+      writeFile(
+        w.spec,
+        Buffer.concat([Buffer.from(await readFile(w.spec, 'utf8')), Buffer.from([0x23, 0x20, 0xff, 0x0a])]),
+      ),
+    /openapi\.yaml at line \d+:3: is not valid UTF-8 \(byte FF\)/,
+  ],
+  [
+    'spec: a NUL byte',
+    async (w) => writeFile(w.spec, `${await readFile(w.spec, 'utf8')}# \u0000\n`),
+    /openapi\.yaml at line \d+:3: contains a NUL byte/,
+  ],
+  [
+    'fixture: a FIFO',
+    async (w) => {
+      await unlink(file(w, 'fixtures', 'desk.json'));
+      execFileSync('mkfifo', [file(w, 'fixtures', 'desk.json')]);
+    },
+    /desk\.json: cannot read the file: a FIFO/,
+  ],
+  [
+    'fixture: a directory',
+    async (w) => {
+      await unlink(file(w, 'fixtures', 'desk.json'));
+      await mkdir(file(w, 'fixtures', 'desk.json'));
+    },
+    /desk\.json: cannot read the file \(EISDIR\)/,
+  ],
+  [
+    'fixture: a symlink to a device',
+    async (w) => {
+      await unlink(file(w, 'fixtures', 'desk.json'));
+      await symlink('/dev/zero', file(w, 'fixtures', 'desk.json'));
+    },
+    /desk\.json: a symlink to \/dev\/zero, outside the fixtures folder/,
+  ],
+  [
+    'fixture: a symlink to /etc/passwd',
+    async (w) => {
+      await unlink(file(w, 'fixtures', 'desk.json'));
+      await symlink('/etc/passwd', file(w, 'fixtures', 'desk.json'));
+    },
+    /desk\.json: a symlink to \/etc\/passwd, outside the fixtures folder/,
+  ],
+  [
+    'fixture: nested 5,000 deep',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), deepFixture(5000)),
+    /desk\.json at line 3:\d+: nested deeper than 256 levels/,
+  ],
+  [
+    'fixture: nested 200,000 deep',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), `${'['.repeat(200_000)}${']'.repeat(200_000)}`),
+    /desk\.json at line 1:257: nested deeper than 256 levels/,
+  ],
+  [
+    'fixture: a byte order mark',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), '\ufeff[]'),
+    /desk\.json at line 1:1: starts with a byte order mark/,
+  ],
+  [
+    'fixture: UTF-16 without a BOM',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from('[]', 'utf16le')),
+    /desk\.json at line 1:2: contains a NUL byte/,
+  ],
+  [
+    'fixture: invalid UTF-8',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), Buffer.from([0x5b, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x5d])),
+    /desk\.json at line 1:3: is not valid UTF-8 \(byte ED\)/,
+  ],
+  [
+    'fixture: an object, not an array',
+    (w) => writeFile(file(w, 'fixtures', 'desk.json'), '{"__proto__": {"polluted": true}}'),
+    /desk\.json at line 1:1: a fixture is a JSON array of items/,
+  ],
 ];
 
 describe('a corpus of hostile spec and fixture files: a load error with file, place and reason, never a hang, a crash or a read outside', () => {

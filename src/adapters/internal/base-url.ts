@@ -16,7 +16,9 @@ export function parseBaseUrl(raw: string | undefined): Base | undefined {
     u = undefined;
   }
   if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password) {
-    throw new TypeError(`baseUrl must be an absolute http(s) URL without query, fragment or credentials (got ${JSON.stringify(raw)})`);
+    throw new TypeError(
+      `baseUrl must be an absolute http(s) URL without query, fragment or credentials (got ${JSON.stringify(raw)})`,
+    );
   }
   const path = u.pathname.replace(/\/+$/, '');
   return { url: `${u.origin}${path}`, origin: u.origin, path };

@@ -34,7 +34,17 @@ export interface RunningProxy {
 }
 
 // RFC 9110 §7.6.1: connection-specific headers are not forwarded.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 // Response headers that name the upstream and are rewritten to the proxy.
 const LINK_HEADERS = new Set(['location', 'content-location', 'link', 'refresh']);
 // Request headers that carry credentials: redacted from whatever that request's report shows.
@@ -48,13 +58,21 @@ function hopByHop(headers: IncomingHttpHeaders): Set<string> {
   return new Set([...HOP_BY_HOP, ...named]);
 }
 
-function problem(res: ServerResponse, status: number, title: string, detail: string, extra: Record<string, unknown> = {}): void {
+function problem(
+  res: ServerResponse,
+  status: number,
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): void {
   const body = JSON.stringify({ type: 'about:blank', title, status, detail, ...extra });
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) }).end(body);
+  res
+    .writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) })
+    .end(body);
 }
 
 /** The request body, at most `max` bytes; undefined when larger (the client gets 413). */
@@ -75,7 +93,15 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined
   });
 }
 
-const describe = (v: Violation) => ({ rule: v.rule, source: RULES[v.rule].source, text: RULES[v.rule].text, url: v.url, pointer: v.pointer, expected: v.expected, found: v.found });
+const describe = (v: Violation) => ({
+  rule: v.rule,
+  source: RULES[v.rule].source,
+  text: RULES[v.rule].text,
+  url: v.url,
+  pointer: v.pointer,
+  expected: v.expected,
+  found: v.found,
+});
 
 /**
  * A validating proxy for a frontend pointed at a deployment (staging): every request forwarded
@@ -88,7 +114,9 @@ const describe = (v: Violation) => ({ rule: v.rule, source: RULES[v.rule].source
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const upstream = new BaseScope(opts.upstream);
   const session = new ProxySession(upstream.href);
-  const agent = upstream.origin.startsWith('https:') ? new https.Agent({ keepAlive: true, maxSockets: 32 }) : new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const agent = upstream.origin.startsWith('https:')
+    ? new https.Agent({ keepAlive: true, maxSockets: 32 })
+    : new http.Agent({ keepAlive: true, maxSockets: 32 });
   let listening = '';
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -96,19 +124,23 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
     const body = await readBody(req, opts.maxBody);
-    if (body === undefined) return problem(res, 413, 'Request body too large', `the proxy forwards at most --max-body ${opts.maxBody} bytes`);
+    if (body === undefined)
+      return problem(res, 413, 'Request body too large', `the proxy forwards at most --max-body ${opts.maxBody} bytes`);
     const raw = req.url ?? '/';
     let target: URL;
     try {
-      const path = raw.startsWith('/') ? raw : (() => {
-        const u = new URL(raw); // absolute-form (a client configured with this as its HTTP proxy)
-        return `${u.pathname}${u.search}`;
-      })();
+      const path = raw.startsWith('/')
+        ? raw
+        : (() => {
+            const u = new URL(raw); // absolute-form (a client configured with this as its HTTP proxy)
+            return `${u.pathname}${u.search}`;
+          })();
       target = new URL(`${upstream.href}${path}`);
     } catch {
       return problem(res, 400, 'Bad request target', 'the request target is not a path');
     }
-    if (!upstream.contains(target)) return problem(res, 400, 'Bad request target', "the path leaves the upstream's base");
+    if (!upstream.contains(target))
+      return problem(res, 400, 'Bad request target', "the path leaves the upstream's base");
 
     const host = req.headers.host;
     const proxyBase = host !== undefined && validHostDomain(host) !== undefined ? `http://${host}` : listening;
@@ -117,15 +149,30 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     const headers: Record<string, string | string[]> = {};
     const secrets: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || drop.has(name) || name === 'host' || name === 'content-length' || name === 'accept-encoding') continue;
+      if (
+        value === undefined ||
+        drop.has(name) ||
+        name === 'host' ||
+        name === 'content-length' ||
+        name === 'accept-encoding'
+      )
+        continue;
       headers[name] = name === 'origin' || name === 'referer' ? toUpstream.rewrite(String(value)) : value;
       if (CREDENTIAL.test(name)) secrets[name] = Array.isArray(value) ? value.join('; ') : value;
     }
     headers.host = target.host;
-    if (body.length > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method)) headers['content-length'] = String(body.length);
+    if (body.length > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method))
+      headers['content-length'] = String(body.length);
     const redactor = Redactor.forHeaders(secrets);
 
-    const r = await send(target, { method, headers, body: body.length > 0 ? body : undefined, timeoutMs: opts.timeoutMs, maxBody: opts.maxBody, agent });
+    const r = await send(target, {
+      method,
+      headers,
+      body: body.length > 0 ? body : undefined,
+      timeoutMs: opts.timeoutMs,
+      maxBody: opts.maxBody,
+      agent,
+    });
     const routed = route(opts.contract, target.pathname.slice(upstream.path.length));
     let violations: Violation[] = [];
     if (routed) {
@@ -136,7 +183,8 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       session.merge(routed, proxyRules(opts.contract, routed), findings, performance.now() - started);
       violations = findings.violations;
       const shown = `${method} ${redactor.safe(upstream.relative(target), 300)}`;
-      for (const v of violations) opts.log(`violation ${v.rule} ${shown} ${v.pointer || '/'}: expected ${v.expected}; found ${v.found}`);
+      for (const v of violations)
+        opts.log(`violation ${v.rule} ${shown} ${v.pointer || '/'}: expected ${v.expected}; found ${v.found}`);
     }
     if (!r.ok) {
       session.upstreamFailures++;
@@ -145,10 +193,16 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       return problem(res, 502, 'The upstream gave no usable answer', detail, { violations: violations.map(describe) });
     }
     if (opts.errors && violations.length > 0) {
-      return problem(res, 502, "The upstream's answer breaks the contract", `${method} ${upstream.relative(target)}: ${violations.length} violations`, {
-        upstream: { status: r.status },
-        violations: violations.map(describe),
-      });
+      return problem(
+        res,
+        502,
+        "The upstream's answer breaks the contract",
+        `${method} ${upstream.relative(target)}: ${violations.length} violations`,
+        {
+          upstream: { status: r.status },
+          violations: violations.map(describe),
+        },
+      );
     }
     forward(res, r, new BaseRewriter(upstream.href, proxyBase), routed ? violations.length : undefined, method);
   };
@@ -187,12 +241,22 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
 }
 
 /** The upstream's answer to the client: decoded, the upstream's base rewritten to the proxy's, the violations counted in a header. */
-function forward(res: ServerResponse, r: Answer, toProxy: BaseRewriter, violations: number | undefined, method: string): void {
+function forward(
+  res: ServerResponse,
+  r: Answer,
+  toProxy: BaseRewriter,
+  violations: number | undefined,
+  method: string,
+): void {
   const drop = hopByHop(r.headers);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(r.headers)) {
     if (value === undefined || drop.has(name) || name === 'content-length' || name === 'content-encoding') continue;
-    headers[name] = LINK_HEADERS.has(name) ? (Array.isArray(value) ? value.map((v) => toProxy.rewrite(v)) : toProxy.rewrite(value)) : value;
+    headers[name] = LINK_HEADERS.has(name)
+      ? Array.isArray(value)
+        ? value.map((v) => toProxy.rewrite(v))
+        : toProxy.rewrite(value)
+      : value;
   }
   const body = isRewritable(r.contentType) && r.body.length > 0 ? Buffer.from(toProxy.rewrite(r.text), 'utf8') : r.body;
   if (violations !== undefined) headers['x-contract-violations'] = String(violations);

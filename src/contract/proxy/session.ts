@@ -53,7 +53,8 @@ export class ProxySession {
       if (kept < KEPT_PER_RULE) e.violations.push(v);
       else e.omitted[v.rule] = (e.omitted[v.rule] ?? 0) + 1;
     }
-    for (const [rule, n] of Object.entries(findings.omitted)) e.omitted[rule as RuleId] = (e.omitted[rule as RuleId] ?? 0) + (n ?? 0);
+    for (const [rule, n] of Object.entries(findings.omitted))
+      e.omitted[rule as RuleId] = (e.omitted[rule as RuleId] ?? 0) + (n ?? 0);
   }
 
   get endpoints(): EndpointResult[] {
@@ -61,7 +62,10 @@ export class ProxySession {
   }
 
   get violations(): number {
-    return this.endpoints.reduce((n, e) => n + e.violations.length + Object.values(e.omitted).reduce((m, x) => m + (x ?? 0), 0), 0);
+    return this.endpoints.reduce(
+      (n, e) => n + e.violations.length + Object.values(e.omitted).reduce((m, x) => m + (x ?? 0), 0),
+      0,
+    );
   }
 
   get durationMs(): number {
@@ -70,11 +74,14 @@ export class ProxySession {
 
   /** The summary printed at exit. */
   text(): string {
-    const lines = [`Proxy of ${this.upstream}: ${this.requests} requests, ${this.validated} answers validated, ${this.upstreamFailures} without an answer; ${this.violations} violations`];
+    const lines = [
+      `Proxy of ${this.upstream}: ${this.requests} requests, ${this.validated} answers validated, ${this.upstreamFailures} without an answer; ${this.violations} violations`,
+    ];
     for (const e of this.endpoints) {
       const byRule = new Map<RuleId, number>();
       for (const v of e.violations) byRule.set(v.rule, (byRule.get(v.rule) ?? 0) + 1);
-      for (const [rule, n] of Object.entries(e.omitted)) byRule.set(rule as RuleId, (byRule.get(rule as RuleId) ?? 0) + (n ?? 0));
+      for (const [rule, n] of Object.entries(e.omitted))
+        byRule.set(rule as RuleId, (byRule.get(rule as RuleId) ?? 0) + (n ?? 0));
       const broken = [...byRule].map(([rule, n]) => `${rule} ×${n}`).join(', ');
       lines.push(`  ${broken ? '✗' : '✓'} ${e.endpoint}: ${e.requests} answers${broken ? `; ${broken}` : ''}`);
     }

@@ -49,7 +49,15 @@ export function proxyRules(contract: Contract, routed: Routed): RuleId[] {
  * (against the upstream's base, before any rewriting), an item its url. A method the spec does
  * not declare must answer 405 with `Allow`.
  */
-export function validateAnswer(contract: Contract, upstream: BaseScope, findings: Findings, routed: Routed, method: string, url: URL, r: Fetched): void {
+export function validateAnswer(
+  contract: Contract,
+  upstream: BaseScope,
+  findings: Findings,
+  routed: Routed,
+  method: string,
+  url: URL,
+  r: Fetched,
+): void {
   const doc = contract.spec.doc;
   const op = routed.isDetail && routed.detail ? routed.detail : routed.list;
   const declared = contract.operations.routes.find((x) => x.path === op.path)?.methods;
@@ -58,8 +66,17 @@ export function validateAnswer(contract: Contract, upstream: BaseScope, findings
     if (declared?.has(method as never)) return; // a declared write: its answer is the spec's, not checked here
     if (!r.ok) return reportFailure({ contract, findings, op, itemFieldsRule: false }, href, r);
     const allow = headerText(r.headers, 'allow');
-    if (r.status !== 405) findings.report('probe.method-not-allowed', href, '', `405 to ${method}`, `${r.status}: ${r.text}`, op);
-    else if (!/\bGET\b/i.test(allow)) findings.report('probe.method-not-allowed', href, 'Allow', 'an Allow header naming GET', allow || 'no Allow header', op);
+    if (r.status !== 405)
+      findings.report('probe.method-not-allowed', href, '', `405 to ${method}`, `${r.status}: ${r.text}`, op);
+    else if (!/\bGET\b/i.test(allow))
+      findings.report(
+        'probe.method-not-allowed',
+        href,
+        'Allow',
+        'an Allow header naming GET',
+        allow || 'no Allow header',
+        op,
+      );
     return;
   }
   if (method === 'OPTIONS') return;
@@ -73,17 +90,28 @@ export function validateAnswer(contract: Contract, upstream: BaseScope, findings
     detail: routed.detail,
     withUrls: buildsUrl(doc, routed.list, routed.detail),
     pkField: (routed.detail && lookupField(doc, routed.list, routed.detail)) ?? 'pk',
-    formatQuery: url.searchParams.has('format') ? `?format=${encodeURIComponent(url.searchParams.get('format') ?? '')}` : '',
+    formatQuery: url.searchParams.has('format')
+      ? `?format=${encodeURIComponent(url.searchParams.get('format') ?? '')}`
+      : '',
   };
   if (method === 'HEAD') {
     if (!r.ok) reportFailure(ctx, href, r);
-    else if (!op.responses[String(r.status)]) findings.report('status', href, '', `a status the spec declares (${Object.keys(op.responses).join(', ')})`, String(r.status), op);
+    else if (!op.responses[String(r.status)])
+      findings.report(
+        'status',
+        href,
+        '',
+        `a status the spec declares (${Object.keys(op.responses).join(', ')})`,
+        String(r.status),
+        op,
+      );
     return;
   }
   const got = checkAnswer(ctx, href, r, 'declared');
   if (!got?.parsed || got.answer.status !== 200) return;
   if (routed.isDetail) {
-    if (got.body !== null && typeof got.body === 'object' && !Array.isArray(got.body)) itemUrlRules(ctx, href, '', got.body as Record<string, unknown>);
+    if (got.body !== null && typeof got.body === 'object' && !Array.isArray(got.body))
+      itemUrlRules(ctx, href, '', got.body as Record<string, unknown>);
     return;
   }
   const body = asEnvelope(got.body);
@@ -91,6 +119,7 @@ export function validateAnswer(contract: Contract, upstream: BaseScope, findings
   const page = url.searchParams.get('page');
   pageRules(ctx, href, body, page === null || page === '' || page === '1');
   body.results.forEach((item, i) => {
-    if (item !== null && typeof item === 'object' && !Array.isArray(item)) itemUrlRules(ctx, href, `/results/${i}`, item as Record<string, unknown>);
+    if (item !== null && typeof item === 'object' && !Array.isArray(item))
+      itemUrlRules(ctx, href, `/results/${i}`, item as Record<string, unknown>);
   });
 }

@@ -118,7 +118,8 @@ function findResultsItems(doc: unknown, schema: At, depth = 0): At | undefined {
   }
   if (Array.isArray(node.allOf)) {
     const allOf = childAt(doc, schema, 'allOf');
-    for (let i = 0; i < node.allOf.length; i++) found = findResultsItems(doc, followChild(doc, allOf, i), depth + 1) ?? found;
+    for (let i = 0; i < node.allOf.length; i++)
+      found = findResultsItems(doc, followChild(doc, allOf, i), depth + 1) ?? found;
   }
   return found;
 }
@@ -142,7 +143,10 @@ export function statusRecord<T>(): Record<string, T> {
 }
 
 /** The declared responses of an operation (`op`: its raw node), and the 200 answer's JSON schema (followed). */
-function declaredResponses(doc: unknown, op: At): { responses: Record<string, DeclaredResponse>; okSchema: At | undefined } {
+function declaredResponses(
+  doc: unknown,
+  op: At,
+): { responses: Record<string, DeclaredResponse>; okSchema: At | undefined } {
   const out = statusRecord<DeclaredResponse>();
   let okSchema: At | undefined;
   const responses = followChild(doc, op, 'responses');
@@ -150,7 +154,8 @@ function declaredResponses(doc: unknown, op: At): { responses: Record<string, De
   for (const status of Object.keys(responses.node)) {
     const resp = followChild(doc, responses, status);
     const media = followChild(doc, childAt(doc, resp, 'content'), 'application/json');
-    const schemaPointer = isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
+    const schemaPointer =
+      isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
     if (status === '200' && schemaPointer !== undefined) okSchema = followChild(doc, media, 'schema');
     const examples: Record<string, unknown> = {};
     if (isObject(media.node) && isObject(media.node.examples)) {
@@ -196,11 +201,18 @@ function requestBody(doc: unknown, op: At): { bodyPointer: string | undefined; b
   const preferred = types.find((t) => /^application\/json\b/i.test(t)) ?? types[0];
   if (preferred === undefined) return { bodyPointer: undefined, bodyTypes: [] };
   const media = followChild(doc, childAt(doc, body, 'content'), preferred);
-  const bodyPointer = isObject(media.node) && media.node.schema !== undefined ? followChild(doc, media, 'schema').pointer : undefined;
+  const bodyPointer =
+    isObject(media.node) && media.node.schema !== undefined ? followChild(doc, media, 'schema').pointer : undefined;
   return { bodyPointer, bodyTypes: types };
 }
 
-const LOWER_METHODS: Record<ViewMethod, string> = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' };
+const LOWER_METHODS: Record<ViewMethod, string> = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
 
 /**
  * The routes the stub serves, read from the bundled spec, in its order: every GET whose 200 answer
@@ -209,7 +221,10 @@ const LOWER_METHODS: Record<ViewMethod, string> = { GET: 'get', POST: 'post', PU
  * cannot serve is a LoadProblem (the spec is the source of truth: a path it cannot serve is an
  * error to show, not to skip silently).
  */
-export function readOperations(doc: Readonly<Record<string, unknown>>, file: string): { operations: Operations; problems: LoadProblem[] } {
+export function readOperations(
+  doc: Readonly<Record<string, unknown>>,
+  file: string,
+): { operations: Operations; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
   const paths: At = { pointer: '#/paths', node: isObject(doc.paths) ? doc.paths : {} };
   const lists = new Map<string, ListOperation>();
@@ -219,10 +234,19 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
   const collectionWrites: PathAt[] = [];
 
   // `op`: the operation's raw node (its responses, body); `opNode`: followed (its id, summary).
-  const base = (path: string, method: ViewMethod, op: At, opNode: Record<string, unknown>, params: Parameter[], resource: string) => {
+  const base = (
+    path: string,
+    method: ViewMethod,
+    op: At,
+    opNode: Record<string, unknown>,
+    params: Parameter[],
+    resource: string,
+  ) => {
     const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
     const formatSchema = formatParam ? followChild(doc, formatParam, 'schema').node : undefined;
-    const query = params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
+    const query = params
+      .filter((p) => p.in === 'query')
+      .map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
     const { responses, okSchema } = declaredResponses(doc, op);
     const fields = {
       method,
@@ -256,7 +280,11 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     const op = followAt(doc, opRaw).node;
     if (!isObject(op)) {
       if (declared.length > 0) {
-        problems.push({ file, pointer: pathPointer.slice(1), reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths` });
+        problems.push({
+          file,
+          pointer: pathPointer.slice(1),
+          reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths`,
+        });
       }
       continue;
     }
@@ -265,17 +293,34 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     const { fields: b, okSchema } = base(path, 'GET', opRaw, op, params, last);
     const items = okSchema ? findResultsItems(doc, okSchema) : undefined;
     if (items === undefined) {
-      problems.push({ file, pointer: opPointer.slice(1), reason: 'a GET the stub cannot serve: its 200 answer has no `results` array and it is not a collection item path' });
+      problems.push({
+        file,
+        pointer: opPointer.slice(1),
+        reason:
+          'a GET the stub cannot serve: its 200 answer has no `results` array and it is not a collection item path',
+      });
       continue;
     }
     const itemPointer = items.pointer;
     const count = isObject(items.node) ? items.node['x-stub-count'] : undefined;
     if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000)) {
-      problems.push({ file, pointer: `${itemPointer.slice(1)}/x-stub-count`, reason: 'must be an integer from 0 to 100000' });
+      problems.push({
+        file,
+        pointer: `${itemPointer.slice(1)}/x-stub-count`,
+        reason: 'must be an integer from 0 to 100000',
+      });
     }
     const fixture = op['x-stub-fixture'];
-    if (fixture !== undefined && !(typeof fixture === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fixture) && !fixture.includes('..'))) {
-      problems.push({ file, pointer: `${opPointer.slice(1)}/x-stub-fixture`, reason: 'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")' });
+    if (
+      fixture !== undefined &&
+      !(typeof fixture === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fixture) && !fixture.includes('..'))
+    ) {
+      problems.push({
+        file,
+        pointer: `${opPointer.slice(1)}/x-stub-fixture`,
+        reason:
+          'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")',
+      });
     }
     const list: ListOperation = {
       ...b,
@@ -290,19 +335,35 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     lists.set(path, list);
     if (declared.includes('POST')) collectionWrites.push(at);
     for (const m of declared.filter((d) => d !== 'GET' && d !== 'POST')) {
-      problems.push({ file, pointer: appendPointer(pathPointer, LOWER_METHODS[m]).slice(1), reason: `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})` });
+      problems.push({
+        file,
+        pointer: appendPointer(pathPointer, LOWER_METHODS[m]).slice(1),
+        reason: `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})`,
+      });
     }
   }
 
   const detailOf = new Map<string, DetailOperation>();
   const writes: WriteOperation[] = [];
   const routes: PathRoute[] = [];
-  const writeOf = ({ path, item }: PathAt, method: ViewMethod, target: 'list' | 'detail', collectionPath: string, resource: string): WriteOperation => {
+  const writeOf = (
+    { path, item }: PathAt,
+    method: ViewMethod,
+    target: 'list' | 'detail',
+    collectionPath: string,
+    resource: string,
+  ): WriteOperation => {
     const op = childAt(doc, item, LOWER_METHODS[method]);
     // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
     const followed = followAt(doc, op).node;
     const opNode = isObject(followed) ? followed : {};
-    const w: WriteOperation = { ...base(path, method, op, opNode, parameters(doc, item, op), resource).fields, kind: 'write', target, collectionPath, ...requestBody(doc, op) };
+    const w: WriteOperation = {
+      ...base(path, method, op, opNode, parameters(doc, item, op), resource).fields,
+      kind: 'write',
+      target,
+      collectionPath,
+      ...requestBody(doc, op),
+    };
     writes.push(w);
     return w;
   };
@@ -313,7 +374,11 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     const parent = path.slice(0, path.lastIndexOf('/'));
     const list = lists.get(parent);
     if (!list) {
-      problems.push({ file, pointer: pathPointer.slice(1), reason: `an item path whose collection ${parent} is not in the spec` });
+      problems.push({
+        file,
+        pointer: pathPointer.slice(1),
+        reason: `an item path whose collection ${parent} is not in the spec`,
+      });
       continue;
     }
     const pkParam = /\{([^}]+)\}$/.exec(path)?.[1] ?? 'pk';
@@ -322,7 +387,11 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
     for (const m of VIEW_METHODS) {
       if (!isObject(pathNode[LOWER_METHODS[m]])) continue;
       if (m === 'POST') {
-        problems.push({ file, pointer: appendPointer(pathPointer, 'post').slice(1), reason: `POST on an item path: DRF's router routes POST to the collection (${parent})` });
+        problems.push({
+          file,
+          pointer: appendPointer(pathPointer, 'post').slice(1),
+          reason: `POST on an item path: DRF's router routes POST to the collection (${parent})`,
+        });
         continue;
       }
       if (m !== 'GET') {
@@ -333,7 +402,14 @@ export function readOperations(doc: Readonly<Record<string, unknown>>, file: str
       const params = parameters(doc, item, op);
       const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
       const pkSchema = pkDecl ? followChild(doc, pkDecl, 'schema').node : undefined;
-      const { fields: b, okSchema } = base(path, 'GET', op, pathNode.get as Record<string, unknown>, params, list.resource);
+      const { fields: b, okSchema } = base(
+        path,
+        'GET',
+        op,
+        pathNode.get as Record<string, unknown>,
+        params,
+        list.resource,
+      );
       // The detail's own 200 schema is its item; a detail without one answers the collection's item.
       const detail: DetailOperation = {
         ...b,

@@ -75,7 +75,8 @@ function followOn(doc: unknown, current: string, node: unknown): At {
   let first: string | undefined;
   let seen: Set<string> | undefined;
   for (;;) {
-    if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) return { pointer: current, node };
+    if (!isObject(node) || typeof node.$ref !== 'string' || !node.$ref.startsWith('#'))
+      return { pointer: current, node };
     if (first === undefined) first = current;
     else {
       seen ??= new Set([first]);
@@ -98,7 +99,8 @@ export function childAt(doc: unknown, from: At, token: string | number): At {
   const key = typeof token === 'number' ? String(token) : token;
   const pointer = `${from.pointer}/${escapeToken(key)}`;
   // A cycle's end (node undefined) and a token that getAt would percent-decode: from the root.
-  if (from.node === undefined || (typeof token === 'string' && key.includes('%'))) return { pointer, node: getAt(doc, pointer) };
+  if (from.node === undefined || (typeof token === 'string' && key.includes('%')))
+    return { pointer, node: getAt(doc, pointer) };
   const node = from.node;
   if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) return { pointer, node: undefined };
   return { pointer, node: (node as Record<string, unknown>)[key] };
@@ -116,7 +118,8 @@ export function followChild(doc: unknown, from: At, token: string | number): At 
  */
 export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
   // No token from a cycle's end (node undefined): the value at its pointer, from the root.
-  if (tokens.length === 0) return { pointer: from.pointer, node: from.node === undefined ? getAt(doc, from.pointer) : from.node };
+  if (tokens.length === 0)
+    return { pointer: from.pointer, node: from.node === undefined ? getAt(doc, from.pointer) : from.node };
   let at = from;
   for (const t of tokens) at = childAt(doc, at, t);
   return at;

@@ -36,14 +36,16 @@ export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
     }
     if (!isObject(node)) continue;
     if (isObject(node.properties)) {
-      for (const [name, p] of Object.entries(node.properties)) if (throughRefs(copy, p).writeOnly) node.properties[name] = { writeOnly: true, [NEVER_ANSWERED]: true };
+      for (const [name, p] of Object.entries(node.properties))
+        if (throughRefs(copy, p).writeOnly) node.properties[name] = { writeOnly: true, [NEVER_ANSWERED]: true };
     }
     const names = writeOnlyNames(copy, node, new Set());
     if (names.size > 0) {
       withoutNames(node, names);
       for (const sub of inlineSubschemas(node)) withoutNames(sub, names);
       if (isObject(node.dependentRequired)) {
-        for (const [k, v] of Object.entries(node.dependentRequired)) if (Array.isArray(v)) node.dependentRequired[k] = v.filter((n) => typeof n !== 'string' || !names.has(n));
+        for (const [k, v] of Object.entries(node.dependentRequired))
+          if (Array.isArray(v)) node.dependentRequired[k] = v.filter((n) => typeof n !== 'string' || !names.has(n));
       }
     }
     for (const key of Object.keys(node)) {
@@ -72,7 +74,10 @@ function withoutNames(schema: Record<string, unknown>, names: ReadonlySet<string
  * Follows a schema's internal `$ref`s (at most 16): the schema at the end, and whether any schema
  * on the way says `writeOnly: true` (`{$ref: ..., writeOnly: true}` is a writeOnly property).
  */
-export function throughRefs(doc: unknown, node: unknown): { node: Record<string, unknown> | undefined; writeOnly: boolean } {
+export function throughRefs(
+  doc: unknown,
+  node: unknown,
+): { node: Record<string, unknown> | undefined; writeOnly: boolean } {
   let writeOnly = false;
   for (let hops = 0; hops <= 16; hops++) {
     if (!isObject(node)) return { node: undefined, writeOnly };
@@ -93,7 +98,8 @@ export function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>)
   if (isObject(node.properties)) {
     for (const [name, p] of Object.entries(node.properties)) if (throughRefs(doc, p).writeOnly) names.add(name);
   }
-  if (Array.isArray(node.allOf)) for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, seen)) names.add(n);
+  if (Array.isArray(node.allOf))
+    for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, seen)) names.add(n);
   return names;
 }
 
@@ -140,7 +146,8 @@ function propertySchemas(doc: unknown, schema: unknown, out: Map<string, unknown
   const { node } = throughRefs(doc, schema);
   if (!node || seen.has(node)) return;
   seen.add(node);
-  if (isObject(node.properties)) for (const [name, p] of Object.entries(node.properties)) if (!out.has(name)) out.set(name, p);
+  if (isObject(node.properties))
+    for (const [name, p] of Object.entries(node.properties)) if (!out.has(name)) out.set(name, p);
   if (Array.isArray(node.allOf)) for (const member of node.allOf) propertySchemas(doc, member, out, seen);
 }
 

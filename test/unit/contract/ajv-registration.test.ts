@@ -9,7 +9,13 @@ import { testConfig } from '../../helpers.js';
 // schema nobody uses makes the same document take the plain registration: both must validate alike.
 const state = await loadState(stateOptions(testConfig()));
 const doc = state.spec.doc as Record<string, unknown> & { components: { schemas: Record<string, unknown> } };
-const anchored = { ...doc, components: { ...doc.components, schemas: { ...doc.components.schemas, Unused: { $anchor: 'unused', type: 'string' } } } };
+const anchored = {
+  ...doc,
+  components: {
+    ...doc.components,
+    schemas: { ...doc.components.schemas, Unused: { $anchor: 'unused', type: 'string' } },
+  },
+};
 
 /** Each item, and variants of it that break it in every way a field can be broken. */
 function variants(item: Record<string, unknown>): unknown[] {
@@ -40,7 +46,9 @@ describe("the contract's Ajv: the document registered without a walk", () => {
     for (const list of operations.lists) {
       const items = state.snapshot.collections[list.path]?.items ?? [];
       const instances = items.slice(0, 5).flatMap((i) => variants(i as Record<string, unknown>));
-      const pointers = [list.itemPointer, ...Object.values(list.responses).map((r) => r.schemaPointer)].filter((p): p is string => p !== undefined);
+      const pointers = [list.itemPointer, ...Object.values(list.responses).map((r) => r.schemaPointer)].filter(
+        (p): p is string => p !== undefined,
+      );
       const envelope = { count: items.length, next: null, previous: null, results: items.slice(0, 3) };
       for (const pointer of pointers) {
         for (const value of [...instances, envelope, { ...envelope, count: -1 }, { detail: 'Not found.' }]) {
@@ -60,7 +68,12 @@ describe("the contract's Ajv: the document registered without a walk", () => {
       openapi: '3.1.0',
       info: { title: 't', version: '1' },
       paths: {},
-      components: { schemas: { Name: { $anchor: 'name', type: 'string', minLength: 2 }, Room: { type: 'object', properties: { name: { $ref: '#name' } } } } },
+      components: {
+        schemas: {
+          Name: { $anchor: 'name', type: 'string', minLength: 2 },
+          Room: { type: 'object', properties: { name: { $ref: '#name' } } },
+        },
+      },
     };
     const ajv = new ContractAjv(spec);
     expect(ajv.validate('#/components/schemas/Room', { name: 'ok' })).toEqual([]);
@@ -69,13 +82,18 @@ describe("the contract's Ajv: the document registered without a walk", () => {
 
   it("compiles a validator without compiling Ajv's meta-schema; a pointer that resolves nowhere throws, each time alike", () => {
     const ajv = new ContractAjv(doc);
-    const meta = () => (ajv.ajv as unknown as { schemas: Record<string, { validate?: unknown } | undefined> }).schemas['https://json-schema.org/draft/2020-12/schema'];
+    const meta = () =>
+      (ajv.ajv as unknown as { schemas: Record<string, { validate?: unknown } | undefined> }).schemas[
+        'https://json-schema.org/draft/2020-12/schema'
+      ];
     expect(ajv.validate('#/components/schemas/Desk', {}).length).toBeGreaterThan(0);
     expect(meta()).toBeDefined();
     expect(meta()?.validate).toBeUndefined();
     const missing = () => ajv.validator('#/components/schemas/Nowhere');
     expect(missing).toThrow(/can't resolve reference/);
     expect(missing).toThrow(/can't resolve reference/);
-    expect(ajv.validate('#/components/schemas/Desk', {})).toEqual(new ContractAjv(doc).validate('#/components/schemas/Desk', {}));
+    expect(ajv.validate('#/components/schemas/Desk', {})).toEqual(
+      new ContractAjv(doc).validate('#/components/schemas/Desk', {}),
+    );
   });
 });

@@ -9,9 +9,21 @@ const MULTIPART = 'multipart/form-data; boundary=XX';
 describe('request bodies, parsed as DRF parses them', () => {
   it.each([
     ['a text field', '--XX\r\nContent-Disposition: form-data; name="floor"\r\n\r\n3\r\n--XX--\r\n', { floor: ['3'] }],
-    ['a file part is not a field', '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nx\r\n--XX--\r\n', {}],
-    ['a quoted ; inside the name', '--XX\r\ncontent-disposition: form-data; name="a;b"\r\n\r\nv\r\n--XX--\r\n', { 'a;b': ['v'] }],
-    ['invalid UTF-8 in a value is replaced', '--XX\r\nContent-Disposition: form-data; name="n"\r\n\r\n\u00ff\r\n--XX--\r\n', { n: ['\ufffd'] }],
+    [
+      'a file part is not a field',
+      '--XX\r\nContent-Disposition: form-data; name="f"; filename="a.txt"\r\n\r\nx\r\n--XX--\r\n',
+      {},
+    ],
+    [
+      'a quoted ; inside the name',
+      '--XX\r\ncontent-disposition: form-data; name="a;b"\r\n\r\nv\r\n--XX--\r\n',
+      { 'a;b': ['v'] },
+    ],
+    [
+      'invalid UTF-8 in a value is replaced',
+      '--XX\r\nContent-Disposition: form-data; name="n"\r\n\r\n\u00ff\r\n--XX--\r\n',
+      { n: ['\ufffd'] },
+    ],
   ])('multipart: %s', (_name, text, want) => {
     const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
     const parsed = parseBody(MULTIPART, bytes);
@@ -32,7 +44,11 @@ describe('request bodies, parsed as DRF parses them', () => {
     body[0] = 0x5b;
     body[body.length - 1] = 0xff;
     const parsed = parseBody('application/json', body);
-    expect(parsed).toEqual({ ok: false, status: 400, detail: `JSON parse error - 'utf-8' codec can't decode byte 0xff in position ${body.length - 1}: invalid start byte` });
+    expect(parsed).toEqual({
+      ok: false,
+      status: 400,
+      detail: `JSON parse error - 'utf-8' codec can't decode byte 0xff in position ${body.length - 1}: invalid start byte`,
+    });
   });
 
   it('JSON: an array of 500,000 numbers', () => {
@@ -49,7 +65,10 @@ describe('request bodies, parsed as DRF parses them', () => {
 // DRF puts after "JSON parse error - ".
 describe('JSON as Python reads it', () => {
   it.each([
-    ['1'.repeat(4301), 'Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit'],
+    [
+      '1'.repeat(4301),
+      'Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit',
+    ],
     ['[1,2\nx', "Expecting ',' delimiter: line 2 column 1 (char 5)"],
     ['"ab\u{1F600}" x', 'Extra data: line 1 column 7 (char 6)'],
     ['{"a":\n"\u{1F600}" x}', "Expecting ',' delimiter: line 2 column 5 (char 10)"],

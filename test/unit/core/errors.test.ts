@@ -19,6 +19,7 @@ describe('the error catalogue', () => {
   it('every error is documented in the README, with its status and body', async () => {
     const readme = await readFile(`${ROOT}README.md`, 'utf8');
     for (const e of Object.values(DRF_ERRORS)) expect(readme).toContain(`| ${e.status} | \`{"detail":"${e.detail}"}\``);
-    for (const e of Object.values(DJANGO_ERRORS)) expect(readme).toContain(`| ${e.status} | ${/<h1>([^<]+)<\/h1>/.exec(e.page)?.[1]}`);
+    for (const e of Object.values(DJANGO_ERRORS))
+      expect(readme).toContain(`| ${e.status} | ${/<h1>([^<]+)<\/h1>/.exec(e.page)?.[1]}`);
   });
 });

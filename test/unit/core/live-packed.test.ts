@@ -20,9 +20,22 @@ let config: Parameters<typeof coreOptions>[0];
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'live-packed-'));
-  const desks = Array.from({ length: N }, (_, i) => ({ pk: i + 1, building: 'ABCD'[i % 4], floor: 1 + (i % 5), number: `${100 + i}`, active: true, lead: false, ergonomic: true, held_today: false }));
+  const desks = Array.from({ length: N }, (_, i) => ({
+    pk: i + 1,
+    building: 'ABCD'[i % 4],
+    floor: 1 + (i % 5),
+    number: `${100 + i}`,
+    active: true,
+    lead: false,
+    ergonomic: true,
+    held_today: false,
+  }));
   await writeFile(path.join(dir, 'desk.json'), `[\n${desks.map((d) => JSON.stringify(d)).join(',\n')}\n]\n`);
-  const resolved = resolveConfig({ logLevel: 'silent', fixturesDir: dir, specFile: path.join(ROOT, 'test/fixtures/designer/openapi.yaml') });
+  const resolved = resolveConfig({
+    logLevel: 'silent',
+    fixturesDir: dir,
+    specFile: path.join(ROOT, 'test/fixtures/designer/openapi.yaml'),
+  });
   if (!resolved.ok) throw new Error('config');
   config = resolved.config;
   state = await loadState({ specFile: config.specFile, fixturesDir: dir, seed: 1, defaultGenerateCount: 5 });
@@ -31,10 +44,23 @@ beforeAll(async () => {
 function client() {
   const core = new StubCore(state.model, coreOptions(config, state));
   const ask = (method: string, url: string, body?: unknown) => {
-    const headers: Record<string, string> = { host: 'stub.test', ...(body ? { 'content-type': 'application/json' } : {}) };
-    return core.answer({ method, url, header: (n) => headers[n], body: body ? Buffer.from(JSON.stringify(body)) : undefined });
+    const headers: Record<string, string> = {
+      host: 'stub.test',
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    };
+    return core.answer({
+      method,
+      url,
+      header: (n) => headers[n],
+      body: body ? Buffer.from(JSON.stringify(body)) : undefined,
+    });
   };
-  const pageWith = (pk: number) => (JSON.parse(ask('GET', `/api/v1/desk?page=${Math.floor((pk - 1) / 100) + 1}`).body) as { results: { pk: number; building: string }[] }).results;
+  const pageWith = (pk: number) =>
+    (
+      JSON.parse(ask('GET', `/api/v1/desk?page=${Math.floor((pk - 1) / 100) + 1}`).body) as {
+        results: { pk: number; building: string }[];
+      }
+    ).results;
   return { ask, pageWith };
 }
 
@@ -54,7 +80,11 @@ describe('the first write to a collection of more blocks than are kept made', ()
     const { ask, pageWith } = client();
     expect(ask('PATCH', `/api/v1/desk/${far}`, { building: 'Q' }).status).toBe(200);
     expect(JSON.parse(ask('GET', `/api/v1/desk/${far}`).body).building).toBe('Q');
-    expect(pageWith(far).filter((d) => d.pk === far).map((d) => d.building)).toEqual(['Q']);
+    expect(
+      pageWith(far)
+        .filter((d) => d.pk === far)
+        .map((d) => d.building),
+    ).toEqual(['Q']);
     expect(JSON.parse(ask('GET', '/api/v1/desk').body).count).toBe(N);
   });
 });

@@ -3,7 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readOperations, statusRecord } from '../../../src/core/spec/operations.js';
-import { appendPointer, type At, childAt, follow, followChild, followFrom, getAt, getFrom } from '../../../src/core/spec/pointer.js';
+import {
+  appendPointer,
+  type At,
+  childAt,
+  follow,
+  followChild,
+  followFrom,
+  getAt,
+  getFrom,
+} from '../../../src/core/spec/pointer.js';
 import { loadState } from '../../../src/load/state.js';
 import { lintSchemas } from '../../../src/load/schema-lint.js';
 import { ContractAjv } from '../../../src/contract/ajv.js';
@@ -22,7 +31,12 @@ const okList = {
       schema: {
         type: 'object',
         required: ['count', 'next', 'previous', 'results'],
-        properties: { count: { type: 'integer' }, next: { type: ['string', 'null'] }, previous: { type: ['string', 'null'] }, results: { type: 'array', items: { $ref: '#/components/schemas/Room' } } },
+        properties: {
+          count: { type: 'integer' },
+          next: { type: ['string', 'null'] },
+          previous: { type: ['string', 'null'] },
+          results: { type: 'array', items: { $ref: '#/components/schemas/Room' } },
+        },
       },
     },
   },
@@ -44,12 +58,25 @@ const PATH_ITEM_SPEC = {
         post: {
           operationId: 'createRoom',
           requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Room' } } } },
-          responses: { '201': { description: 'Created.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Room' } } } } },
+          responses: {
+            '201': {
+              description: 'Created.',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Room' } } },
+            },
+          },
         },
       },
       Room: {
         parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }],
-        get: { operationId: 'getRoom', responses: { '200': { description: 'One room.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Room' } } } } } },
+        get: {
+          operationId: 'getRoom',
+          responses: {
+            '200': {
+              description: 'One room.',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Room' } } },
+            },
+          },
+        },
       },
     },
   },
@@ -60,14 +87,30 @@ describe('readOperations', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'path-item-ref-'));
     await mkdir(path.join(dir, 'fixtures'));
     await writeFile(path.join(dir, 'openapi.json'), JSON.stringify(PATH_ITEM_SPEC));
-    const state = await loadState({ specFile: path.join(dir, 'openapi.json'), fixturesDir: path.join(dir, 'fixtures'), seed: 1, defaultGenerateCount: 3 });
+    const state = await loadState({
+      specFile: path.join(dir, 'openapi.json'),
+      fixturesDir: path.join(dir, 'fixtures'),
+      seed: 1,
+      defaultGenerateCount: 3,
+    });
     const list = state.model.collections.get('/api/v1/room');
-    expect(list?.list).toMatchObject({ operationId: 'listRooms', pointer: '#/components/pathItems/Rooms/get', itemPointer: '#/components/schemas/Room' });
+    expect(list?.list).toMatchObject({
+      operationId: 'listRooms',
+      pointer: '#/components/pathItems/Rooms/get',
+      itemPointer: '#/components/schemas/Room',
+    });
     const route = state.model.operations.routes.find((r) => r.path === '/api/v1/room');
     expect([...(route?.methods.keys() ?? [])]).toEqual(['GET', 'POST']);
-    expect(state.model.operations.detailOf.get('/api/v1/room')).toMatchObject({ operationId: 'getRoom', pkParam: 'pk', pkIsInteger: true });
+    expect(state.model.operations.detailOf.get('/api/v1/room')).toMatchObject({
+      operationId: 'getRoom',
+      pkParam: 'pk',
+      pkIsInteger: true,
+    });
     const core = coreOf(state);
-    expect(JSON.parse(ask(core, '/api/v1/room').body.toString())).toMatchObject({ count: 1, results: [{ pk: 1, name: 'Boardroom' }] });
+    expect(JSON.parse(ask(core, '/api/v1/room').body.toString())).toMatchObject({
+      count: 1,
+      results: [{ pk: 1, name: 'Boardroom' }],
+    });
     expect(JSON.parse(ask(core, '/api/v1/room/1').body.toString())).toEqual({ pk: 1, name: 'Boardroom' });
   });
 
@@ -76,22 +119,36 @@ describe('readOperations', () => {
     const room = (doc.components as { pathItems: { Room: Record<string, unknown> } }).pathItems.Room;
     room.put = { $ref: '#/components/nowhere' };
     const { operations } = readOperations(doc, 'openapi.json');
-    expect(operations.writes.find((w) => w.method === 'PUT')).toMatchObject({ operationId: 'put /api/v1/room/{pk}', summary: '', bodyPointer: undefined });
+    expect(operations.writes.find((w) => w.method === 'PUT')).toMatchObject({
+      operationId: 'put /api/v1/room/{pk}',
+      summary: '',
+      bodyPointer: undefined,
+    });
   });
 
-
   it('a path with a lone `%` (not percent-encoding) is read as written, not a URIError', () => {
-    const doc = structuredClone(PATH_ITEM_SPEC) as { paths: Record<string, unknown>; components: { pathItems: Record<string, unknown> } };
+    const doc = structuredClone(PATH_ITEM_SPEC) as {
+      paths: Record<string, unknown>;
+      components: { pathItems: Record<string, unknown> };
+    };
     doc.paths = { '/api/v1/100%': doc.components.pathItems.Rooms };
     const { operations, problems } = readOperations(doc, 'openapi.json');
     expect(problems).toEqual([]);
-    expect(operations.lists.map((l) => [l.path, l.pointer, l.itemPointer])).toEqual([['/api/v1/100%', '#/paths/~1api~1v1~1100%/get', '#/components/schemas/Room']]);
+    expect(operations.lists.map((l) => [l.path, l.pointer, l.itemPointer])).toEqual([
+      ['/api/v1/100%', '#/paths/~1api~1v1~1100%/get', '#/components/schemas/Room'],
+    ]);
   });
 });
 
 describe('lintSchemas', () => {
   it('walks nested schemas from their parent: a property named with `%` is checked where it stands', () => {
-    const doc = { components: { schemas: { Room: { type: 'object', properties: { '100%': { type: 'string', maxLenght: 3 }, 'a%20b': { typo: true } } } } } };
+    const doc = {
+      components: {
+        schemas: {
+          Room: { type: 'object', properties: { '100%': { type: 'string', maxLenght: 3 }, 'a%20b': { typo: true } } },
+        },
+      },
+    };
     const { problems } = lintSchemas(doc, new ContractAjv(doc), ['#/components/schemas/Room'], 'openapi.json');
     expect(problems.map((p) => [p.pointer, p.reason.split(' (')[0]])).toEqual([
       ['/components/schemas/Room/properties/a%20b/typo', 'unknown keyword "typo"'],
@@ -101,7 +158,25 @@ describe('lintSchemas', () => {
 });
 
 describe('lintSchemas: a schema that is only a $ref', () => {
-  it.each(['#/components/schemas/Room', '#/a%20b', 'other.yaml#/X', 'http://example.org/s#/x', '#anchor', '', 'a b', '#/a b', '%zz', '\\', 'http://[bad', 'ht tp://x', '#/\u00e9', 5, null, ['#/x'], { $ref: '#/x' }])('$ref %j: the meta-schema verdict, told as it would tell it', (ref) => {
+  it.each([
+    '#/components/schemas/Room',
+    '#/a%20b',
+    'other.yaml#/X',
+    'http://example.org/s#/x',
+    '#anchor',
+    '',
+    'a b',
+    '#/a b',
+    '%zz',
+    '\\',
+    'http://[bad',
+    'ht tp://x',
+    '#/\u00e9',
+    5,
+    null,
+    ['#/x'],
+    { $ref: '#/x' },
+  ])('$ref %j: the meta-schema verdict, told as it would tell it', (ref) => {
     const doc = { components: { schemas: { R: { $ref: ref as unknown } } } };
     const ajv = new ContractAjv(doc);
     const { problems } = lintSchemas(doc, ajv, ['#/components/schemas/R'], 'openapi.json');
@@ -111,7 +186,9 @@ describe('lintSchemas: a schema that is only a $ref', () => {
   });
 
   it('a $ref with a sibling keyword is run through the meta-schema whole', () => {
-    const doc = { components: { schemas: { R: { $ref: '#/components/schemas/R2', minLength: 'two' }, R2: { type: 'string' } } } };
+    const doc = {
+      components: { schemas: { R: { $ref: '#/components/schemas/R2', minLength: 'two' }, R2: { type: 'string' } } },
+    };
     const { problems } = lintSchemas(doc, new ContractAjv(doc), ['#/components/schemas/R'], 'openapi.json');
     expect(problems.map((p) => p.pointer)).toEqual(['/components/schemas/R/minLength']);
   });
@@ -138,7 +215,7 @@ describe('childAt, followChild, getFrom and followFrom: what getAt and follow an
   // with keys that need escaping (`/`, `~`) or look percent-encoded.
   function randomDoc(seed: number): { doc: Record<string, unknown>; pointers: string[] } {
     let s = seed;
-    const rnd = () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rnd = () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const keys = ['a', 'b', 'c/d', 'e~f', 'g%20h', 'i j', '0', '1'];
     const pointers: string[] = ['#'];
     const refs: Record<string, unknown>[] = [];
@@ -163,7 +240,9 @@ describe('childAt, followChild, getFrom and followFrom: what getAt and follow an
     };
     const doc = make(0, '#') as Record<string, unknown>;
     const root = doc !== null && typeof doc === 'object' ? doc : { a: doc };
-    for (const ref of refs) ref.$ref = rnd() < 0.1 ? '#/nowhere' : rnd() < 0.1 ? '#/g%20h' : (pointers[Math.floor(rnd() * pointers.length)] ?? '#');
+    for (const ref of refs)
+      ref.$ref =
+        rnd() < 0.1 ? '#/nowhere' : rnd() < 0.1 ? '#/g%20h' : (pointers[Math.floor(rnd() * pointers.length)] ?? '#');
     return { doc: root, pointers };
   }
 
@@ -176,11 +255,20 @@ describe('childAt, followChild, getFrom and followFrom: what getAt and follow an
         const fromGet: At = { pointer: p, node: getAt(doc, p) };
         const fromFollow = follow(doc, p);
         for (const t of tokens) {
-          expect(getFrom(doc, fromGet, t)).toEqual({ pointer: appendPointer(p, t), node: getAt(doc, appendPointer(p, t)) });
+          expect(getFrom(doc, fromGet, t)).toEqual({
+            pointer: appendPointer(p, t),
+            node: getAt(doc, appendPointer(p, t)),
+          });
           expect(followFrom(doc, fromGet, t)).toEqual(follow(doc, appendPointer(p, t)));
           expect(followFrom(doc, fromFollow, t, 'a')).toEqual(follow(doc, appendPointer(fromFollow.pointer, t, 'a')));
-          expect(getFrom(doc, fromFollow, 'a', t)).toEqual({ pointer: appendPointer(fromFollow.pointer, 'a', t), node: getAt(doc, appendPointer(fromFollow.pointer, 'a', t)) });
-          expect(childAt(doc, fromGet, t)).toEqual({ pointer: appendPointer(p, t), node: getAt(doc, appendPointer(p, t)) });
+          expect(getFrom(doc, fromFollow, 'a', t)).toEqual({
+            pointer: appendPointer(fromFollow.pointer, 'a', t),
+            node: getAt(doc, appendPointer(fromFollow.pointer, 'a', t)),
+          });
+          expect(childAt(doc, fromGet, t)).toEqual({
+            pointer: appendPointer(p, t),
+            node: getAt(doc, appendPointer(p, t)),
+          });
           expect(followChild(doc, fromFollow, t)).toEqual(follow(doc, appendPointer(fromFollow.pointer, t)));
           compared += 6;
         }

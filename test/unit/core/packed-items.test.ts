@@ -18,18 +18,37 @@ interface Given {
 const asciiText = fc.string({ unit: fc.constantFrom(...'abcXYZ019 :,{}"-_'), maxLength: 12 });
 /** A flat item's string pk: no character JSON escapes (its text stands in the item's as it is). */
 const plainText = fc.string({ unit: fc.constantFrom(...'abcXYZ019 :,{}-_'), maxLength: 12 });
-const anyText = fc.string({ unit: fc.oneof(fc.constantFrom(...'abc019 "'), fc.constantFrom('é', '€', '𝄞', '\u2028', '\u00ff')), maxLength: 12 });
+const anyText = fc.string({
+  unit: fc.oneof(fc.constantFrom(...'abc019 "'), fc.constantFrom('é', '€', '𝄞', '\u2028', '\u00ff')),
+  maxLength: 12,
+});
 
 /** An item: its pk (a text inside its JSON for an ASCII one), its JSON, its urlAt. */
 const given: fc.Arbitrary<Given> = fc.oneof(
   // An integer pk written as a number, a text one as a string.
   fc
-    .record({ pk: fc.option(fc.oneof(fc.integer({ min: -5, max: 99_999 }).map((n) => ({ pk: String(n), literal: String(n) })), plainText.map((t) => ({ pk: t, literal: JSON.stringify(t) }))), { nil: undefined }), body: asciiText, urlAt: fc.constantFrom(-1, 1) })
+    .record({
+      pk: fc.option(
+        fc.oneof(
+          fc.integer({ min: -5, max: 99_999 }).map((n) => ({ pk: String(n), literal: String(n) })),
+          plainText.map((t) => ({ pk: t, literal: JSON.stringify(t) })),
+        ),
+        { nil: undefined },
+      ),
+      body: asciiText,
+      urlAt: fc.constantFrom(-1, 1),
+    })
     .map(({ pk, body, urlAt }) => ({
-      item: { pk: pk?.pk, json: pk === undefined ? `{"b":${JSON.stringify(body)}}` : `{"pk":${pk.literal},"b":${JSON.stringify(body)}}`, urlAt },
+      item: {
+        pk: pk?.pk,
+        json: pk === undefined ? `{"b":${JSON.stringify(body)}}` : `{"pk":${pk.literal},"b":${JSON.stringify(body)}}`,
+        urlAt,
+      },
       asBytes: true,
     })),
-  fc.record({ pk: fc.option(anyText, { nil: undefined }), body: anyText, urlAt: fc.integer({ min: -1, max: 40 }) }).map(({ pk, body, urlAt }) => ({ item: { pk, json: JSON.stringify({ b: body, p: pk }), urlAt }, asBytes: false })),
+  fc
+    .record({ pk: fc.option(anyText, { nil: undefined }), body: anyText, urlAt: fc.integer({ min: -1, max: 40 }) })
+    .map(({ pk, body, urlAt }) => ({ item: { pk, json: JSON.stringify({ b: body, p: pk }), urlAt }, asBytes: false })),
 );
 
 /**
@@ -62,7 +81,15 @@ function build(items: readonly Given[], previous?: ItemSet, separator = ',\n', j
     // The pk's text: a JSON string's contents, or an integer's digits, where `"pk":` puts them.
     const pkAt = item.pk === undefined ? -1 : start + '{"pk":'.length + (item.json.startsWith('{"pk":"') ? 1 : 0);
     const n = Number(item.pk);
-    builder.addAscii(buffer, start, end, pkAt, pkAt + (item.pk?.length ?? 0), item.json.startsWith('{"pk":"') || !Number.isSafeInteger(n) ? Number.NaN : n, item.urlAt);
+    builder.addAscii(
+      buffer,
+      start,
+      end,
+      pkAt,
+      pkAt + (item.pk?.length ?? 0),
+      item.json.startsWith('{"pk":"') || !Number.isSafeInteger(n) ? Number.NaN : n,
+      item.urlAt,
+    );
   }
   builder.flush();
   buffer.fill(0x7e);
@@ -72,28 +99,66 @@ function build(items: readonly Given[], previous?: ItemSet, separator = ',\n', j
 describe('packed items read back as given', () => {
   it('every item, at, slice, iteration and the pk index, across blocks, whichever way each was given (property)', () => {
     fc.assert(
-      fc.property(fc.array(given, { maxLength: 60 }), fc.integer({ min: 0, max: 2 }), fc.integer({ min: -70, max: 70 }), fc.integer({ min: -70, max: 70 }), fc.boolean(), (sample, blocks, a, b, junk) => {
-        // Sometimes more than a block: the sample repeated, each copy of an item an item of its own.
-        const items = sample.length === 0 ? [] : Array.from({ length: sample.length + blocks * BLOCK_ITEMS }, (_, i) => sample[i % sample.length] as Given);
-        const want = items.map((g) => g.item);
-        const set = build(items, undefined, ',\n', junk);
-        expect(set.items.length).toBe(want.length);
-        expect([...set.items]).toEqual(want);
-        for (const i of [0, 1, want.length - 1, want.length, -1, -want.length, -want.length - 1, BLOCK_ITEMS, BLOCK_ITEMS - 1, a, b, 1.5, -0.5, -1.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(set.items.at(i)).toEqual(want.at(i));
-        expect(set.items.slice(a, b)).toEqual(want.slice(a, b));
-        expect(set.items.slice(a)).toEqual(want.slice(a));
-        expect(set.items.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3)).toEqual(want.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3));
-        const first = new Map<string, PreparedItem>();
-        for (const item of want) if (item.pk !== undefined && !first.has(item.pk)) first.set(item.pk, item);
-        for (const item of want.slice(0, 80)) expect(set.byPk.get(item.pk ?? '')).toEqual(item.pk === undefined ? first.get('') : first.get(item.pk));
-        expect(new Set(set.byPk.keys())).toEqual(new Set(first.keys()));
-      }),
+      fc.property(
+        fc.array(given, { maxLength: 60 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: -70, max: 70 }),
+        fc.integer({ min: -70, max: 70 }),
+        fc.boolean(),
+        (sample, blocks, a, b, junk) => {
+          // Sometimes more than a block: the sample repeated, each copy of an item an item of its own.
+          const items =
+            sample.length === 0
+              ? []
+              : Array.from(
+                  { length: sample.length + blocks * BLOCK_ITEMS },
+                  (_, i) => sample[i % sample.length] as Given,
+                );
+          const want = items.map((g) => g.item);
+          const set = build(items, undefined, ',\n', junk);
+          expect(set.items.length).toBe(want.length);
+          expect([...set.items]).toEqual(want);
+          for (const i of [
+            0,
+            1,
+            want.length - 1,
+            want.length,
+            -1,
+            -want.length,
+            -want.length - 1,
+            BLOCK_ITEMS,
+            BLOCK_ITEMS - 1,
+            a,
+            b,
+            1.5,
+            -0.5,
+            -1.5,
+            Number.NaN,
+            Number.POSITIVE_INFINITY,
+            Number.NEGATIVE_INFINITY,
+          ])
+            expect(set.items.at(i)).toEqual(want.at(i));
+          expect(set.items.slice(a, b)).toEqual(want.slice(a, b));
+          expect(set.items.slice(a)).toEqual(want.slice(a));
+          expect(set.items.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3)).toEqual(
+            want.slice(BLOCK_ITEMS - 2, BLOCK_ITEMS + 3),
+          );
+          const first = new Map<string, PreparedItem>();
+          for (const item of want) if (item.pk !== undefined && !first.has(item.pk)) first.set(item.pk, item);
+          for (const item of want.slice(0, 80))
+            expect(set.byPk.get(item.pk ?? '')).toEqual(item.pk === undefined ? first.get('') : first.get(item.pk));
+          expect(new Set(set.byPk.keys())).toEqual(new Set(first.keys()));
+        },
+      ),
       { numRuns: 150, seed: 31 },
     );
   });
 
   it('the same objects each time, for a set of up to 32 blocks; past that, the blocks last read (the rest made again, equal)', () => {
-    const items = Array.from({ length: 40 * BLOCK_ITEMS }, (_, i): Given => ({ item: { pk: String(i + 1), json: `{"pk":${i + 1}}`, urlAt: 1 }, asBytes: true }));
+    const items = Array.from({ length: 40 * BLOCK_ITEMS }, (_, i): Given => ({
+      item: { pk: String(i + 1), json: `{"pk":${i + 1}}`, urlAt: 1 },
+      asBytes: true,
+    }));
     const set = build(items);
     const first = set.items.at(0);
     expect(set.items.at(0)).toBe(first);
@@ -103,11 +168,18 @@ describe('packed items read back as given', () => {
     const again = set.items.at(0);
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
-    expect(set.byPk.get(String(39 * BLOCK_ITEMS + 7))).toEqual({ pk: String(39 * BLOCK_ITEMS + 7), json: `{"pk":${39 * BLOCK_ITEMS + 7}}`, urlAt: 1 });
+    expect(set.byPk.get(String(39 * BLOCK_ITEMS + 7))).toEqual({
+      pk: String(39 * BLOCK_ITEMS + 7),
+      json: `{"pk":${39 * BLOCK_ITEMS + 7}}`,
+      urlAt: 1,
+    });
   });
 
   it('a look at one item (peek) makes that item alone: the blocks kept made stay as they were', () => {
-    const items = Array.from({ length: 40 * BLOCK_ITEMS }, (_, i): Given => ({ item: { pk: String(i + 1), json: `{"pk":${i + 1}}`, urlAt: 1 }, asBytes: true }));
+    const items = Array.from({ length: 40 * BLOCK_ITEMS }, (_, i): Given => ({
+      item: { pk: String(i + 1), json: `{"pk":${i + 1}}`, urlAt: 1 },
+      asBytes: true,
+    }));
     const packed = build(items).items as PackedItems;
     const first = packed.at(0);
     for (let b = 1; b < 32; b++) packed.at(b * BLOCK_ITEMS);
@@ -118,8 +190,12 @@ describe('packed items read back as given', () => {
 });
 
 describe('a set built again with the one it replaces keeps the blocks that did not change', () => {
-  const items = Array.from({ length: 3 * BLOCK_ITEMS + 100 }, (_, i): Given => ({ item: { pk: String(i + 1), json: `{"pk":${i + 1},"f":${i % 7}}`, urlAt: 1 }, asBytes: i % 1000 !== 0 }));
-  const edit = (at: number) => items.map((g, i) => (i === at ? { ...g, item: { ...g.item, json: `{"pk":${i + 1},"f":99}` } } : g));
+  const items = Array.from({ length: 3 * BLOCK_ITEMS + 100 }, (_, i): Given => ({
+    item: { pk: String(i + 1), json: `{"pk":${i + 1},"f":${i % 7}}`, urlAt: 1 },
+    asBytes: i % 1000 !== 0,
+  }));
+  const edit = (at: number) =>
+    items.map((g, i) => (i === at ? { ...g, item: { ...g.item, json: `{"pk":${i + 1},"f":99}` } } : g));
   it.each<[string, readonly Given[], number]>([
     ['nothing changed', items, items.length],
     ['an item of the second block edited', edit(BLOCK_ITEMS + 5), items.length - BLOCK_ITEMS],

@@ -26,14 +26,23 @@ async function modelWith(size: number): Promise<Model> {
       held_today: i % 7 === 0,
     }));
     const desk = snapshot.collections['/api/v1/desk'];
-    m = compileSnapshot({ ...snapshot, collections: { ...snapshot.collections, '/api/v1/desk': { ...desk, source: 'fixture', from: 'test', items: desks, examples: {} } } });
+    m = compileSnapshot({
+      ...snapshot,
+      collections: {
+        ...snapshot.collections,
+        '/api/v1/desk': { ...desk, source: 'fixture', from: 'test', items: desks, examples: {} },
+      },
+    });
     models.set(size, m);
   }
   return m;
 }
 
 /** An oracle written apart from the stub: Python's quote_plus for the simple values used here. */
-const quotePlus = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replaceAll('%20', '+');
+const quotePlus = (s: string) =>
+  encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replaceAll('%20', '+');
 function drfLink(base: string, params: [string, string][], page: number): string {
   const entries = params.filter(([k]) => k !== 'page');
   if (page !== 1) entries.push(['page', String(page)]);
@@ -42,7 +51,9 @@ function drfLink(base: string, params: [string, string][], page: number): string
   return q ? `${base}?${q}` : base;
 }
 
-const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}$/).filter((k) => k !== 'page' && k !== 'format' && !k.startsWith('__'));
+const key = fc
+  .stringMatching(/^[a-z][a-z0-9_]{0,6}$/)
+  .filter((k) => k !== 'page' && k !== 'format' && !k.startsWith('__'));
 const value = fc.string({ maxLength: 8 });
 
 describe('property: crawling any collection with any page size', () => {
@@ -69,7 +80,8 @@ describe('property: crawling any collection with any page size', () => {
             expect(body.next).toBe(page < pages ? drfLink(`${base}/api/v1/desk`, params, page + 1) : null);
             expect(body.previous).toBe(page > 1 ? drfLink(`${base}/api/v1/desk`, params, page - 1) : null);
             expect(body.results.length).toBe(page < pages ? pageSize : size - pageSize * (pages - 1));
-            for (const d of body.results) expect(d.url).toBe(`${base}/api/v1/desk/${d.pk}${format ? `?format=${format}` : ''}`);
+            for (const d of body.results)
+              expect(d.url).toBe(`${base}/api/v1/desk/${d.pk}${format ? `?format=${format}` : ''}`);
             seen.push(...body.results.map((d) => d.pk));
             url = body.next === null ? null : body.next.slice(base.length);
             expect(page).toBeLessThanOrEqual(pages);

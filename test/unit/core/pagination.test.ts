@@ -14,8 +14,9 @@ describe('choosePage (Paginator.validate_number with Python int())', () => {
     ['leading zeros', '004', 4],
   ])('%s → page %s', (_n, raw, page) => expect(choosePage(raw, 95, 10)).toEqual({ ok: true, page, numPages: 10 }));
 
-  it.each([['0'], ['-1'], ['11'], ['1.5'], ['1e1'], ['abc'], ['1__0'], ['%00'], ['9'.repeat(30)], ['LAST']])('%s is invalid', (raw) =>
-    expect(choosePage(raw, 95, 10)).toEqual({ ok: false }),
+  it.each([['0'], ['-1'], ['11'], ['1.5'], ['1e1'], ['abc'], ['1__0'], ['%00'], ['9'.repeat(30)], ['LAST']])(
+    '%s is invalid',
+    (raw) => expect(choosePage(raw, 95, 10)).toEqual({ ok: false }),
   );
 
   it('an empty collection has one page', () => {

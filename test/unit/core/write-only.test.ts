@@ -26,27 +26,57 @@ const doc = {
   components: {
     schemas: {
       Secret: { type: 'string', writeOnly: true, minLength: 4 },
-      Base: { type: 'object', required: ['name', 'password'], properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
-      ByRef: { type: 'object', required: ['pin', 'name'], properties: { pin: { $ref: '#/components/schemas/Secret' }, name: { type: 'string' } } },
-      Composed: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['password', 'token', 'note'], properties: { token: { type: 'string', writeOnly: true }, note: { type: 'string' } } }] },
+      Base: {
+        type: 'object',
+        required: ['name', 'password'],
+        properties: { name: { type: 'string' }, password: { type: 'string', writeOnly: true } },
+      },
+      ByRef: {
+        type: 'object',
+        required: ['pin', 'name'],
+        properties: { pin: { $ref: '#/components/schemas/Secret' }, name: { type: 'string' } },
+      },
+      Composed: {
+        allOf: [
+          { $ref: '#/components/schemas/Base' },
+          {
+            type: 'object',
+            required: ['password', 'token', 'note'],
+            properties: { token: { type: 'string', writeOnly: true }, note: { type: 'string' } },
+          },
+        ],
+      },
       Nested: { type: 'object', required: ['inner'], properties: { inner: { $ref: '#/components/schemas/Base' } } },
       // writeOnly beside a $ref; requireds in oneOf and dependentRequired naming the parent's.
       Either: {
         type: 'object',
-        properties: { code: { $ref: '#/components/schemas/Plain', writeOnly: true }, token: { type: 'string', writeOnly: true }, name: { type: 'string' } },
+        properties: {
+          code: { $ref: '#/components/schemas/Plain', writeOnly: true },
+          token: { type: 'string', writeOnly: true },
+          name: { type: 'string' },
+        },
         oneOf: [{ required: ['code'] }, { required: ['token', 'name'] }],
         dependentRequired: { name: ['token', 'code'] },
       },
       Plain: { type: 'string' },
       // A cycle through allOf.
-      Loop: { allOf: [{ $ref: '#/components/schemas/Loop' }, { $ref: '#/components/schemas/Loop' }, { type: 'object', required: ['p'], properties: { p: { type: 'string', writeOnly: true } } }] },
+      Loop: {
+        allOf: [
+          { $ref: '#/components/schemas/Loop' },
+          { $ref: '#/components/schemas/Loop' },
+          { type: 'object', required: ['p'], properties: { p: { type: 'string', writeOnly: true } } },
+        ],
+      },
     },
   },
 };
 
 describe("an answer's view of the document: no writeOnly property is required", () => {
   it('is the document itself when nothing is writeOnly', () => {
-    const plain = { openapi: '3.1.0', components: { schemas: { A: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } } };
+    const plain = {
+      openapi: '3.1.0',
+      components: { schemas: { A: { type: 'object', required: ['a'], properties: { a: { type: 'string' } } } } },
+    };
     expect(responseView(plain, false)).toBe(plain);
   });
 
@@ -69,11 +99,21 @@ describe("an answer's view of the document: no writeOnly property is required", 
     expect(ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n' })).toEqual([]);
     expect(ajv.validate('#/components/schemas/Nested', { inner: { name: 'a' } })).toEqual([]);
     const leaked = ajv.validate('#/components/schemas/ByRef', { name: 'a', pin: 'xyzw' });
-    expect(leaked.map((v) => [v.pointer, v.message])).toEqual([['/pin', 'is writeOnly in the spec: never in an answer (DRF never represents a write_only field)']]);
-    expect(ajv.validate('#/components/schemas/Nested', { inner: { name: 'a', password: 'p' } }).map((v) => v.pointer)).toEqual(['/inner/password']);
-    expect(ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n', token: 't' }).map((v) => v.pointer)).toEqual(['/token']);
-    expect(ajv.validate('#/components/schemas/Base', {}).map((v) => v.message)).toEqual(["must have required property 'name'"]);
-    expect(ajv.validate('#/components/schemas/Composed', { name: 'a' }).map((v) => v.message)).toEqual(["must have required property 'note'"]);
+    expect(leaked.map((v) => [v.pointer, v.message])).toEqual([
+      ['/pin', 'is writeOnly in the spec: never in an answer (DRF never represents a write_only field)'],
+    ]);
+    expect(
+      ajv.validate('#/components/schemas/Nested', { inner: { name: 'a', password: 'p' } }).map((v) => v.pointer),
+    ).toEqual(['/inner/password']);
+    expect(
+      ajv.validate('#/components/schemas/Composed', { name: 'a', note: 'n', token: 't' }).map((v) => v.pointer),
+    ).toEqual(['/token']);
+    expect(ajv.validate('#/components/schemas/Base', {}).map((v) => v.message)).toEqual([
+      "must have required property 'name'",
+    ]);
+    expect(ajv.validate('#/components/schemas/Composed', { name: 'a' }).map((v) => v.message)).toEqual([
+      "must have required property 'note'",
+    ]);
     expect(ajv.validate('#/components/schemas/Either', {})).toEqual([]);
   });
 });
@@ -97,7 +137,9 @@ describe('an item is prepared without its writeOnly members', () => {
     // Out of schema order, too: the members are put in order, the `__proto__` one kept.
     const unordered = JSON.parse('{"password":"p","__proto__":{"x":1},"name":"n","pk":3}') as Record<string, unknown>;
     expect(prepareItem(unordered, opts).json).toBe('{"pk":3,"name":"n","__proto__":{"x":1}}');
-    expect(prepareItem(unordered, { ...opts, hidden: [] }).json).toBe('{"pk":3,"name":"n","password":"p","__proto__":{"x":1}}');
+    expect(prepareItem(unordered, { ...opts, hidden: [] }).json).toBe(
+      '{"pk":3,"name":"n","password":"p","__proto__":{"x":1}}',
+    );
   });
 });
 
@@ -106,26 +148,52 @@ describe("the designer's Signature.witness (writeOnly, required)", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   copyFileSync(path.join(DESIGNER_FIXTURES, 'desk.json'), path.join(dir, 'desk.json'));
   copyFileSync(path.join(DESIGNER_FIXTURES, 'employee.json'), path.join(dir, 'employee.json'));
-  const signature = (pk: number, witness?: string) => ({ pk, signer: `S${pk}`, signed_on: '2024-05-01', kind: 'paper', ...(witness ? { witness } : {}) });
+  const signature = (pk: number, witness?: string) => ({
+    pk,
+    signer: `S${pk}`,
+    signed_on: '2024-05-01',
+    kind: 'paper',
+    ...(witness ? { witness } : {}),
+  });
 
   it('a fixture whose items carry it: served without it, with a warning at the first that does; one without it is valid', async () => {
-    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1), signature(2, 'W2'), signature(3, 'W3')]));
+    writeFileSync(
+      path.join(dir, 'signature.json'),
+      JSON.stringify([signature(1), signature(2, 'W2'), signature(3, 'W3')]),
+    );
     const config = testConfig({ specFile: DESIGNER_SPEC, fixturesDir: dir });
     const state = await loadState(stateOptions(config));
-    expect(state.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/1 "witness": writeOnly in Signature, so never served/);
-    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature').body) as { results: Record<string, unknown>[] };
+    expect(state.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(
+      /signature\.json \/1 "witness": writeOnly in Signature, so never served/,
+    );
+    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature').body) as {
+      results: Record<string, unknown>[];
+    };
     expect(page.results).toEqual([signature(1), signature(2), signature(3)]);
     expect(ask(coreOf(state, config), '/api/v1/signature?page=1').body).not.toMatch(/witness|W2/);
     // Reloaded (--watch) with only a witness changed (past its maxLength, even): never served, so
     // never checked, on a reload as on a start; still said.
-    writeFileSync(path.join(dir, 'signature.json'), JSON.stringify([signature(1), signature(2, 'x'.repeat(30)), signature(3, 'W3')]));
+    writeFileSync(
+      path.join(dir, 'signature.json'),
+      JSON.stringify([signature(1), signature(2, 'x'.repeat(30)), signature(3, 'W3')]),
+    );
     const reloaded = await loadState({ ...stateOptions(config), previous: state });
-    expect(reloaded.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(/signature\.json \/1 "witness"/);
+    expect(reloaded.warnings.map((w) => `${w.file} ${w.pointer} ${w.reason}`).join('\n')).toMatch(
+      /signature\.json \/1 "witness"/,
+    );
     expect(JSON.parse(ask(coreOf(reloaded, config), '/api/v1/signature').body)).toEqual(page);
   });
 
   it('`npm run fixtures` writes the items as they are served: without it', async () => {
-    const written = await writeFixture({ specFile: DESIGNER_SPEC, fixturesDir: dir, resource: 'signature', count: 3, defaultCount: 25, seed: 1, force: true });
+    const written = await writeFixture({
+      specFile: DESIGNER_SPEC,
+      fixturesDir: dir,
+      resource: 'signature',
+      count: 3,
+      defaultCount: 25,
+      seed: 1,
+      force: true,
+    });
     expect(written.ok).toBe(true);
     const items = JSON.parse(readFileSync(path.join(dir, 'signature.json'), 'utf8')) as Record<string, unknown>[];
     expect(items).toHaveLength(3);
@@ -137,7 +205,10 @@ describe("the designer's Signature.witness (writeOnly, required)", () => {
     const late: string[] = [];
     const config = testConfig({ specFile: DESIGNER_SPEC, fixturesDir: dir });
     const state = await loadState({ ...stateOptions(config), onLateProblem: (p) => late.push(p.reason) });
-    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature?page_size=100').body) as { count: number; results: Record<string, unknown>[] };
+    const page = JSON.parse(ask(coreOf(state, config), '/api/v1/signature?page_size=100').body) as {
+      count: number;
+      results: Record<string, unknown>[];
+    };
     expect(late).toEqual([]);
     expect(page.count).toBe(25);
     for (const item of page.results) expect(Object.keys(item)).toEqual(['pk', 'signer', 'signed_on', 'kind']);
@@ -150,7 +221,8 @@ describe('the checker and a writeOnly property', () => {
     const good = await listen(stub);
     const leaking = await deployment(
       stubbed(stub, (a, req) => {
-        if (req.url?.startsWith('/api/v1/signature')) a.body = a.body.replaceAll('"kind":"', '"witness":"leaked","kind":"');
+        if (req.url?.startsWith('/api/v1/signature'))
+          a.body = a.body.replaceAll('"kind":"', '"witness":"leaked","kind":"');
       }),
     );
     try {
@@ -161,7 +233,9 @@ describe('the checker and a writeOnly property', () => {
       const fail = await runCheck(contract, { ...opts, baseUrl: leaking.base });
       const found = fail.violations.map((v) => `${v.rule} ${v.pointer} ${v.expected}`);
       expect(found.length).toBeGreaterThan(0);
-      expect(found[0]).toBe('schema /results/0/witness is writeOnly in the spec: never in an answer (DRF never represents a write_only field)');
+      expect(found[0]).toBe(
+        'schema /results/0/witness is writeOnly in the spec: never in an answer (DRF never represents a write_only field)',
+      );
       expect(new Set(fail.violations.map((v) => v.rule))).toEqual(new Set(['schema']));
     } finally {
       await leaking.close();
@@ -173,9 +247,20 @@ describe('the checker and a writeOnly property', () => {
 describe('what the stub generates holds no writeOnly member, at any depth', () => {
   it('withoutWriteOnly: nested objects, arrays, allOf; an object that loses nothing is the same object', () => {
     const list = { type: 'array', items: { $ref: '#/components/schemas/Base' } };
-    expect(withoutWriteOnly(doc, { $ref: '#/components/schemas/Nested' }, { inner: { name: 'a', password: 'p' }, x: 1 })).toEqual({ inner: { name: 'a' }, x: 1 });
-    expect(withoutWriteOnly(doc, list, [{ name: 'a', password: 'p' }, { name: 'b' }])).toEqual([{ name: 'a' }, { name: 'b' }]);
-    expect(withoutWriteOnly(doc, { $ref: '#/components/schemas/Composed' }, { name: 'a', password: 'p', token: 't', note: 'n' })).toEqual({ name: 'a', note: 'n' });
+    expect(
+      withoutWriteOnly(doc, { $ref: '#/components/schemas/Nested' }, { inner: { name: 'a', password: 'p' }, x: 1 }),
+    ).toEqual({ inner: { name: 'a' }, x: 1 });
+    expect(withoutWriteOnly(doc, list, [{ name: 'a', password: 'p' }, { name: 'b' }])).toEqual([
+      { name: 'a' },
+      { name: 'b' },
+    ]);
+    expect(
+      withoutWriteOnly(
+        doc,
+        { $ref: '#/components/schemas/Composed' },
+        { name: 'a', password: 'p', token: 't', note: 'n' },
+      ),
+    ).toEqual({ name: 'a', note: 'n' });
     const clean = { inner: { name: 'a' } };
     expect(withoutWriteOnly(doc, { $ref: '#/components/schemas/Nested' }, clean)).toBe(clean);
   });
@@ -190,7 +275,12 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
           '/api/v1/thing': {
             get: {
               operationId: 'listThings',
-              responses: { '200': { description: 'A page.', content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingList' } } } } },
+              responses: {
+                '200': {
+                  description: 'A page.',
+                  content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingList' } } },
+                },
+              },
             },
           },
         },
@@ -202,13 +292,22 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
               properties: {
                 pk: { type: 'integer' },
                 name: { type: 'string', maxLength: 8 },
-                secret: { type: 'object', required: ['code', 'label'], properties: { code: { type: 'string', writeOnly: true }, label: { type: 'string', maxLength: 8 } } },
+                secret: {
+                  type: 'object',
+                  required: ['code', 'label'],
+                  properties: { code: { type: 'string', writeOnly: true }, label: { type: 'string', maxLength: 8 } },
+                },
               },
             },
             ThingList: {
               type: 'object',
               required: ['count', 'next', 'previous', 'results'],
-              properties: { count: { type: 'integer' }, next: { type: ['string', 'null'] }, previous: { type: ['string', 'null'] }, results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } },
+              properties: {
+                count: { type: 'integer' },
+                next: { type: ['string', 'null'] },
+                previous: { type: ['string', 'null'] },
+                results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } },
+              },
             },
           },
         },
@@ -217,13 +316,21 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
       const late: string[] = [];
       const config = testConfig({ specFile: path.join(dir, 'openapi.json'), fixturesDir: dir });
       const state = await loadState({ ...stateOptions(config), onLateProblem: (p) => late.push(p.reason) });
-      const page = JSON.parse(ask(coreOf(state, config), '/api/v1/thing?page_size=100').body) as { count: number; results: { secret: Record<string, unknown> }[] };
+      const page = JSON.parse(ask(coreOf(state, config), '/api/v1/thing?page_size=100').body) as {
+        count: number;
+        results: { secret: Record<string, unknown> }[];
+      };
       expect(late).toEqual([]);
       expect(page.count).toBe(25);
       for (const item of page.results) expect(Object.keys(item.secret)).toEqual(['label']);
       // A fixture's item that holds one, nested: refused at load, with its place.
-      writeFileSync(path.join(dir, 'thing.json'), JSON.stringify([{ pk: 1, name: 'a', secret: { code: 'x', label: 'y' } }]));
-      await expect(loadState(stateOptions(config))).rejects.toThrow(/thing\.json.*\/0\/secret\/code.*is writeOnly in the spec: never in an answer/s);
+      writeFileSync(
+        path.join(dir, 'thing.json'),
+        JSON.stringify([{ pk: 1, name: 'a', secret: { code: 'x', label: 'y' } }]),
+      );
+      await expect(loadState(stateOptions(config))).rejects.toThrow(
+        /thing\.json.*\/0\/secret\/code.*is writeOnly in the spec: never in an answer/s,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

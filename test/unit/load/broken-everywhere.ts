@@ -46,7 +46,12 @@ export function* brokenEverywhere(values: readonly object[]): Generator<unknown>
  * which they differ (as JSON, taken before it is restored) with both answers, the values run, and
  * how many of them `a` found invalid.
  */
-export function firstDifference<T>(a: (value: unknown) => T, b: (value: unknown) => T, invalid: (answer: T) => boolean, values: readonly object[]): { runs: number; invalid: number; difference?: { value: string; a: T; b: T } } {
+export function firstDifference<T>(
+  a: (value: unknown) => T,
+  b: (value: unknown) => T,
+  invalid: (answer: T) => boolean,
+  values: readonly object[],
+): { runs: number; invalid: number; difference?: { value: string; a: T; b: T } } {
   let runs = 0;
   let invalidRuns = 0;
   for (const value of brokenEverywhere(values)) {
@@ -54,7 +59,8 @@ export function firstDifference<T>(a: (value: unknown) => T, b: (value: unknown)
     const answerA = a(value);
     const answerB = b(value);
     if (invalid(answerA)) invalidRuns++;
-    if (!isDeepStrictEqual(answerA, answerB)) return { runs, invalid: invalidRuns, difference: { value: JSON.stringify(value), a: answerA, b: answerB } };
+    if (!isDeepStrictEqual(answerA, answerB))
+      return { runs, invalid: invalidRuns, difference: { value: JSON.stringify(value), a: answerA, b: answerB } };
   }
   return { runs, invalid: invalidRuns };
 }

@@ -18,8 +18,15 @@ import { SPEC } from '../../helpers.js';
 // when our reading of it is the bundler's own (src/load/spec.ts), not its text, with the external
 // `$ref`s of that value as the pre-scan found them (`scanned`; `alter` changes them, to show they
 // are read).
-async function both(root: string, alter?: (scanned: Map<string, ExternalRef[]>) => void): Promise<{ ours: unknown; theirs: unknown; handed: unknown }> {
-  const settle = (p: Promise<unknown>) => p.then((v) => ({ value: v }), (e: Error) => ({ error: `${e.name}: ${e.message}` }));
+async function both(
+  root: string,
+  alter?: (scanned: Map<string, ExternalRef[]>) => void,
+): Promise<{ ours: unknown; theirs: unknown; handed: unknown }> {
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      (v) => ({ value: v }),
+      (e: Error) => ({ error: `${e.name}: ${e.message}` }),
+    );
   const theirs = await settle(SwaggerParser.bundle(root));
   const ours = await settle(bundle(new SwaggerParser(), root, {}));
   const handed = await settle(
@@ -38,13 +45,20 @@ async function both(root: string, alter?: (scanned: Map<string, ExternalRef[]>) 
           values.set(file, read.value);
           const url = refParserUrl.resolve(refParserUrl.cwd(), refParserUrl.fromFileSystemPath(file));
           const refs: ExternalRef[] = [];
-          forEachExternalRef(read.value, `${url}#`, [], undefined, ($ref, base) => refs.push({ ref: $ref.$ref, base: String(base) }));
+          forEachExternalRef(read.value, `${url}#`, [], undefined, ($ref, base) =>
+            refs.push({ ref: $ref.$ref, base: String(base) }),
+          );
           scanned.set(url, refs);
         }
       }
       expect(values.size).toBeGreaterThan(0);
       alter?.(scanned);
-      return bundle(new SwaggerParser(), root, confinedResolveOptions(await folderOf(dir, "the spec's folder"), DEFAULT_LOAD_LIMITS, texts, values), scanned);
+      return bundle(
+        new SwaggerParser(),
+        root,
+        confinedResolveOptions(await folderOf(dir, "the spec's folder"), DEFAULT_LOAD_LIMITS, texts, values),
+        scanned,
+      );
     })(),
   );
   return { ours, theirs, handed };
@@ -108,12 +122,21 @@ describe('the bundler: the library output, in linear time', () => {
           const k = keys[rand(keys.length)] as string;
           if (k in node) continue;
           places.push([fileIndex, [...at, k]]);
-          node[k] = depth < 3 && rand(3) > 0 ? grow(fileIndex, [...at, k], depth + 1) : rand(2) === 0 ? 'leaf' : [{ type: 'string' }];
+          node[k] =
+            depth < 3 && rand(3) > 0
+              ? grow(fileIndex, [...at, k], depth + 1)
+              : rand(2) === 0
+                ? 'leaf'
+                : [{ type: 'string' }];
         }
         return node;
       };
       for (let f = 0; f < files.length; f++) trees.push(grow(f, [], 0));
-      const nodeAt = (tree: unknown, at: string[]) => at.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), tree);
+      const nodeAt = (tree: unknown, at: string[]) =>
+        at.reduce<unknown>(
+          (o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined),
+          tree,
+        );
       // A few popular targets (and places beneath them), referenced from many places at many depths.
       // Refs start in the root half of the time (what the root does not reach is not bundled).
       const inFile = (f: number) => places.filter((p) => p[0] === f);
@@ -122,7 +145,10 @@ describe('the bundler: the library output, in linear time', () => {
       const refs = 4 + rand(16);
       for (let r = 0; r < refs; r++) {
         const [from, at] = rand(2) === 0 ? pick(inFile(0)) : pick(places);
-        const [to, target] = rand(4) > 0 ? (popular[rand(popular.length)] as [number, string[]]) : (places[rand(places.length)] as [number, string[]]);
+        const [to, target] =
+          rand(4) > 0
+            ? (popular[rand(popular.length)] as [number, string[]])
+            : (places[rand(places.length)] as [number, string[]]);
         const parent = nodeAt(trees[from], at.slice(0, -1));
         if (!parent || typeof parent !== 'object' || Array.isArray(parent)) continue;
         const pointer = target.map((t) => encodeURIComponent(t.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
@@ -152,7 +178,8 @@ describe('the bundler: the library output, in linear time', () => {
       // crawled first, and wins over another $ref to the same value.
       'a $ref reached twice at the same depth, once under definitions',
       {
-        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\naaaaaaaaaaa: {k: {$ref: './a.yaml#/Y'}}\ndefinitions: {k: {$ref: './a.yaml#/Y'}}\nr: {$ref: './a.yaml#/Y2'}\n",
+        'root.yaml':
+          "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\naaaaaaaaaaa: {k: {$ref: './a.yaml#/Y'}}\ndefinitions: {k: {$ref: './a.yaml#/Y'}}\nr: {$ref: './a.yaml#/Y2'}\n",
         'a.yaml': "Y: {inner: {$ref: './b.yaml#/Z'}}\nY2: {deeper: {more: {$ref: './b.yaml#/Z'}}}\n",
         'b.yaml': 'Z: {type: object}\n',
       },
@@ -162,7 +189,8 @@ describe('the bundler: the library output, in linear time', () => {
       // the $refs inside it take the shorter path too.
       'an external $ref met again by a shorter path',
       {
-        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {y: {z: {$ref: './a.yaml#/Y'}}}\nt: {$ref: './a.yaml#/Y'}\ns: {s2: {$ref: './a.yaml#/Y3'}}\n",
+        'root.yaml':
+          "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {y: {z: {$ref: './a.yaml#/Y'}}}\nt: {$ref: './a.yaml#/Y'}\ns: {s2: {$ref: './a.yaml#/Y3'}}\n",
         'a.yaml': "Y: {inner: {$ref: './b.yaml#/Z'}}\nY3: {a: {$ref: './b.yaml#/W'}}\n",
         'b.yaml': "Z: {q: {$ref: '#/Q'}}\nW: {b: {$ref: '#/Q'}}\nQ: {type: string}\n",
       },
@@ -173,7 +201,8 @@ describe('the bundler: the library output, in linear time', () => {
       // points to it; written longer key first, and shorter first.
       'two $refs alike but for the order their members are crawled in',
       {
-        'root.yaml': "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nP: {long: {k: {$ref: './a.yaml#/X'}}, s: {kkkk: {$ref: './a.yaml#/X'}}}\nQ: {s: {kkkk: {$ref: './a.yaml#/V'}}, long: {k: {$ref: './a.yaml#/V'}}}\n",
+        'root.yaml':
+          "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nP: {long: {k: {$ref: './a.yaml#/X'}}, s: {kkkk: {$ref: './a.yaml#/X'}}}\nQ: {s: {kkkk: {$ref: './a.yaml#/V'}}, long: {k: {$ref: './a.yaml#/V'}}}\n",
         'a.yaml': 'X: {type: string}\nV: {type: integer}\n',
       },
     ],
@@ -188,7 +217,10 @@ describe('the bundler: the library output, in linear time', () => {
 
   it("reads each file's external $refs from the pre-scan's list, not from a second walk", async () => {
     const dir = await freshDir();
-    await writeFile(path.join(dir, 'root.yaml'), "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {$ref: './a.yaml#/Y'}\n");
+    await writeFile(
+      path.join(dir, 'root.yaml'),
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {$ref: './a.yaml#/Y'}\n",
+    );
     await writeFile(path.join(dir, 'a.yaml'), "Y: {type: object, properties: {z: {$ref: './b.yaml#/Z'}}}\n");
     await writeFile(path.join(dir, 'b.yaml'), 'Z: {type: string}\n');
     const root = path.join(dir, 'root.yaml');
@@ -205,16 +237,35 @@ describe('the bundler: the library output, in linear time', () => {
   it('3,000 paths sharing components and an external file: the same document (the bench times it)', async () => {
     const dir = await freshDir();
     const paths: Record<string, unknown> = {};
-    const schemas: Record<string, unknown> = { Envelope: { type: 'object', properties: { count: { type: 'integer' } } } };
+    const schemas: Record<string, unknown> = {
+      Envelope: { type: 'object', properties: { count: { type: 'integer' } } },
+    };
     const external: Record<string, unknown> = {};
     for (let i = 0; i < 3000; i++) {
       external[`S${i}`] = { type: 'object', properties: { id: { type: 'integer' } } };
       schemas[`S${i}`] = { $ref: `./schemas.yaml#/S${i}` };
-      schemas[`L${i}`] = { allOf: [{ $ref: '#/components/schemas/Envelope' }, { properties: { results: { items: { $ref: `#/components/schemas/S${i}` } } } }] };
-      paths[`/p${i}`] = { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `#/components/schemas/L${i}` } } } } } } };
+      schemas[`L${i}`] = {
+        allOf: [
+          { $ref: '#/components/schemas/Envelope' },
+          { properties: { results: { items: { $ref: `#/components/schemas/S${i}` } } } },
+        ],
+      };
+      paths[`/p${i}`] = {
+        get: {
+          responses: {
+            '200': {
+              description: 'ok',
+              content: { 'application/json': { schema: { $ref: `#/components/schemas/L${i}` } } },
+            },
+          },
+        },
+      };
     }
     await writeFile(path.join(dir, 'schemas.yaml'), stringify(external));
-    await writeFile(path.join(dir, 'root.yaml'), stringify({ openapi: '3.1.0', info: { title: 'big', version: '1' }, paths, components: { schemas } }));
+    await writeFile(
+      path.join(dir, 'root.yaml'),
+      stringify({ openapi: '3.1.0', info: { title: 'big', version: '1' }, paths, components: { schemas } }),
+    );
     const ours = await bundle(new SwaggerParser(), path.join(dir, 'root.yaml'), {});
     const theirs = await SwaggerParser.bundle(path.join(dir, 'root.yaml'));
     expect(same(ours, theirs)).toBe(true);
@@ -227,9 +278,35 @@ describe("the library's URL resolution, memoized", () => {
     const { refParserUrl } = await import('../../../src/load/bundle.js');
     const original = refParserUrl.__unmemoized;
     if (!original) throw new Error('not memoized');
-    const bases = ['/tmp/spec/openapi.yaml', '/tmp/a b/x.yaml', '/tmp/a%20b/x.yaml', 'schemas/x.yaml', 'https://h.example/p/q.yaml', 'file:///tmp/s.yaml', '/tmp/with#hash/x.yaml', '', '#'];
+    const bases = [
+      '/tmp/spec/openapi.yaml',
+      '/tmp/a b/x.yaml',
+      '/tmp/a%20b/x.yaml',
+      'schemas/x.yaml',
+      'https://h.example/p/q.yaml',
+      'file:///tmp/s.yaml',
+      '/tmp/with#hash/x.yaml',
+      '',
+      '#',
+    ];
     const fragments = ['', '#', '#/a/b', '#/paths/~1api~1v1~1desk/get', '#x#y', '#/é/%20'];
-    const refs = ['', '#', '#/components/schemas/A', '?q=1', 'a.yaml', './a.yaml#/B', '../up.yaml', ' spaced.yaml ', 'http://other.example/x.json#/y', '//host/p', '%2e%2e/x', 'é.yaml', 'a\\b.yaml', '/abs.yaml#', 'c:/win.yaml'];
+    const refs = [
+      '',
+      '#',
+      '#/components/schemas/A',
+      '?q=1',
+      'a.yaml',
+      './a.yaml#/B',
+      '../up.yaml',
+      ' spaced.yaml ',
+      'http://other.example/x.json#/y',
+      '//host/p',
+      '%2e%2e/x',
+      'é.yaml',
+      'a\\b.yaml',
+      '/abs.yaml#',
+      'c:/win.yaml',
+    ];
     let compared = 0;
     for (let round = 0; round < 2; round++) {
       for (const base of bases) {
@@ -261,8 +338,23 @@ describe("the library's URL resolution, memoized", () => {
     const { refParserUrl } = await import('../../../src/load/bundle.js');
     const original = refParserUrl.__unmemoized;
     if (!original) throw new Error('not memoized');
-    const chars = [...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)), '\t', '\n', '\u0000', '\u007f', 'é', '\u3000'];
-    const bases = ['/tmp/spec/openapi.yaml#/paths/x', 'https://h.example/p/q.yaml', 'file:///tmp/s.yaml#/a', 'schemas/x.yaml', 'c:\\win\\x.yaml#/a', '/tmp/with#hash/x.yaml'];
+    const chars = [
+      ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
+      '\t',
+      '\n',
+      '\u0000',
+      '\u007f',
+      'é',
+      '\u3000',
+    ];
+    const bases = [
+      '/tmp/spec/openapi.yaml#/paths/x',
+      'https://h.example/p/q.yaml',
+      'file:///tmp/s.yaml#/a',
+      'schemas/x.yaml',
+      'c:\\win\\x.yaml#/a',
+      '/tmp/with#hash/x.yaml',
+    ];
     let fast = 0;
     for (const base of bases) {
       for (const c of chars) {

@@ -25,20 +25,35 @@ function specWith(schemas: Record<string, unknown>): string {
     paths: {
       '/api/v1/node': { get: { operationId: 'listNodes', responses: ok(list) } },
       '/api/v1/node/{pk}': {
-        get: { operationId: 'getNode', parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }], responses: ok({ $ref: '#/components/schemas/Node' }) },
+        get: {
+          operationId: 'getNode',
+          parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: ok({ $ref: '#/components/schemas/Node' }),
+        },
       },
     },
     components: { schemas },
   });
 }
 
-async function served(schemas: Record<string, unknown>): Promise<{ items: unknown[]; late: LoadProblem[]; doc: unknown }> {
+async function served(
+  schemas: Record<string, unknown>,
+): Promise<{ items: unknown[]; late: LoadProblem[]; doc: unknown }> {
   const dir = await mkdtemp(path.join(tmpdir(), 'finite-'));
   await writeFile(path.join(dir, 'openapi.json'), specWith(schemas));
   const late: LoadProblem[] = [];
-  const state = await loadState({ specFile: path.join(dir, 'openapi.json'), fixturesDir: dir, seed: 1, defaultGenerateCount: 25, onLateProblem: (p) => late.push(p) });
+  const state = await loadState({
+    specFile: path.join(dir, 'openapi.json'),
+    fixturesDir: dir,
+    seed: 1,
+    defaultGenerateCount: 25,
+    onLateProblem: (p) => late.push(p),
+  });
   const collection = state.model.collections.get('/api/v1/node');
-  const items = Array.from((collection?.dynamic ?? collection?.items)?.items ?? [], (i) => JSON.parse(i.json) as unknown);
+  const items = Array.from(
+    (collection?.dynamic ?? collection?.items)?.items ?? [],
+    (i) => JSON.parse(i.json) as unknown,
+  );
   return { items, late, doc: state.spec.doc };
 }
 
@@ -84,8 +99,19 @@ describe('a recursive item schema is generated finite and valid (json-schema-fak
 
   it('through a second schema and a oneOf (Node -> Edge -> Node)', async () => {
     const { items, late } = await served({
-      Node: { type: 'object', required: ['pk', 'edges'], properties: { pk, edges: { type: 'array', items: { $ref: '#/components/schemas/Edge' } } } },
-      Edge: { type: 'object', required: ['weight'], properties: { weight: { type: 'integer', minimum: 5 }, to: { oneOf: [{ $ref: '#/components/schemas/Node' }, { type: 'null' }] } } },
+      Node: {
+        type: 'object',
+        required: ['pk', 'edges'],
+        properties: { pk, edges: { type: 'array', items: { $ref: '#/components/schemas/Edge' } } },
+      },
+      Edge: {
+        type: 'object',
+        required: ['weight'],
+        properties: {
+          weight: { type: 'integer', minimum: 5 },
+          to: { oneOf: [{ $ref: '#/components/schemas/Node' }, { type: 'null' }] },
+        },
+      },
     });
     expect(late).toEqual([]);
     expect(items).toHaveLength(25);
@@ -96,11 +122,17 @@ describe('a recursive item schema is generated finite and valid (json-schema-fak
   });
 
   it('a schema without a cycle is handed over as it was (the generated data of every other spec is unchanged)', async () => {
-    const { doc } = await served({ Node: { type: 'object', required: ['pk'], properties: { pk, tag: { $ref: '#/components/schemas/Tag' } } }, Tag: { type: 'string', minLength: 2 } });
-    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({ schema: { $ref: '#/components/schemas/Node' }, finite: true });
+    const { doc } = await served({
+      Node: { type: 'object', required: ['pk'], properties: { pk, tag: { $ref: '#/components/schemas/Tag' } } },
+      Tag: { type: 'string', minLength: 2 },
+    });
+    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({
+      schema: { $ref: '#/components/schemas/Node' },
+      finite: true,
+    });
   });
 
-  it('a deep schema without a cycle: past the generator\'s default depth its members still follow their schema', async () => {
+  it("a deep schema without a cycle: past the generator's default depth its members still follow their schema", async () => {
     let inner: Record<string, unknown> = { type: 'object', required: ['pk'], properties: { pk } };
     for (let i = 0; i < 8; i++) inner = { type: 'object', required: ['pk', 'next'], properties: { pk, next: inner } };
     const { items, late } = await served({ Node: inner });
@@ -109,12 +141,45 @@ describe('a recursive item schema is generated finite and valid (json-schema-fak
   });
 
   it.each<[string, Record<string, unknown>]>([
-    ['a required member that is the object itself (no finite value)', { Node: { type: 'object', required: ['pk', 'self'], properties: { pk, self: { $ref: '#/components/schemas/Node' } } } }],
-    ['a cycle under `not`', { Node: { type: 'object', required: ['pk'], properties: { pk, x: { not: { $ref: '#/components/schemas/Node' } } } } }],
-    ['a cycle in a tuple (prefixItems)', { Node: { type: 'object', required: ['pk'], properties: { pk, pair: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Node' }], minItems: 1, items: false } } } }],
+    [
+      'a required member that is the object itself (no finite value)',
+      {
+        Node: {
+          type: 'object',
+          required: ['pk', 'self'],
+          properties: { pk, self: { $ref: '#/components/schemas/Node' } },
+        },
+      },
+    ],
+    [
+      'a cycle under `not`',
+      {
+        Node: {
+          type: 'object',
+          required: ['pk'],
+          properties: { pk, x: { not: { $ref: '#/components/schemas/Node' } } },
+        },
+      },
+    ],
+    [
+      'a cycle in a tuple (prefixItems)',
+      {
+        Node: {
+          type: 'object',
+          required: ['pk'],
+          properties: {
+            pk,
+            pair: { type: 'array', prefixItems: [{ $ref: '#/components/schemas/Node' }], minItems: 1, items: false },
+          },
+        },
+      },
+    ],
   ])('%s: left to the generator as before, its depth limit kept', async (_name, schemas) => {
     const { doc } = await served(schemas);
-    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({ schema: { $ref: '#/components/schemas/Node' }, finite: false });
+    expect(generationSchema(doc, '#/components/schemas/Node')).toEqual({
+      schema: { $ref: '#/components/schemas/Node' },
+      finite: false,
+    });
   });
 });
 
@@ -122,10 +187,14 @@ describe('generated items are numbered 1..count by their pk', () => {
   it('also where the pk is declared in a base schema the item composes with allOf', async () => {
     const { items, late } = await served({
       Base: { type: 'object', required: ['pk'], properties: { pk } },
-      Node: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } }] },
+      Node: {
+        allOf: [
+          { $ref: '#/components/schemas/Base' },
+          { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+        ],
+      },
     });
     expect(late).toEqual([]);
     expect(items.map((i) => (i as { pk: number }).pk)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
   });
 });
-

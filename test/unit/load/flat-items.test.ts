@@ -40,7 +40,15 @@ function setup(doc: Doc): Setup {
   const list = operations.lists.find((l) => l.path === '/api/v1/desk');
   if (!list) throw new Error('no desk list');
   const shape = shapeOf(doc, operations, list);
-  const ctx: CheckContext = { ajv: new ContractAjv(doc), list, detail: operations.detailOf.get(list.path), withUrl: shape.withUrl, lookup: shape.lookup, file: 'desk.json', stored: true };
+  const ctx: CheckContext = {
+    ajv: new ContractAjv(doc),
+    list,
+    detail: operations.detailOf.get(list.path),
+    withUrl: shape.withUrl,
+    lookup: shape.lookup,
+    file: 'desk.json',
+    stored: true,
+  };
   return { ctx, fields: shape.fields, matcher: flatItemMatcher(doc, ctx, shape.fields) };
 }
 
@@ -70,7 +78,11 @@ function parsedWay(text: string, { ctx, fields }: Setup): PreparedItem | undefin
     return undefined;
   }
   const options = { fields, withUrl: ctx.withUrl, pkField: ctx.lookup };
-  const prepared = isObject(value) ? (item.canonical ? prepareItemFromText(value, item.text, options) : prepareItem(value, options)) : undefined;
+  const prepared = isObject(value)
+    ? item.canonical
+      ? prepareItemFromText(value, item.text, options)
+      : prepareItem(value, options)
+    : undefined;
   const problems: unknown[] = [];
   if (itemChecker(ctx, problems as never)(value, 0) === undefined || prepared === undefined) return undefined;
   return prepared;
@@ -96,9 +108,53 @@ function agree(text: string, s: Setup): boolean {
 
 const FIELDS = ['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today'];
 const RAW_VALUES = [
-  '1', '0', '-1', '12', '-0', '01', '-', '1.0', '1.5', '1e3', '1E3', '-1e-3', '12345678901234567890', '999999999999999', '9007199254740993', '100000000000000',
-  '"B"', '"b"', '"Z"', '"BB"', '""', '" "', '"12A"', '"A12"', '"12"', '"0"', '"1/2"', '"1.2"', '"\\u0042"', '"\\"', '"é"', '"\u2028"', '"a\tb"', '"\u0000"', '"x',
-  'true', 'false', 'null', 'tru', 'nul', 'fals', 'truex', '[]', '{}', '[1]', '{"a":1}', '"https://x.example/api/v1/desk/1"',
+  '1',
+  '0',
+  '-1',
+  '12',
+  '-0',
+  '01',
+  '-',
+  '1.0',
+  '1.5',
+  '1e3',
+  '1E3',
+  '-1e-3',
+  '12345678901234567890',
+  '999999999999999',
+  '9007199254740993',
+  '100000000000000',
+  '"B"',
+  '"b"',
+  '"Z"',
+  '"BB"',
+  '""',
+  '" "',
+  '"12A"',
+  '"A12"',
+  '"12"',
+  '"0"',
+  '"1/2"',
+  '"1.2"',
+  '"\\u0042"',
+  '"\\"',
+  '"é"',
+  '"\u2028"',
+  '"a\tb"',
+  '"\u0000"',
+  '"x',
+  'true',
+  'false',
+  'null',
+  'tru',
+  'nul',
+  'fals',
+  'truex',
+  '[]',
+  '{}',
+  '[1]',
+  '{"a":1}',
+  '"https://x.example/api/v1/desk/1"',
 ];
 const KEYS = [...FIELDS, 'x', 'pkk', 'p', 'Pk', 'held', 'url '];
 
@@ -117,7 +173,16 @@ const desk = fc.record({
 /** Any text of a would-be item: members named from the fields and others, raw values good and bad, white space and cuts. */
 const rawItem = fc
   .tuple(
-    fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.oneof(fc.constantFrom(...RAW_VALUES), fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)))), { maxLength: 11 }),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom(...KEYS),
+        fc.oneof(
+          fc.constantFrom(...RAW_VALUES),
+          fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v)),
+        ),
+      ),
+      { maxLength: 11 },
+    ),
     fc.constantFrom('', ' ', '\n'),
     fc.nat(200),
     fc.boolean(),
@@ -142,18 +207,26 @@ function sweep(item: Record<string, unknown>, s: Setup): number {
 }
 
 /** A valid desk with one member's raw value replaced, removed, moved, repeated, or one added. */
-const mutated = fc.tuple(desk, fc.nat(8), fc.constantFrom(...RAW_VALUES), fc.constantFrom('replace', 'remove', 'repeat', 'swap', 'add', 'space')).map(([d, at, raw, how]) => {
-  const members = Object.entries(d).map(([k, v]) => [k, JSON.stringify(v)] as [string, string]);
-  const i = at % members.length;
-  const m = members[i] as [string, string];
-  if (how === 'replace') m[1] = raw;
-  else if (how === 'remove') members.splice(i, 1);
-  else if (how === 'repeat') members.push([m[0], raw]);
-  else if (how === 'swap' && i + 1 < members.length) [members[i], members[i + 1]] = [members[i + 1] as [string, string], m];
-  else if (how === 'add') members.splice(i, 0, [KEYS[(i * 7) % KEYS.length] as string, raw]);
-  else if (how === 'space') m[1] = ` ${m[1]}`;
-  return `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`;
-});
+const mutated = fc
+  .tuple(
+    desk,
+    fc.nat(8),
+    fc.constantFrom(...RAW_VALUES),
+    fc.constantFrom('replace', 'remove', 'repeat', 'swap', 'add', 'space'),
+  )
+  .map(([d, at, raw, how]) => {
+    const members = Object.entries(d).map(([k, v]) => [k, JSON.stringify(v)] as [string, string]);
+    const i = at % members.length;
+    const m = members[i] as [string, string];
+    if (how === 'replace') m[1] = raw;
+    else if (how === 'remove') members.splice(i, 1);
+    else if (how === 'repeat') members.push([m[0], raw]);
+    else if (how === 'swap' && i + 1 < members.length)
+      [members[i], members[i + 1]] = [members[i + 1] as [string, string], m];
+    else if (how === 'add') members.splice(i, 0, [KEYS[(i * 7) % KEYS.length] as string, raw]);
+    else if (how === 'space') m[1] = ` ${m[1]}`;
+    return `{${members.map(([k, v]) => `"${k}":${v}`).join(',')}}`;
+  });
 
 describe('flat items read from their bytes', () => {
   it('takes every valid compact desk, as the parsed way makes it (property)', () => {
@@ -178,7 +251,21 @@ describe('flat items read from their bytes', () => {
     );
     // Both kinds were seen: some taken, most not.
     expect(taken).toBeGreaterThan(50);
-    expect(sweep({ pk: 7, building: 'B', floor: 2, number: '12A', active: true, lead: false, ergonomic: true, held_today: false }, s)).toBeGreaterThan(20);
+    expect(
+      sweep(
+        {
+          pk: 7,
+          building: 'B',
+          floor: 2,
+          number: '12A',
+          active: true,
+          lead: false,
+          ergonomic: true,
+          held_today: false,
+        },
+        s,
+      ),
+    ).toBeGreaterThan(20);
   });
 
   it('follows a schema a designer edited: enums, bounds, unions, string pks, no url (property)', () => {
@@ -195,7 +282,13 @@ describe('flat items read from their bytes', () => {
           p.lead = { const: true };
           desk.required = ['url', 'pk', 'building', 'floor'];
         },
-        (d) => ({ ...d, building: d.building === 'A' ? 'A' : 'B', floor: Math.abs(d.floor) % 51, number: d.number.slice(0, 3), lead: true }),
+        (d) => ({
+          ...d,
+          building: d.building === 'A' ? 'A' : 'B',
+          floor: Math.abs(d.floor) % 51,
+          number: d.number.slice(0, 3),
+          lead: true,
+        }),
       ],
       [
         'a string pk with a pattern',
@@ -228,26 +321,57 @@ describe('flat items read from their bytes', () => {
       expect(s.matcher, name).toBeDefined();
       let taken = 0;
       fc.assert(
-        fc.property(fc.oneof(desk.map((d) => JSON.stringify(valid(d))), mutated, rawItem), (text) => {
-          if (agree(text, s)) taken++;
-        }),
+        fc.property(
+          fc.oneof(
+            desk.map((d) => JSON.stringify(valid(d))),
+            mutated,
+            rawItem,
+          ),
+          (text) => {
+            if (agree(text, s)) taken++;
+          },
+        ),
         { numRuns: 1500, seed: 13 },
       );
       expect(taken, name).toBeGreaterThan(100);
-      expect(sweep(valid({ pk: 7, building: 'B', floor: 2, number: '12A', active: true, lead: false, ergonomic: true, held_today: false }) as Record<string, unknown>, s), name).toBeGreaterThan(20);
+      expect(
+        sweep(
+          valid({
+            pk: 7,
+            building: 'B',
+            floor: 2,
+            number: '12A',
+            active: true,
+            lead: false,
+            ergonomic: true,
+            held_today: false,
+          }) as Record<string, unknown>,
+          s,
+        ),
+        name,
+      ).toBeGreaterThan(20);
     }
   });
 
   it('in the scanner, at any chunk size: the same items, each taken one as the parsed way makes it (property)', () => {
     const s = setup(bundled);
-    const items = fc.array(fc.oneof(desk.map((d) => JSON.stringify(d)), mutated), { minLength: 1, maxLength: 8 });
+    const items = fc.array(
+      fc.oneof(
+        desk.map((d) => JSON.stringify(d)),
+        mutated,
+      ),
+      { minLength: 1, maxLength: 8 },
+    );
     let taken = 0;
     fc.assert(
       fc.property(items, fc.integer({ min: 1, max: 160 }), fc.constantFrom(',', ',\n', ' , '), (texts, size, comma) => {
         const bytes = Buffer.from(`[${texts.join(comma)}]`);
         const matcher = s.matcher as FlatItems;
         // What the loader's FlatTake does, less the reuse of a state before.
-        const take: FlatTake<PreparedItem> = { scan: (b, start, limit) => matcher.scan(b, start, limit), take: (b, start, end) => matcher.prepare(b, start, end) };
+        const take: FlatTake<PreparedItem> = {
+          scan: (b, start, limit) => matcher.scan(b, start, limit),
+          take: (b, start, end) => matcher.prepare(b, start, end),
+        };
         const read = (flat: boolean) => {
           const scanner = new ItemScanner<PreparedItem>(64, () => (flat ? take : undefined));
           const out: (StreamedItem | PreparedItem)[] = [];
@@ -270,7 +394,13 @@ describe('flat items read from their bytes', () => {
         // Item by item: taken as the parsed way makes it, or the very item the plain scan gives.
         flat.out.forEach((entry, k) => {
           const item = plain.out[k] as StreamedItem;
-          if (isStreamed(entry)) expect({ text: entry.text, line: entry.line, col: entry.col, index: entry.index }).toEqual({ text: item.text, line: item.line, col: item.col, index: item.index });
+          if (isStreamed(entry))
+            expect({ text: entry.text, line: entry.line, col: entry.col, index: entry.index }).toEqual({
+              text: item.text,
+              line: item.line,
+              col: item.col,
+              index: item.index,
+            });
           else {
             taken++;
             expect(entry).toEqual(parsedWay(item.text, s));
@@ -288,7 +418,10 @@ describe('flat items read from their bytes', () => {
       ['patternProperties', (desk) => void (desk.patternProperties = { '^p': { type: 'string' } })],
       ['allOf', (desk) => void (desk.allOf = [{ required: ['lead'] }])],
       ['dependentRequired', (desk) => void (desk.dependentRequired = { lead: ['ergonomic'] })],
-      ['url after other members', (desk) => void (desk.properties = Object.fromEntries(Object.entries(desk.properties as object).reverse()))],
+      [
+        'url after other members',
+        (desk) => void (desk.properties = Object.fromEntries(Object.entries(desk.properties as object).reverse())),
+      ],
       ['required naming no member', (desk) => void (desk.required = [...(desk.required as string[]), 'wing'])],
     ];
     for (const [name, edit] of edits) expect(setup(withDesk(edit)).matcher, name).toBeUndefined();
@@ -299,24 +432,48 @@ describe('pks are unique as texts, whichever way they are told apart', () => {
   // Ascending integers (the common fixture) are told apart without a map; any other pk with one.
   it('refuses exactly the repeated texts, and names the first item that had each (property)', () => {
     const s = setup(bundled);
-    const pool = ['0', '1', '2', '3', '10', '11', '01', '-0', '-1', '-2', '1.0', '1e1', '+1', ' 1', 'a', '9007199254740991', '9007199254740992', '9007199254740993', '99999999999999999'];
+    const pool = [
+      '0',
+      '1',
+      '2',
+      '3',
+      '10',
+      '11',
+      '01',
+      '-0',
+      '-1',
+      '-2',
+      '1.0',
+      '1e1',
+      '+1',
+      ' 1',
+      'a',
+      '9007199254740991',
+      '9007199254740992',
+      '9007199254740993',
+      '99999999999999999',
+    ];
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom(...pool), fc.integer({ min: -5, max: 40 }).map(String)), { maxLength: 30 }), (pks) => {
-        const problems: { pointer: string; reason: string }[] = [];
-        const check = itemChecker(s.ctx, problems as never);
-        const first = new Map<string, number>();
-        const expected: string[] = [];
-        pks.forEach((pk, index) => {
-          const earlier = first.get(pk);
-          // Told as a text, or as a flat item tells it (the safe integer of an integer's text, its text made when asked).
-          const n = isIntegerText(pk) ? Number(pk) : Number.NaN;
-          const told = index % 3 === 0 ? pk : { pk, pkNumber: index % 3 === 1 && Number.isSafeInteger(n) ? n : Number.NaN };
-          expect(check.reused(told, index)).toBe(earlier === undefined);
-          if (earlier === undefined) first.set(pk, index);
-          else expected.push(`/${index}/pk: repeats pk ${pk} of item ${earlier}`);
-        });
-        expect(problems.map((p) => `${p.pointer}: ${p.reason}`)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...pool), fc.integer({ min: -5, max: 40 }).map(String)), { maxLength: 30 }),
+        (pks) => {
+          const problems: { pointer: string; reason: string }[] = [];
+          const check = itemChecker(s.ctx, problems as never);
+          const first = new Map<string, number>();
+          const expected: string[] = [];
+          pks.forEach((pk, index) => {
+            const earlier = first.get(pk);
+            // Told as a text, or as a flat item tells it (the safe integer of an integer's text, its text made when asked).
+            const n = isIntegerText(pk) ? Number(pk) : Number.NaN;
+            const told =
+              index % 3 === 0 ? pk : { pk, pkNumber: index % 3 === 1 && Number.isSafeInteger(n) ? n : Number.NaN };
+            expect(check.reused(told, index)).toBe(earlier === undefined);
+            if (earlier === undefined) first.set(pk, index);
+            else expected.push(`/${index}/pk: repeats pk ${pk} of item ${earlier}`);
+          });
+          expect(problems.map((p) => `${p.pointer}: ${p.reason}`)).toEqual(expected);
+        },
+      ),
       { numRuns: 2000, seed: 15 },
     );
   });
@@ -338,13 +495,20 @@ describe('a fixture read the flat way gives what the parsed way gives', () => {
   const lines = (items: readonly unknown[]) => `[\n${items.map((d) => JSON.stringify(d)).join(',\n')}\n]\n`;
 
   /** Loads `text` as the desk fixture in `dir`, the flat way or (its scan refusing every item) the parsed way. */
-  async function load(dir: string, text: string, flat: boolean): Promise<{ items?: PreparedItem[]; error?: string; taken: number }> {
+  async function load(
+    dir: string,
+    text: string,
+    flat: boolean,
+  ): Promise<{ items?: PreparedItem[]; error?: string; taken: number }> {
     await writeFile(path.join(dir, 'desk.json'), text);
     const prepare = vi.spyOn(FlatItems.prototype, 'span');
     const scan = flat ? undefined : vi.spyOn(FlatItems.prototype, 'scan').mockReturnValue(-1);
     try {
       const state = await loadState({ specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 5 });
-      return { items: state.model.collections.get('/api/v1/desk')?.items.items.slice(), taken: prepare.mock.calls.length };
+      return {
+        items: state.model.collections.get('/api/v1/desk')?.items.items.slice(),
+        taken: prepare.mock.calls.length,
+      };
     } catch (e) {
       return { error: (e as Error).message, taken: prepare.mock.calls.length };
     } finally {
@@ -378,6 +542,7 @@ describe('a fixture read the flat way gives what the parsed way gives', () => {
     expect(flat.taken).toBeGreaterThan(2000);
     expect(flat.error).toBeDefined();
     expect(flat.error).toBe(parsed.error);
-    for (const at of ['/1500/pk', '/2000/building', '/2500/url', '/2600/floor', '/2700/number']) expect(flat.error).toContain(`at ${at}:`);
+    for (const at of ['/1500/pk', '/2000/building', '/2500/url', '/2600/floor', '/2700/number'])
+      expect(flat.error).toContain(`at ${at}:`);
   });
 });

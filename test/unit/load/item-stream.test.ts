@@ -4,7 +4,13 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { streamFixtureFile } from '../../../src/load/fixtures.js';
-import { batchTexts, ItemScanner, ItemStreamError, streamItemBatches, streamItems } from '../../../src/load/item-stream.js';
+import {
+  batchTexts,
+  ItemScanner,
+  ItemStreamError,
+  streamItemBatches,
+  streamItems,
+} from '../../../src/load/item-stream.js';
 
 /** All items of `text` fed in chunks of `size` bytes. */
 function scan(text: string, size: number, maxDepth = 64): string[] {
@@ -18,25 +24,38 @@ function scan(text: string, size: number, maxDepth = 64): string[] {
 describe('the fixture item scanner', () => {
   it('finds each item of any JSON array, whatever the chunk size (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 12 }), fc.integer({ min: 1, max: 40 }), fc.boolean(), (items, size, pretty) => {
-        const text = JSON.stringify(items, null, pretty ? 2 : undefined);
-        expect(scan(text, size).map((t) => JSON.parse(t) as unknown)).toEqual(JSON.parse(text));
-      }),
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 12 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        (items, size, pretty) => {
+          const text = JSON.stringify(items, null, pretty ? 2 : undefined);
+          expect(scan(text, size).map((t) => JSON.parse(t) as unknown)).toEqual(JSON.parse(text));
+        },
+      ),
       { numRuns: 300, seed: 4 },
     );
   });
 
   it('marks an item canonical only when its text is exactly what JSON.stringify writes (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 10 }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (items, size, pretty) => {
-        const text = JSON.stringify(items, null, pretty ? 1 : undefined);
-        const scanner = new ItemScanner(64);
-        const bytes = Buffer.from(text);
-        for (let i = 0; i < bytes.length; i += size) scanner.feed(bytes.subarray(i, i + size));
-        for (const item of scanner.out) if (item.canonical) expect(item.text).toBe(JSON.stringify(JSON.parse(item.text)));
-        // A compact, plain item is recognised as such.
-        if (!pretty) for (const item of scanner.out) if (!/[\\.eE+\u2028\u2029]|-0/.test(item.text)) expect(item.canonical).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 30 }),
+        fc.boolean(),
+        (items, size, pretty) => {
+          const text = JSON.stringify(items, null, pretty ? 1 : undefined);
+          const scanner = new ItemScanner(64);
+          const bytes = Buffer.from(text);
+          for (let i = 0; i < bytes.length; i += size) scanner.feed(bytes.subarray(i, i + size));
+          for (const item of scanner.out)
+            if (item.canonical) expect(item.text).toBe(JSON.stringify(JSON.parse(item.text)));
+          // A compact, plain item is recognised as such.
+          if (!pretty)
+            for (const item of scanner.out)
+              if (!/[\\.eE+\u2028\u2029]|-0/.test(item.text)) expect(item.canonical).toBe(true);
+        },
+      ),
       { numRuns: 300, seed: 5 },
     );
   });
@@ -76,33 +95,43 @@ describe('the fixture item scanner', () => {
     ]);
   });
 
-  it('gives each batch its items\' texts and the array they make, as decoding each item would (property)', async () => {
+  it("gives each batch its items' texts and the array they make, as decoding each item would (property)", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'batch-'));
     const file = path.join(dir, 'x.json');
     // ASCII runs (read at once), non-ASCII items (decoded one by one), items across chunks.
-    const item = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ pk: fc.nat(), name: fc.string({ unit: 'grapheme', maxLength: 6 }) }));
+    const item = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ pk: fc.nat(), name: fc.string({ unit: 'grapheme', maxLength: 6 }) }),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(item, { maxLength: 30 }), fc.integer({ min: 2, max: 200 }), fc.boolean(), async (items, size, pretty) => {
-        await writeFile(file, JSON.stringify(items, null, pretty ? 2 : undefined));
-        const handle = await open(file);
-        const seen: unknown[] = [];
-        try {
-          for await (const batch of streamItemBatches(handle, 64, size)) {
-            const decoded = batch.map((i) => i.bytes.toString('utf8'));
-            // Every other item left out (taken over unparsed on a reload): the array holds the rest only.
-            const some = batch.filter((_, k) => k % 2 === 0);
-            expect(JSON.parse(batchTexts(some).array)).toEqual(decoded.filter((_, k) => k % 2 === 0).map((t) => JSON.parse(t) as unknown));
-            const { texts, array } = batchTexts(batch);
-            expect(texts).toEqual(decoded);
-            expect(batch.map((i) => i.text)).toEqual(decoded);
-            expect(JSON.parse(array)).toEqual(decoded.map((t) => JSON.parse(t) as unknown));
-            seen.push(...(JSON.parse(array) as unknown[]));
+      fc.asyncProperty(
+        fc.array(item, { maxLength: 30 }),
+        fc.integer({ min: 2, max: 200 }),
+        fc.boolean(),
+        async (items, size, pretty) => {
+          await writeFile(file, JSON.stringify(items, null, pretty ? 2 : undefined));
+          const handle = await open(file);
+          const seen: unknown[] = [];
+          try {
+            for await (const batch of streamItemBatches(handle, 64, size)) {
+              const decoded = batch.map((i) => i.bytes.toString('utf8'));
+              // Every other item left out (taken over unparsed on a reload): the array holds the rest only.
+              const some = batch.filter((_, k) => k % 2 === 0);
+              expect(JSON.parse(batchTexts(some).array)).toEqual(
+                decoded.filter((_, k) => k % 2 === 0).map((t) => JSON.parse(t) as unknown),
+              );
+              const { texts, array } = batchTexts(batch);
+              expect(texts).toEqual(decoded);
+              expect(batch.map((i) => i.text)).toEqual(decoded);
+              expect(JSON.parse(array)).toEqual(decoded.map((t) => JSON.parse(t) as unknown));
+              seen.push(...(JSON.parse(array) as unknown[]));
+            }
+          } finally {
+            await handle.close();
           }
-        } finally {
-          await handle.close();
-        }
-        expect(seen).toEqual(JSON.parse(JSON.stringify(items)));
-      }),
+          expect(seen).toEqual(JSON.parse(JSON.stringify(items)));
+        },
+      ),
       { numRuns: 200, seed: 6 },
     );
   });
@@ -141,7 +170,8 @@ describe('the fixture item scanner', () => {
     const handle = await open(file);
     const read = handle.read.bind(handle);
     let calls = 0;
-    (handle as { read: unknown }).read = (...args: Parameters<typeof handle.read>) => (++calls === 2 ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : read(...args));
+    (handle as { read: unknown }).read = (...args: Parameters<typeof handle.read>) =>
+      ++calls === 2 ? Promise.reject(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })) : read(...args);
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);

@@ -3,7 +3,12 @@ import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractAjv, contractAjv } from '../../../src/contract/ajv.js';
-import { metaCheckFingerprint, metaCheckModule, metaCheckOrigin, metaSchemaCheck } from '../../../src/load/meta-check.js';
+import {
+  metaCheckFingerprint,
+  metaCheckModule,
+  metaCheckOrigin,
+  metaSchemaCheck,
+} from '../../../src/load/meta-check.js';
 import { lintSchemas } from '../../../src/load/schema-lint.js';
 import { bundleSpec } from '../../../src/load/spec.js';
 import { ROOT } from '../../cli-helpers.js';
@@ -17,14 +22,22 @@ import { firstDifference as firstDifferenceOf } from './broken-everywhere.js';
 
 /** Every schema of a spec's components, as the lint is given them. */
 async function schemasOf(file: string): Promise<object[]> {
-  const doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc as { components?: { schemas?: Record<string, object> } };
+  const doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc as {
+    components?: { schemas?: Record<string, object> };
+  };
   return Object.values(doc.components?.schemas ?? {});
 }
 
 type Check = (schema: object) => ErrorObject[] | null;
 
 /** The first schema, of the schemas broken everywhere, on which the two checks answer differently. */
-const firstDifference = (a: Check, b: Check, schemas: readonly object[]) => firstDifferenceOf((s) => a(s as object), (s) => b(s as object), (errors) => errors !== null, schemas);
+const firstDifference = (a: Check, b: Check, schemas: readonly object[]) =>
+  firstDifferenceOf(
+    (s) => a(s as object),
+    (s) => b(s as object),
+    (errors) => errors !== null,
+    schemas,
+  );
 
 describe('the precompiled meta-schema check of the schema lint', () => {
   let schemas: object[];
@@ -36,7 +49,15 @@ describe('the precompiled meta-schema check of the schema lint', () => {
   };
   const shared = contractAjv();
   beforeAll(async () => {
-    schemas = (await Promise.all([SPEC, path.resolve('test/fixtures/designer/openapi.yaml'), path.resolve('test/fixtures/mini/openapi.yaml')].map(schemasOf))).flat();
+    schemas = (
+      await Promise.all(
+        [
+          SPEC,
+          path.resolve('test/fixtures/designer/openapi.yaml'),
+          path.resolve('test/fixtures/mini/openapi.yaml'),
+        ].map(schemasOf),
+      )
+    ).flat();
     // Inside the repository: the module requires Ajv's runtime, resolved from where it stands.
     await mkdir(path.join(ROOT, 'node_modules/.cache'), { recursive: true });
     dir = await mkdtemp(path.join(ROOT, 'node_modules/.cache/meta-check-test-'));
@@ -76,15 +97,30 @@ describe('the precompiled meta-schema check of the schema lint', () => {
     expect(metaCheckOrigin(broken)).toBe('compiled');
     expect(metaCheckOrigin(path.join(dir, 'absent.cjs'))).toBe('compiled');
     // Compiled or precompiled, the lint finds the same problem.
-    const doc = { openapi: '3.1.0', components: { schemas: { S: { type: 'object', properties: { n: { type: 'strin', minLength: -1 } } } } } };
-    const lint = (meta: string) => lintSchemas(doc, new ContractAjv(doc), ['/components/schemas/S'], 'openapi.yaml', meta).problems;
+    const doc = {
+      openapi: '3.1.0',
+      components: { schemas: { S: { type: 'object', properties: { n: { type: 'strin', minLength: -1 } } } } },
+    };
+    const lint = (meta: string) =>
+      lintSchemas(doc, new ContractAjv(doc), ['/components/schemas/S'], 'openapi.yaml', meta).problems;
     expect(lint(file)).toEqual(lint(stale));
     expect(lint(file).map((p) => p.pointer)).toContain('/components/schemas/S/properties/n/minLength');
   });
 
   it('a schema naming a meta-schema the contract does not know is a problem placed at its $schema, not a crash', () => {
-    const doc = { openapi: '3.1.0', components: { schemas: { S: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } } } };
+    const doc = {
+      openapi: '3.1.0',
+      components: { schemas: { S: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' } } },
+    };
     const { problems } = lintSchemas(doc, new ContractAjv(doc), ['/components/schemas/S'], 'openapi.yaml', file);
-    expect(problems).toEqual([{ file: 'openapi.yaml', pointer: '/components/schemas/S/$schema', reason: expect.stringContaining('names a meta-schema the contract does not know ("http://json-schema.org/draft-07/schema#")') }]);
+    expect(problems).toEqual([
+      {
+        file: 'openapi.yaml',
+        pointer: '/components/schemas/S/$schema',
+        reason: expect.stringContaining(
+          'names a meta-schema the contract does not know ("http://json-schema.org/draft-07/schema#")',
+        ),
+      },
+    ]);
   });
 });

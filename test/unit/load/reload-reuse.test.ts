@@ -22,7 +22,8 @@ const desks: StoredDesk[] = Array.from({ length: 300 }, (_, i) => ({
 const itemsOf = (state: StubState) => state.model.collections.get('/api/v1/desk')?.items.items;
 const json = (state: StubState) => Array.from(itemsOf(state) ?? [], (i) => i.json);
 /** How many of the reloaded items stand in blocks kept from the state before (src/core/packed-items.ts). */
-const kept = (reloaded: StubState, before: StubState) => (itemsOf(reloaded) as PackedItems).sharedWith(itemsOf(before) as PackedItems);
+const kept = (reloaded: StubState, before: StubState) =>
+  (itemsOf(reloaded) as PackedItems).sharedWith(itemsOf(before) as PackedItems);
 
 describe('a reload takes over the items that did not change, and gives what a fresh load gives', () => {
   // Items are kept in blocks of BLOCK_ITEMS (no map of a million texts): a block whose items are
@@ -47,7 +48,8 @@ describe('a reload takes over the items that did not change, and gives what a fr
     expect(json(reloaded)).toEqual(json(fresh));
     expect(kept(reloaded, before)).toBe(keeps);
     // Lookups by pk still find every item.
-    for (const item of itemsOf(reloaded) ?? []) expect(reloaded.model.collections.get('/api/v1/desk')?.items.byPk.get(item.pk ?? '')).toBe(item);
+    for (const item of itemsOf(reloaded) ?? [])
+      expect(reloaded.model.collections.get('/api/v1/desk')?.items.byPk.get(item.pk ?? '')).toBe(item);
   });
 
   it('a repeated pk is still refused when the items around it are taken over', async () => {
@@ -64,13 +66,28 @@ describe('a reload takes over the items that did not change, and gives what a fr
 describe('a reload of a fixture of many blocks (items read from their bytes) keeps the blocks that did not change', () => {
   // Three blocks and a part, one desk per line (~1.3 MB): most are read the flat way (src/load/flat-items.ts).
   const count = 3 * BLOCK_ITEMS + 100;
-  const many: StoredDesk[] = Array.from({ length: count }, (_, i) => ({ ...(desks[i % desks.length] as StoredDesk), pk: i + 1 }));
+  const many: StoredDesk[] = Array.from({ length: count }, (_, i) => ({
+    ...(desks[i % desks.length] as StoredDesk),
+    pk: i + 1,
+  }));
   const lines = (d: StoredDesk[]) => `[\n${d.map((x) => JSON.stringify(x)).join(',\n')}\n]\n`;
   it.each<[string, (d: StoredDesk[]) => StoredDesk[], number]>([
     ['nothing changed', (d) => d, count],
-    ['two items edited, one in the first block, one in the third', (d) => d.map((x, i) => (i === 5 || i === 2 * BLOCK_ITEMS + 9 ? { ...x, floor: 42 } : x)), BLOCK_ITEMS + 100],
-    ['an item edited in the last, partial block', (d) => d.map((x, i) => (i === count - 3 ? { ...x, floor: 42 } : x)), 3 * BLOCK_ITEMS],
-    ['an item removed in the second block (a shift after it)', (d) => [...d.slice(0, BLOCK_ITEMS + 10), ...d.slice(BLOCK_ITEMS + 11)], BLOCK_ITEMS],
+    [
+      'two items edited, one in the first block, one in the third',
+      (d) => d.map((x, i) => (i === 5 || i === 2 * BLOCK_ITEMS + 9 ? { ...x, floor: 42 } : x)),
+      BLOCK_ITEMS + 100,
+    ],
+    [
+      'an item edited in the last, partial block',
+      (d) => d.map((x, i) => (i === count - 3 ? { ...x, floor: 42 } : x)),
+      3 * BLOCK_ITEMS,
+    ],
+    [
+      'an item removed in the second block (a shift after it)',
+      (d) => [...d.slice(0, BLOCK_ITEMS + 10), ...d.slice(BLOCK_ITEMS + 11)],
+      BLOCK_ITEMS,
+    ],
   ])('%s', async (_name, edit, keeps) => {
     const dir = await mkdtemp(path.join(tmpdir(), 'reuse-many-'));
     const file = path.join(dir, 'desk.json');
@@ -104,7 +121,10 @@ describe('a reload reads the spec again but parses only the files whose text cha
     expect(second.values.get(part)).toBe(first.values.get(part));
     expect(second.values.get(root)).not.toBe(first.values.get(root));
     expect((second.doc.info as { title: string }).title).toBe('two');
-    expect(second.values.get(part)).toEqual({ Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } }, Other: { type: 'string' } });
+    expect(second.values.get(part)).toEqual({
+      Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } },
+      Other: { type: 'string' },
+    });
     expect(second.doc).toEqual((await loadSpec(root)).doc);
   });
 
@@ -115,7 +135,10 @@ describe('a reload reads the spec again but parses only the files whose text cha
       root,
       "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200': {$ref: 'part.yaml#/Ok'}\n",
     );
-    await writeFile(path.join(dir, 'part.yaml'), "Ok: {description: ok, content: {application/json: {schema: {$ref: '#/Thing'}}}}\nThing: {type: object}\n");
+    await writeFile(
+      path.join(dir, 'part.yaml'),
+      "Ok: {description: ok, content: {application/json: {schema: {$ref: '#/Thing'}}}}\nThing: {type: object}\n",
+    );
     const kept = await bundleSpec(root, undefined, undefined, 'inline', true);
     const once = await bundleSpec(root, undefined, undefined, 'inline', false);
     await Promise.all([kept.validated, once.validated]);
@@ -123,7 +146,10 @@ describe('a reload reads the spec again but parses only the files whose text cha
     expect(kept.spec.values.size).toBe(2);
     expect(once.spec.doc).toEqual(kept.spec.doc);
     // The kept values are the files as written: the bundler changed only its copies.
-    expect(kept.spec.values.get(path.join(dir, 'part.yaml'))).toEqual({ Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/Thing' } } } }, Thing: { type: 'object' } });
+    expect(kept.spec.values.get(path.join(dir, 'part.yaml'))).toEqual({
+      Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/Thing' } } } },
+      Thing: { type: 'object' },
+    });
     // A reload after a load that kept nothing parses again, and gives the same.
     expect((await loadSpec(root, undefined, once.spec)).doc).toEqual(kept.spec.doc);
   });

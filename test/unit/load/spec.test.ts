@@ -21,44 +21,62 @@ describe('the authored spec against the interface document', () => {
 
   it('has exactly the 20 collections of §4, GET only, and the desk item path', () => {
     expect(operations.lists.map((l) => l.path).sort()).toEqual(DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`).sort());
-    expect(Object.keys(doc.paths as object).sort()).toEqual([...DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`), '/api/v1/desk/{pk}'].sort());
-    for (const item of Object.values(doc.paths as Record<string, Record<string, unknown>>)) expect(Object.keys(item)).toEqual(['get']);
+    expect(Object.keys(doc.paths as object).sort()).toEqual(
+      [...DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`), '/api/v1/desk/{pk}'].sort(),
+    );
+    for (const item of Object.values(doc.paths as Record<string, Record<string, unknown>>))
+      expect(Object.keys(item)).toEqual(['get']);
   });
 
-  it.each(DOCUMENT_COLLECTIONS)('/api/v1/%s: operationId, tag, format (api, json) and page, the envelope, 404 {detail}', (resource) => {
-    const list = operations.lists.find((l) => l.resource === resource);
-    expect(list).toBeDefined();
-    const op = node(list?.pointer ?? '');
-    expect(op.operationId).toMatch(/^list[A-Z]/);
-    expect((op.tags as string[]).length).toBeGreaterThan(0);
-    expect(list?.formats).toEqual(['api', 'json']);
-    expect(Object.keys(list?.queryParams ?? {}).sort()).toEqual(['format', 'page']);
-    // The 200 answer is the one generic envelope (allOf) narrowed to the resource's item.
-    const schema = node(list?.responses['200']?.schemaPointer ?? '');
-    const allOf = schema.allOf as Record<string, unknown>[];
-    expect(allOf.some((s) => s.$ref === '#/components/schemas/ListEnvelope')).toBe(true);
-    expect(list?.responses['404']?.schemaPointer).toBeDefined();
-    expect(node(list?.responses['404']?.schemaPointer ?? '').required).toEqual(['detail']);
-  });
+  it.each(DOCUMENT_COLLECTIONS)(
+    '/api/v1/%s: operationId, tag, format (api, json) and page, the envelope, 404 {detail}',
+    (resource) => {
+      const list = operations.lists.find((l) => l.resource === resource);
+      expect(list).toBeDefined();
+      const op = node(list?.pointer ?? '');
+      expect(op.operationId).toMatch(/^list[A-Z]/);
+      expect((op.tags as string[]).length).toBeGreaterThan(0);
+      expect(list?.formats).toEqual(['api', 'json']);
+      expect(Object.keys(list?.queryParams ?? {}).sort()).toEqual(['format', 'page']);
+      // The 200 answer is the one generic envelope (allOf) narrowed to the resource's item.
+      const schema = node(list?.responses['200']?.schemaPointer ?? '');
+      const allOf = schema.allOf as Record<string, unknown>[];
+      expect(allOf.some((s) => s.$ref === '#/components/schemas/ListEnvelope')).toBe(true);
+      expect(list?.responses['404']?.schemaPointer).toBeDefined();
+      expect(node(list?.responses['404']?.schemaPointer ?? '').required).toEqual(['detail']);
+    },
+  );
 
   it('the envelope: count >= 0, next and previous absolute uri or null, all four required (§2.1)', () => {
     const env = node('#/components/schemas/ListEnvelope');
     expect(env.required).toEqual(['count', 'next', 'previous', 'results']);
     const props = env.properties as Record<string, Record<string, unknown>>;
     expect(props.count).toMatchObject({ type: 'integer', minimum: 0 });
-    for (const link of ['next', 'previous']) expect(props[link]).toMatchObject({ type: ['string', 'null'], format: 'uri' });
+    for (const link of ['next', 'previous'])
+      expect(props[link]).toMatchObject({ type: ['string', 'null'], format: 'uri' });
   });
 
   it('the desk (§2.2): nine required fields with their shapes', () => {
     const desk = node('#/components/schemas/Desk');
-    expect(desk.required).toEqual(['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today']);
+    expect(desk.required).toEqual([
+      'url',
+      'pk',
+      'building',
+      'floor',
+      'number',
+      'active',
+      'lead',
+      'ergonomic',
+      'held_today',
+    ]);
     const p = desk.properties as Record<string, Record<string, unknown>>;
     expect(p.url).toMatchObject({ type: 'string', format: 'uri' });
     expect(p.pk).toMatchObject({ type: 'integer' });
     expect(p.building).toMatchObject({ type: 'string', pattern: '^[A-Z]$' });
     expect(p.floor).toMatchObject({ type: 'integer' });
     expect(p.number).toMatchObject({ type: 'string', pattern: '^[0-9]+[A-Za-z]*$' });
-    for (const flag of ['active', 'lead', 'ergonomic', 'held_today']) expect(p[flag]).toMatchObject({ type: 'boolean' });
+    for (const flag of ['active', 'lead', 'ergonomic', 'held_today'])
+      expect(p[flag]).toMatchObject({ type: 'boolean' });
     const detail = operations.detailOf.get('/api/v1/desk');
     expect(detail?.itemPointer).toBe('#/components/schemas/Desk');
     expect(detail?.pkIsInteger).toBe(true);
@@ -79,10 +97,11 @@ describe('the authored spec against the interface document', () => {
 
   it('names production and staging through a {base_url} variable, and declares the 405 of DRF', () => {
     const servers = doc.servers as { url: string; description: string; variables?: Record<string, unknown> }[];
-    expect(servers.filter((s) => s.url === '{base_url}' && isObject(s.variables?.base_url)).map((s) => s.description.split('.')[0])).toEqual([
-      'Production deployment',
-      'Staging deployment',
-    ]);
+    expect(
+      servers
+        .filter((s) => s.url === '{base_url}' && isObject(s.variables?.base_url))
+        .map((s) => s.description.split('.')[0]),
+    ).toEqual(['Production deployment', 'Staging deployment']);
     expect(node('#/components/responses/MethodNotAllowed').headers).toHaveProperty('Allow');
   });
 });

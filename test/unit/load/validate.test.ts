@@ -10,7 +10,11 @@ import { loadState } from '../../../src/load/state.js';
 import { OFF_THREAD_MIN_CHARS, SpecValidation, ValidationWorker } from '../../../src/load/validate.js';
 import { FIXTURES, SPEC } from '../../helpers.js';
 
-type Doc = { info: Record<string, unknown>; paths: Record<string, { get: { responses: Record<string, Record<string, unknown>> } }>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  info: Record<string, unknown>;
+  paths: Record<string, { get: { responses: Record<string, Record<string, unknown>> } }>;
+  components: { schemas: Record<string, unknown> };
+};
 
 /** A copy of the bundled spec's folder, its root edited; answers the root's path. */
 async function specWith(edit: (doc: Doc) => void): Promise<string> {
@@ -56,10 +60,17 @@ describe('validation answers the same on a worker thread as on this one', () => 
   });
 
   it.each<[string, (doc: Doc) => void, RegExp]>([
-    ['a response without its description (the OpenAPI 3.1 schema)', (doc) => void delete deskList(doc).description, /must have required property 'description'/],
+    [
+      'a response without its description (the OpenAPI 3.1 schema)',
+      (doc) => void delete deskList(doc).description,
+      /must have required property 'description'/,
+    ],
     [
       'a response that is a $ref to a schema (found only once dereferenced)',
-      (doc) => void ((doc.paths['/api/v1/desk'] as Doc['paths'][string]).get.responses['404'] = { $ref: '#/components/schemas/Desk' }),
+      (doc) =>
+        void ((doc.paths['/api/v1/desk'] as Doc['paths'][string]).get.responses['404'] = {
+          $ref: '#/components/schemas/Desk',
+        }),
       /responses\/404 must NOT have unevaluated properties/,
     ],
   ])('%s: the same failure, message and details, in both places', async (_name, edit, expected) => {
@@ -74,33 +85,45 @@ describe('validation answers the same on a worker thread as on this one', () => 
   it.each([
     ['valid', '', "'1'"],
     ['a shared response without its description', 'description', "'1'"],
-  ])('a spec written with YAML anchors and aliases (objects shared in the bundled form), %s: the library\'s outcome in both places', async (_name, drop, version) => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'validate-aliases-'));
-    const root = path.join(dir, 'openapi.yaml');
-    const ok = drop === 'description' ? '&ok\n          content: {}' : '&ok\n          description: fine';
-    await writeFile(
-      root,
-      `openapi: 3.1.0\ninfo:\n  title: t\n  version: ${version}\npaths:\n  /a:\n    get:\n      responses:\n        '200': ${ok}\n  /b:\n    get:\n      responses:\n        '200': *ok\n  /c:\n    get:\n      responses:\n        '200': *ok\n`,
-    );
-    const doc = (await docOf(root)) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
-    // The bundled form shares the aliased object: the place a copy to the other thread must not change the outcome.
-    expect(doc.paths['/a']?.get.responses['200']).toBe(doc.paths['/b']?.get.responses['200']);
-    const { here, there } = await both(doc);
-    let library: unknown;
-    try {
-      await SwaggerParser.validate(structuredClone(doc) as never, { resolve: { external: false } } as never);
-    } catch (e) {
-      library = { message: (e as Error).message, details: (e as { details?: unknown }).details };
-    }
-    expect(here).toEqual(library);
-    expect(there).toEqual(library);
-    if (drop) expect((here as { message: string }).message.match(/description/g)?.length).toBe(3);
-  });
+  ])(
+    "a spec written with YAML anchors and aliases (objects shared in the bundled form), %s: the library's outcome in both places",
+    async (_name, drop, version) => {
+      const dir = await mkdtemp(path.join(tmpdir(), 'validate-aliases-'));
+      const root = path.join(dir, 'openapi.yaml');
+      const ok = drop === 'description' ? '&ok\n          content: {}' : '&ok\n          description: fine';
+      await writeFile(
+        root,
+        `openapi: 3.1.0\ninfo:\n  title: t\n  version: ${version}\npaths:\n  /a:\n    get:\n      responses:\n        '200': ${ok}\n  /b:\n    get:\n      responses:\n        '200': *ok\n  /c:\n    get:\n      responses:\n        '200': *ok\n`,
+      );
+      const doc = (await docOf(root)) as { paths: Record<string, { get: { responses: Record<string, unknown> } }> };
+      // The bundled form shares the aliased object: the place a copy to the other thread must not change the outcome.
+      expect(doc.paths['/a']?.get.responses['200']).toBe(doc.paths['/b']?.get.responses['200']);
+      const { here, there } = await both(doc);
+      let library: unknown;
+      try {
+        await SwaggerParser.validate(structuredClone(doc) as never, { resolve: { external: false } } as never);
+      } catch (e) {
+        library = { message: (e as Error).message, details: (e as { details?: unknown }).details };
+      }
+      expect(here).toEqual(library);
+      expect(there).toEqual(library);
+      if (drop) expect((here as { message: string }).message.match(/description/g)?.length).toBe(3);
+    },
+  );
 
-  it('a chain of 3,000 $refs overflows the stack in both places (the worker\'s stack is this thread\'s size)', async () => {
+  it("a chain of 3,000 $refs overflows the stack in both places (the worker's stack is this thread's size)", async () => {
     const schemas: Record<string, unknown> = {};
-    for (let i = 0; i < 3000; i++) schemas[`S${i}`] = i + 1 < 3000 ? { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } } : { type: 'object' };
-    const { here, there } = await both({ openapi: '3.1.0', info: { title: 't', version: '1' }, paths: {}, components: { schemas } });
+    for (let i = 0; i < 3000; i++)
+      schemas[`S${i}`] =
+        i + 1 < 3000
+          ? { type: 'object', properties: { next: { $ref: `#/components/schemas/S${i + 1}` } } }
+          : { type: 'object' };
+    const { here, there } = await both({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: { schemas },
+    });
     expect(here?.message).toMatch(/Maximum call stack size exceeded/);
     expect(there).toEqual(here);
   });
@@ -145,11 +168,32 @@ describe('whileValidating', () => {
   });
 
   it('a build that fails first is told only once validation passed, and not at all if it failed', async () => {
-    const late = <T,>(f: () => T) => new Promise<T>((resolve, reject) => setTimeout(() => { try { resolve(f()); } catch (e) { reject(e); } }, 20));
+    const late = <T>(f: () => T) =>
+      new Promise<T>((resolve, reject) =>
+        setTimeout(() => {
+          try {
+            resolve(f());
+          } catch (e) {
+            reject(e);
+          }
+        }, 20),
+      );
     const fails = () => Promise.reject(new Error('the build'));
     await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, fails)).rejects.toThrow('the build');
-    await expect(whileValidating({ spec, validated: late((): 'main' => { throw invalid(); }) }, fails)).rejects.toThrow(LoadError);
-    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, () => 'built')).resolves.toBe('built');
+    await expect(
+      whileValidating(
+        {
+          spec,
+          validated: late((): 'main' => {
+            throw invalid();
+          }),
+        },
+        fails,
+      ),
+    ).rejects.toThrow(LoadError);
+    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, () => 'built')).resolves.toBe(
+      'built',
+    );
   });
 });
 
@@ -174,18 +218,26 @@ describe('a large spec is validated while the state is built, and its problems s
       delete deskList(doc).description;
       delete deskList(doc).content;
     });
-    const problems = await problemsOf(loadState({ specFile: root, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 }));
-    expect(problems.join('\n')).toMatch(/paths\/~1api~1v1~1desk\/get\/responses\/200: must have required property 'description'.*\(OpenAPI 3\.1 schema\)/);
+    const problems = await problemsOf(
+      loadState({ specFile: root, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 }),
+    );
+    expect(problems.join('\n')).toMatch(
+      /paths\/~1api~1v1~1desk\/get\/responses\/200: must have required property 'description'.*\(OpenAPI 3\.1 schema\)/,
+    );
     expect(problems.join('\n')).not.toMatch(/cannot serve/);
     // As loadSpec, validating on this thread before anything is built, reports it.
     expect(await problemsOf(loadSpec(root))).toEqual(problems);
   });
 
-  it('a large spec whose only problem is the stub\'s own is told that problem', async () => {
+  it("a large spec whose only problem is the stub's own is told that problem", async () => {
     const root = await specWith((doc) => {
       large(doc);
       deskList(doc).content = { 'application/json': { schema: { type: 'object' } } };
     });
-    expect((await problemsOf(loadState({ specFile: root, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 }))).join('\n')).toMatch(/cannot serve/);
+    expect(
+      (await problemsOf(loadState({ specFile: root, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 }))).join(
+        '\n',
+      ),
+    ).toMatch(/cannot serve/);
   });
 });
