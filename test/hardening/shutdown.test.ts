@@ -67,9 +67,7 @@ describe('shutdown always ends (in process, real sockets)', () => {
     app = undefined;
   });
 
-  async function start(
-    graceMs: number,
-  ): Promise<{
+  async function start(graceMs: number): Promise<{
     base: string;
     port: number;
     shutdown: Shutdown;
