@@ -1,7 +1,7 @@
 // Writes generated items into a fixture file: `npm run fixtures -- --resource desk [--count N] [--seed N] [--force]`.
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../src/server/config.js';
-import { writeFixture } from '../src/load/write-fixture.js';
+import { writeFixture } from '../src/cli/write-fixture.js';
 
 const { values } = parseArgs({
   options: {

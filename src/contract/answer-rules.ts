@@ -1,5 +1,5 @@
-import type { DeclaredResponse } from '../core/spec/operations.js';
-import { describeViolation, type SchemaViolation } from './ajv.js';
+import type { DeclaredResponse } from '../openapi/operations.js';
+import { describeViolation, type SchemaViolation } from '../openapi/ajv.js';
 import type { Findings, OperationRef } from './findings.js';
 import type { Answer, Fetched } from './http.js';
 import { parseJson } from './json.js';

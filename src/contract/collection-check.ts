@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { DetailOperation, ListOperation } from '../core/spec/operations.js';
-import { buildsUrl, describesFields, lookupField } from '../core/store.js';
+import type { DetailOperation, ListOperation } from '../openapi/operations.js';
 import { type AnswerContext, checkAnswer } from './answer-rules.js';
 import { Findings } from './findings.js';
 import { type Fetched, type HttpClient, pool } from './http.js';
@@ -12,6 +11,7 @@ import type { EndpointResult } from './report.js';
 import { ANSWER_RULES, CRAWL_RULES, ITEM_RULES, ITEM_URL_RULES, PROBE_RULES, type RuleId } from './rules.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
+import { buildsUrl, describesFields, lookupField } from '../openapi/item-schema.js';
 
 /** Sees each page's items while they are held (drift and the recorder), then the collection's end. */
 export interface CrawlObserver {

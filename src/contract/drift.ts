@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ListOperation } from '../core/spec/operations.js';
-import { lookupField } from '../core/store.js';
+import type { ListOperation } from '../openapi/operations.js';
 import type { CrawlObserver } from './collection-check.js';
 import { Findings, type OperationRef } from './findings.js';
 import type { Contract } from './load.js';
@@ -9,6 +8,7 @@ import type { EndpointResult } from './report.js';
 import type { Violation } from './rules.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
+import { lookupField } from '../openapi/item-schema.js';
 
 /** What differs between two deployments of the service (§9.2), beyond their base URLs. */
 export interface DriftReport {

@@ -1,7 +1,7 @@
-import { LoadError } from '../core/errors.js';
+import { LoadError } from '../load/errors.js';
 import { bundleSpec, type LoadedSpec, whileValidating } from '../load/spec.js';
-import { type Operations, readOperations } from '../core/spec/operations.js';
-import { ContractAjv } from './ajv.js';
+import { type Operations, readOperations } from '../openapi/operations.js';
+import { ContractAjv } from '../openapi/ajv.js';
 
 /** What the checker needs from the spec: its operations and validators, compiled once. */
 export interface Contract {

@@ -1,8 +1,8 @@
-import type { DetailOperation } from '../core/spec/operations.js';
-import { itemUrlPath } from '../core/store.js';
+import type { DetailOperation } from '../openapi/operations.js';
 import type { AnswerContext } from './answer-rules.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
+import { itemUrlPath } from '../core/django/urls.js';
 
 /** The list envelope, as far as a page has it. */
 export interface Envelope {

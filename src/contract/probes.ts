@@ -1,8 +1,7 @@
-import type { DeclaredResponse } from '../core/spec/operations.js';
-import { VIEW_METHODS } from '../core/spec/operations.js';
-import { follow, isObject } from '../core/spec/pointer.js';
-import { itemUrlPath } from '../core/store.js';
-import { describeViolation } from './ajv.js';
+import type { DeclaredResponse } from '../openapi/operations.js';
+import { VIEW_METHODS } from '../openapi/operations.js';
+import { follow, isObject } from '../openapi/pointer.js';
+import { describeViolation } from '../openapi/ajv.js';
 import { declaredFor, isJsonType } from './answer-rules.js';
 import type { CollectionCheck, CrawlFacts } from './collection-check.js';
 import type { OperationRef } from './findings.js';
@@ -10,6 +9,7 @@ import { headerText } from './http.js';
 import { parseJson } from './json.js';
 import type { RuleId } from './rules.js';
 import { asJson } from './safe-text.js';
+import { itemUrlPath } from '../core/django/urls.js';
 
 // Values no spec of this service declares: asked only to see the error the spec declares for them.
 const UNKNOWN_FORMAT = 'no-such-format';

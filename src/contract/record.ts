@@ -1,8 +1,7 @@
 import { access, type FileHandle, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import type { ListOperation } from '../core/spec/operations.js';
-import { buildsUrl, describesFields } from '../core/store.js';
+import type { ListOperation } from '../openapi/operations.js';
 import { type CheckOptions, runCheck } from './checker.js';
 import type { CrawlObserver } from './collection-check.js';
 import { SchemaInferrer } from './infer-schema.js';
@@ -10,6 +9,7 @@ import type { Contract } from './load.js';
 import { REDACTED, Redactor } from './redact.js';
 import type { CheckReport, EndpointResult } from './report.js';
 import { BaseScope } from './scope.js';
+import { buildsUrl, describesFields } from '../openapi/item-schema.js';
 
 export type RecordOptions = Omit<CheckOptions, 'itemUrls' | 'probes' | 'observer'> & {
   /** The folder the fixtures go to (created when missing). */

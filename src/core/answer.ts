@@ -1,4 +1,4 @@
-import { DJANGO_HEADERS, escapeUriPath, pathInfo } from './django.js';
+import { escapeUriPath, pathInfo } from './django/urls.js';
 import {
   DJANGO_ERRORS,
   detailBody,
@@ -8,7 +8,7 @@ import {
   methodNotAllowedDetail,
   noMatchDetail,
 } from './errors.js';
-import { type HeaderGetter, resolveBaseUrl } from './host.js';
+import { type HeaderGetter, resolveBaseUrl } from './django/host.js';
 import { camelcaseToSpaces, viewMetadata } from './metadata.js';
 import type { CollectionModel, Model } from './model.js';
 import { negotiate } from './negotiation.js';
@@ -22,20 +22,21 @@ import {
   type QueryMap,
   queryFieldCount,
   quotePlus,
-} from './python-query.js';
+} from './python/query.js';
 import { sessionHeaders, withVaryCookie } from './session.js';
 import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
 import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
-import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from './spec/operations.js';
+import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from '../openapi/operations.js';
 import { drfJson, EMPTY_SET, type ItemList, type ItemSet, type PreparedItem, renderItem } from './store.js';
 import { authenticate } from './auth.js';
 import { parseBody } from './body.js';
 import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
 import { gatewayPage } from './gateway.js';
 import { LiveCollection } from './live.js';
-import { fieldSchema } from './model.js';
 import { type FieldRule, serializerFields, validateInput } from './serializer.js';
+import { fieldSchema } from '../openapi/item-schema.js';
+import { DJANGO_HEADERS } from './django/http.js';
 
 /** One request, as any adapter sees it. */
 export interface CoreRequest {

@@ -1,4 +1,4 @@
-import { DJANGO_PAGES } from './django.js';
+import { DJANGO_PAGES } from './django/http.js';
 
 /**
  * The one error catalogue. Three families:
@@ -101,26 +101,4 @@ export function noMatchDetail(modelName: string): string {
 /** DRF renders error bodies through JSONRenderer: compact JSON. */
 export function detailBody(detail: string): string {
   return JSON.stringify({ detail }).replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
-}
-
-/** A fault in the spec or fixtures found while loading: where, and why. */
-export interface LoadProblem {
-  readonly file: string;
-  /** A JSON pointer into the file, or `line:col` where the file could not be parsed. */
-  readonly pointer: string;
-  readonly reason: string;
-}
-
-export function formatProblem(p: LoadProblem): string {
-  return `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`;
-}
-
-/** Thrown by spec and fixture loading with every problem found, never only the first. */
-export class LoadError extends Error {
-  readonly problems: readonly LoadProblem[];
-  constructor(problems: readonly LoadProblem[]) {
-    super(problems.map(formatProblem).join('\n'));
-    this.name = 'LoadError';
-    this.problems = problems;
-  }
 }

@@ -1,7 +1,7 @@
-import { lastValue, pythonDecimal, pythonInt, type QueryMap } from './python-query.js';
+import { lastValue, pythonDecimal, pythonInt, type QueryMap } from './python/query.js';
 import { pyStr } from './serializer.js';
-import type { ListOperation } from './spec/operations.js';
-import { follow, isObject } from './spec/pointer.js';
+import type { ListOperation } from '../openapi/operations.js';
+import { follow, isObject } from '../openapi/pointer.js';
 
 /**
  * What a collection's declared query parameters do, as DRF's standard filter backends would with

@@ -1,4 +1,4 @@
-import { LoadError } from './errors.js';
+import { formatProblem } from '../openapi/problem.js';
 import { Router } from './router.js';
 import { asSnapshot, type Snapshot } from './snapshot.js';
 import {
@@ -7,19 +7,10 @@ import {
   type Operations,
   type PathRoute,
   readOperations,
-} from './spec/operations.js';
+} from '../openapi/operations.js';
 import { type Filters, listFilters } from './filters.js';
-import {
-  buildsUrl,
-  EMPTY_SET,
-  type ItemSet,
-  type ItemSource,
-  itemFields,
-  lookupField,
-  prepareItems,
-  writeOnlyFields,
-} from './store.js';
-import { follow, isObject } from './spec/pointer.js';
+import { EMPTY_SET, type ItemSet, type ItemSource, prepareItems } from './store.js';
+import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
 export interface CollectionModel {
@@ -50,24 +41,6 @@ export interface CollectionModel {
   readonly count: number;
   /** What the list operation's declared query parameters do (filters, search, ordering, page size). */
   readonly filters: Filters;
-}
-
-/** The schema of one member of an item schema (through `$ref` and `allOf`), or {}. */
-export function fieldSchema(doc: unknown, itemPointer: string, field: string, depth = 0): Record<string, unknown> {
-  if (depth > 16) return {};
-  const { pointer, node } = follow(doc, itemPointer);
-  if (!isObject(node)) return {};
-  if (isObject(node.properties) && Object.hasOwn(node.properties, field)) {
-    const p = follow(doc, `${pointer}/properties/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`).node;
-    return isObject(p) ? p : {};
-  }
-  if (Array.isArray(node.allOf)) {
-    for (let i = 0; i < node.allOf.length; i++) {
-      const found = fieldSchema(doc, `${pointer}/allOf/${i}`, field, depth + 1);
-      if (Object.keys(found).length > 0) return found;
-    }
-  }
-  return {};
 }
 
 /** What the core answers from: the snapshot compiled once. */
@@ -206,6 +179,7 @@ export function compileModel(
 export function compileSnapshot(value: Snapshot | unknown): Model {
   const snapshot = asSnapshot(value);
   const { operations, problems } = readOperations(snapshot.spec, 'snapshot spec');
-  if (problems.length > 0) throw new LoadError(problems);
+  if (problems.length > 0)
+    throw new TypeError(`the snapshot's spec cannot be served:\n${problems.map(formatProblem).join('\n')}`);
   return compileModel(snapshot.spec, operations, snapshot.collections, snapshot.generatedBodies ?? {});
 }

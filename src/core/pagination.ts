@@ -1,4 +1,4 @@
-import { encodeSortedQuery, pythonInt, type QueryMap, withQuery } from './python-query.js';
+import { encodeSortedQuery, pythonInt, type QueryMap, withQuery } from './python/query.js';
 
 /**
  * DRF's PageNumberPagination over Django's Paginator (rest_framework/pagination.py,

@@ -1,5 +1,5 @@
-import { pythonInt } from './python-query.js';
-import { follow, isObject } from './spec/pointer.js';
+import { pythonInt } from './python/query.js';
+import { follow, isObject } from '../openapi/pointer.js';
 
 /**
  * A DRF ModelSerializer's writable fields, read from a request body schema: each property is the

@@ -1,6 +1,5 @@
-import type { DetailOperation, ListOperation } from './spec/operations.js';
-import { follow, isObject } from './spec/pointer.js';
-import { writeOnlyNames } from './spec/response-view.js';
+import { type ItemUrlParts, PK_SEGMENT, reverseQuote } from './django/urls.js';
+import { isObject } from '../openapi/pointer.js';
 import { type ItemList, PackedItems, PackedItemsWriter } from './packed-items.js';
 
 export type { ItemList } from './packed-items.js';
@@ -200,31 +199,6 @@ export function drfJson(value: unknown): string {
 }
 const LINE_SEPARATORS = /[\u2028\u2029]/;
 
-/** Does the item schema describe any field? (Undescribed items are never invented.) */
-export function describesFields(doc: unknown, itemPointer: string): boolean {
-  return itemFields(doc, itemPointer).length > 0;
-}
-
-/** The fields an item schema describes (its `properties`, through `$ref` and `allOf`), in order. */
-export function itemFields(doc: unknown, itemPointer: string, depth = 0): string[] {
-  if (depth > 16) return [];
-  const { pointer, node } = follow(doc, itemPointer);
-  if (!isObject(node)) return [];
-  const out = isObject(node.properties) ? Object.keys(node.properties) : [];
-  if (Array.isArray(node.allOf))
-    node.allOf.forEach((_, i) => out.push(...itemFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
-  return [...new Set(out)];
-}
-
-/**
- * The fields an item schema marks `writeOnly` (through `$ref` and `allOf`), in order: accepted in a
- * request, never in an answer (DRF's `write_only=True`: to_representation reads only the
- * readable fields). A fixture's item that carries one is served without it.
- */
-export function writeOnlyFields(doc: unknown, itemPointer: string): string[] {
-  return [...writeOnlyNames(doc, { $ref: itemPointer.startsWith('#') ? itemPointer : `#${itemPointer}` }, new Set())];
-}
-
 /** Does `value` have any of `names` as a member? */
 export function carriesAny(value: Record<string, unknown>, names: readonly string[] | undefined): boolean {
   if (names === undefined) return false;
@@ -235,67 +209,6 @@ export function carriesAny(value: Record<string, unknown>, names: readonly strin
 /** `value` without the members `names` (own data properties: a `__proto__` member stays a member). */
 export function withoutMembers(value: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([k]) => !names.includes(k)));
-}
-
-/** Does the item schema declare a `url` member that the stub builds per request? */
-export function buildsUrl(doc: unknown, list: ListOperation, detail: DetailOperation | undefined): boolean {
-  return detail !== undefined && itemFields(doc, list.itemPointer).includes('url');
-}
-
-/**
- * The item field a detail path looks items up by (DRF's `lookup_field`): the path parameter's own
- * name when the items carry that field, else `pk`, else `id`; undefined when they carry none.
- */
-export function lookupField(
-  doc: unknown,
-  list: ListOperation,
-  detail: DetailOperation | { pkParam: string },
-  sample?: unknown,
-): string | undefined {
-  const fields = new Set(itemFields(doc, list.itemPointer));
-  if (isObject(sample)) for (const k of Object.keys(sample)) fields.add(k);
-  return [detail.pkParam, 'pk', 'id'].find((f) => fields.has(f));
-}
-
-// DRF's router pk pattern `[^/.]+`: a pk that cannot stand in a path cannot be addressed.
-export const PK_SEGMENT = /^[^/.]+$/;
-
-/** The item path around its pk: `/api/v1/desk/{pk}` → [`/api/v1/desk/`, ``]. */
-export function itemPathParts(detail: { path: string; pkParam: string }): readonly [string, string] {
-  const [before = '', after = ''] = detail.path.split(`{${detail.pkParam}}`);
-  return [before, after];
-}
-
-export function itemUrlPath(detail: { path: string; pkParam: string }, pk: string): string {
-  const [before, after] = itemPathParts(detail);
-  return `${before}${reverseQuote(pk)}${after}`;
-}
-
-/**
- * What a request puts into every item url: `head` is the JSON string literal of the base URL and
- * the item path up to the pk, without its closing quote; `tail` the rest of the path and the query.
- */
-export interface ItemUrlParts {
-  readonly head: string;
-  readonly tail: string;
-}
-
-// django.urls.resolvers: reverse() quotes each argument with RFC 3986's sub-delimiters and /~:@ safe.
-const REVERSE_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@]/;
-const encoder = new TextEncoder();
-
-/** A text of safe characters only, which `reverse()` writes as it is (an integer pk, a slug): one test, not one a character. */
-const REVERSE_SAFE_TEXT = /^[A-Za-z0-9_.\-~!$&'()*+,;=:@]*$/;
-
-/** How Django's `reverse()` writes a pk into a path. */
-export function reverseQuote(value: string): string {
-  if (REVERSE_SAFE_TEXT.test(value)) return value;
-  let out = '';
-  for (const ch of value) {
-    if (REVERSE_SAFE.test(ch)) out += ch;
-    else for (const b of encoder.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
 }
 
 export function renderItem(item: PreparedItem, url: ItemUrlParts | undefined): string {

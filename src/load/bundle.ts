@@ -20,7 +20,7 @@ import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
 import type * as UrlFunctions from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import type SwaggerParser from '@apidevtools/swagger-parser';
 import { createRequire } from 'node:module';
-import { escapeToken } from '../core/spec/pointer.js';
+import { escapeToken } from '../openapi/pointer.js';
 
 // CommonJS modules whose class is their `default` export: Node hands over the module (the class
 // under `default`), a bundler applying interop the class itself.

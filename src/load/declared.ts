@@ -1,6 +1,6 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import type { Operations } from '../core/spec/operations.js';
-import { withoutWriteOnly } from '../core/spec/response-view.js';
+import type { Operations } from '../openapi/operations.js';
+import { withoutWriteOnly } from '../openapi/response-view.js';
 import { generationOptions, generationSchema } from './finite-schema.js';
 
 /**

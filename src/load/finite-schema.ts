@@ -1,5 +1,5 @@
 import type { JsonSchema } from 'json-schema-faker';
-import { follow, isObject } from '../core/spec/pointer.js';
+import { follow, isObject } from '../openapi/pointer.js';
 import { SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './schema-keywords.js';
 
 /**

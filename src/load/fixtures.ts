@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { LoadProblem } from '../core/errors.js';
+import type { LoadProblem } from './errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import {

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { getAt, isObject } from '../core/spec/pointer.js';
+import { getAt, isObject } from '../openapi/pointer.js';
 import type { PreparedItem } from '../core/store.js';
 import { type CheckContext, validationUrlOf } from './items.js';
 

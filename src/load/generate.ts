@@ -1,9 +1,9 @@
 import { generateSync, type JsonSchema } from 'json-schema-faker';
-import type { ListOperation } from '../core/spec/operations.js';
-import { fieldSchema } from '../core/model.js';
-import { isObject } from '../core/spec/pointer.js';
-import { withoutWriteOnly } from '../core/spec/response-view.js';
+import type { ListOperation } from '../openapi/operations.js';
+import { isObject } from '../openapi/pointer.js';
+import { withoutWriteOnly } from '../openapi/response-view.js';
 import { generationOptions, generationSchema } from './finite-schema.js';
+import { fieldSchema } from '../openapi/item-schema.js';
 
 export interface GenerateOptions {
   readonly seed: number;

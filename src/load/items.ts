@@ -1,9 +1,10 @@
-import { describeViolation, toViolation, type ContractAjv } from '../contract/ajv.js';
-import type { LoadProblem } from '../core/errors.js';
-import type { DetailOperation, ListOperation } from '../core/spec/operations.js';
-import { pointerOf } from '../core/spec/pointer.js';
-import { carriesAny, isIntegerText, PK_SEGMENT, pkOf, withoutMembers } from '../core/store.js';
-import { isObject } from '../core/spec/pointer.js';
+import { describeViolation, toViolation, type ContractAjv } from '../openapi/ajv.js';
+import type { LoadProblem } from './errors.js';
+import type { DetailOperation, ListOperation } from '../openapi/operations.js';
+import { pointerOf } from '../openapi/pointer.js';
+import { carriesAny, isIntegerText, pkOf, withoutMembers } from '../core/store.js';
+import { isObject } from '../openapi/pointer.js';
+import { PK_SEGMENT } from '../core/django/urls.js';
 
 /** A stand-in deployment for validating stored items, whose urls are built per request. */
 const VALIDATION_BASE = 'http://stub.invalid';

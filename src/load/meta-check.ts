@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import { CONTRACT_AJV_OPTIONS, contractAjv } from '../contract/ajv.js';
+import { CONTRACT_AJV_OPTIONS, contractAjv } from '../openapi/ajv.js';
 import { fingerprintOf, loadPrecompiled, precompiledModule } from './precompiled.js';
 
 /**

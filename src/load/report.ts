@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import { formatProblem, LoadError, type LoadProblem } from '../core/errors.js';
+import { formatProblem, LoadError, type LoadProblem } from './errors.js';
 
 /** Prints a LoadError's problems, one per line: file, place, reason. */
 export function printLoadError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): void {

@@ -1,6 +1,6 @@
-import { type ContractAjv, formatCheck } from '../contract/ajv.js';
-import type { LoadProblem } from '../core/errors.js';
-import { escapeToken, getAt, isObject } from '../core/spec/pointer.js';
+import { type ContractAjv, formatCheck } from '../openapi/ajv.js';
+import type { LoadProblem } from './errors.js';
+import { escapeToken, getAt, isObject } from '../openapi/pointer.js';
 import { metaSchemaCheck } from './meta-check.js';
 import { SCHEMA, SCHEMA_LIST, SCHEMA_MAP } from './schema-keywords.js';
 

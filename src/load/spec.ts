@@ -6,9 +6,9 @@ import { ResolverError } from '@apidevtools/json-schema-ref-parser';
 // the same trimming, backslash and percent-decoding (WHATWG URL, then decodeURI), not where a
 // look-alike of that resolution would put it.
 import * as refUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
-import { LoadError, type LoadProblem } from '../core/errors.js';
-import { type DocumentScan, ScanCollector, scanDocument } from '../core/spec/document-scan.js';
-import { pointerOf } from '../core/spec/pointer.js';
+import { LoadError, type LoadProblem } from './errors.js';
+import { type DocumentScan, ScanCollector, scanDocument } from '../openapi/document-scan.js';
+import { pointerOf } from '../openapi/pointer.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';

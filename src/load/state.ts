@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ContractAjv } from '../contract/ajv.js';
-import { formatProblem, LoadError, type LoadProblem } from '../core/errors.js';
+import { ContractAjv } from '../openapi/ajv.js';
+import { formatProblem, LoadError, type LoadProblem } from './errors.js';
 import {
   type CollectionInput,
   type CollectionModel,
@@ -12,11 +12,10 @@ import {
   shapeOf,
 } from '../core/model.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
-import { type ListOperation, type Operations, readOperations } from '../core/spec/operations.js';
-import { follow, isObject } from '../core/spec/pointer.js';
+import { type ListOperation, type Operations, readOperations } from '../openapi/operations.js';
+import { follow, isObject } from '../openapi/pointer.js';
 import {
   carriesAny,
-  describesFields,
   type ItemSet,
   ItemSetBuilder,
   itemObject,
@@ -36,6 +35,7 @@ import { rel } from './paths.js';
 import { type Folder, folderOf } from './read-confined.js';
 import { lintSchemas } from './schema-lint.js';
 import { bundleSpec, type LoadedSpec, whileValidating } from './spec.js';
+import { describesFields } from '../openapi/item-schema.js';
 
 /** Everything one version of the spec and fixtures gives: built whole, then swapped in whole. */
 export interface StubState {

@@ -1,6 +1,6 @@
 import jsYaml from 'js-yaml';
 import type * as Yaml from 'yaml';
-import { type DocumentScan, ScanCollector, scanDocument } from '../core/spec/document-scan.js';
+import { type DocumentScan, ScanCollector, scanDocument } from '../openapi/document-scan.js';
 import type { LoadLimits } from './limits.js';
 import { linePlace } from './text-checks.js';
 import { yamlPackage } from './yaml-package.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
-import { resolveBaseUrl } from '../core/host.js';
+import { resolveBaseUrl } from '../core/django/host.js';
 import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
 import type { StateHolder } from './app.js';

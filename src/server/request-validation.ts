@@ -1,9 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { SPEC_ID } from '../contract/ajv.js';
-import { lastValue, type QueryMap } from '../core/python-query.js';
-import type { AnyOperation } from '../core/spec/operations.js';
+import { SPEC_ID } from '../openapi/ajv.js';
+import { lastValue, type QueryMap } from '../core/python/query.js';
+import type { AnyOperation } from '../openapi/operations.js';
 import type { StubState } from '../load/state.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

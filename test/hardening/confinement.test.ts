@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoadError } from '../../src/core/errors.js';
+import { LoadError } from '../../src/load/errors.js';
 import { readFixtureFile } from '../../src/load/fixtures.js';
 import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { folderOf } from '../../src/load/read-confined.js';

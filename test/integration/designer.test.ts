@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadError } from '../../src/core/errors.js';
+import type { LoadError } from '../../src/load/errors.js';
 import { loadState } from '../../src/load/state.js';
 import { buildApp, type StateHolder } from '../../src/server/app.js';
 import { stateOptions } from '../../src/server/config.js';

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { ContractAjv } from '../../src/contract/ajv.js';
+import { ContractAjv } from '../../src/openapi/ajv.js';
 import { loadSpec } from '../../src/load/spec.js';
 import { ROOT } from '../cli-helpers.js';
 import { SPEC } from '../helpers.js';

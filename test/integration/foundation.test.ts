@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractAjv } from '../../src/contract/ajv.js';
+import { ContractAjv } from '../../src/openapi/ajv.js';
 import { loadSpec } from '../../src/load/spec.js';
 import type { Desk, DeskList, StoredDesk } from '../../src/types.js';
 import { DOCUMENT_COLLECTIONS, FIXTURES, listen, makeApp, SPEC } from '../helpers.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractAjv } from '../../src/contract/ajv.js';
+import { ContractAjv } from '../../src/openapi/ajv.js';
 import { runCheck } from '../../src/contract/checker.js';
 import { loadContract } from '../../src/contract/load.js';
 import { loadState } from '../../src/load/state.js';

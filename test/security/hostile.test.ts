@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LoadError } from '../../src/core/errors.js';
+import { LoadError } from '../../src/load/errors.js';
 import { loadState } from '../../src/load/state.js';
 import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../hardening/workspace.js';
 import { listen, makeApp } from '../helpers.js';

@@ -3,57 +3,144 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../cli-helpers.js';
 
-/** Every .ts file under src/, with the relative imports it makes (resolved to src/ paths). */
-async function sources(): Promise<{ file: string; text: string; imports: string[] }[]> {
-  const out: { file: string; text: string; imports: string[] }[] = [];
+/*
+ * The shape of the house (../shared/house-style.md), held file by file: every import of every
+ * source file is read, and each never below is checked against all of them.
+ */
+
+interface Source {
+  /** Path under src/, with forward slashes. */
+  readonly file: string;
+  readonly text: string;
+  /** Relative imports resolved to paths under src/ (`core/answer.ts`); packages as written. */
+  readonly imports: readonly string[];
+}
+
+const SRC = path.join(ROOT, 'src');
+
+async function sources(): Promise<Source[]> {
+  const out: Source[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) await walk(full);
       else if (e.name.endsWith('.ts')) {
         const text = await readFile(full, 'utf8');
-        const imports = [...text.matchAll(/^(?:import|export)[^'"]*from '([^']+)'/gm)].map((m) => {
-          const spec = m[1] as string;
-          return spec.startsWith('.')
-            ? path.relative(path.join(ROOT, 'src'), path.resolve(path.dirname(full), spec))
-            : spec;
+        const specs = [...text.matchAll(/^(?:import|export)[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/gm)];
+        const imports = specs.map((m) => {
+          const spec = (m[1] ?? m[2]) as string;
+          if (!spec.startsWith('.')) return spec;
+          const resolved = path
+            .relative(SRC, path.resolve(path.dirname(full), spec))
+            .split(path.sep)
+            .join('/');
+          return resolved.replace(/\.js$/, '.ts');
         });
-        out.push({ file: path.relative(path.join(ROOT, 'src'), full), text, imports });
+        out.push({ file: path.relative(SRC, full).split(path.sep).join('/'), text, imports });
       }
     }
   };
-  await walk(path.join(ROOT, 'src'));
+  await walk(SRC);
   return out;
 }
 
-const files = await sources();
-const folder = (f: string) => f.split(path.sep)[0] ?? '';
+/** Every cycle met by a depth-first walk of the import graph, each as its files in order. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const state = new Map<string, 'open' | 'done'>();
+  const found: string[] = [];
+  const visit = (file: string, trail: string[]): void => {
+    if (state.get(file) === 'done') return;
+    if (state.get(file) === 'open') {
+      found.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+      return;
+    }
+    state.set(file, 'open');
+    for (const next of graph.get(file) ?? []) if (graph.has(next)) visit(next, [...trail, file]);
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) visit(file, []);
+  return found;
+}
 
-describe('the shape of the house (house-style.md)', () => {
-  it.each(files.filter((f) => folder(f.file) === 'core').map((f) => [f.file, f] as const))(
-    'core/%s imports only the core, nothing from node:, no Node globals',
-    (_name, f) => {
+const files = await sources();
+const layer = (f: string) => f.split('/')[0] ?? '';
+const isPackage = (i: string) =>
+  !i.includes('/') || !/^(core|openapi|load|server|adapters|contract|cli|generated)\//.test(i);
+const local = (f: Source) => f.imports.filter((i) => !isPackage(i));
+const inLayer = (name: string) => files.filter((f) => layer(f.file) === name);
+
+/** The core's pure text helpers (Python's and Django's), which the contract may use: not answering. */
+const CORE_HELPERS = /^core\/(python\/|django\/(urls|host)\.ts$)/;
+
+describe('the layers point one way', () => {
+  it.each(inLayer('openapi').map((f) => [f.file, f] as const))(
+    '%s: the bottom layer imports only itself and its libraries',
+    (_n, f) => {
+      for (const i of local(f)) expect(layer(i), `${f.file} imports ${i}`).toBe('openapi');
+      for (const i of f.imports.filter(isPackage))
+        expect(/^(ajv|ajv-formats)(\/|$)/.test(i), `${f.file} imports ${i}`).toBe(true);
+    },
+  );
+
+  it.each(inLayer('core').map((f) => [f.file, f] as const))(
+    '%s: imports the core and the bottom layer only, nothing of Node or Fastify',
+    (_n, f) => {
       for (const i of f.imports)
-        expect(i.startsWith('core/') || i.startsWith('core\\'), `${f.file} imports ${i}`).toBe(true);
+        expect(['core', 'openapi'].includes(layer(i)) && !isPackage(i), `${f.file} imports ${i}`).toBe(true);
       expect(f.text).not.toMatch(/\bBuffer\b|\bprocess\.|require\(|__dirname/);
     },
   );
 
-  it('the adapters import the core and the generated snapshot, never the Node side', () => {
-    for (const f of files.filter((x) => folder(x.file) === 'adapters')) {
+  it('load never imports the contract, the server, the adapters or the CLI', () => {
+    const wrong = inLayer('load').flatMap((f) =>
+      local(f)
+        .filter((i) => ['contract', 'server', 'adapters', 'cli'].includes(layer(i)))
+        .map((i) => `${f.file} imports ${i}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it("the contract imports the bottom layer, load's reading of a spec and the core's text helpers only", () => {
+    const allowed = (i: string) =>
+      ['contract', 'openapi'].includes(layer(i)) || /^load\/(spec|errors|report)\.ts$/.test(i) || CORE_HELPERS.test(i);
+    const wrong = inLayer('contract').flatMap((f) =>
+      local(f)
+        .filter((i) => !allowed(i))
+        .map((i) => `${f.file} imports ${i}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('the adapters import the core, the bottom layer and the generated snapshot, never the Node side', () => {
+    for (const f of inLayer('adapters'))
       for (const i of f.imports)
-        expect(/^(core|adapters|generated)\//.test(i) || i === 'msw', `${f.file} imports ${i}`).toBe(true);
+        expect(/^(core|openapi|adapters|generated)\//.test(i) || i === 'msw', `${f.file} imports ${i}`).toBe(true);
+  });
+
+  it('nothing imports the CLI; generated code imports nothing', () => {
+    for (const f of files) {
+      if (layer(f.file) !== 'cli') for (const i of local(f)) expect(layer(i), `${f.file} imports ${i}`).not.toBe('cli');
+      if (layer(f.file) === 'generated') expect(local(f), f.file).toEqual([]);
     }
   });
 
-  it('the contract never imports the server or the watcher; nothing imports the CLI; generated imports nothing', () => {
-    for (const f of files) {
-      if (folder(f.file) === 'contract')
-        for (const i of f.imports)
-          expect(i.startsWith('server/') || i === 'load/watch.js', `${f.file} imports ${i}`).toBe(false);
-      if (folder(f.file) !== 'cli')
-        for (const i of f.imports) expect(i.startsWith('cli/'), `${f.file} imports ${i}`).toBe(false);
-      if (folder(f.file) === 'generated') expect(f.imports).toEqual([]);
-    }
+  it('no circle: the imports between files form no cycle', () => {
+    expect(cycles(new Map(files.map((f) => [f.file, local(f)])))).toEqual([]);
+  });
+});
+
+describe('the architecture test catches what it is for', () => {
+  it('a cycle of two files and one of three are found', () => {
+    const graph = new Map([
+      ['core/a.ts', ['core/b.ts']],
+      ['core/b.ts', ['core/a.ts', 'core/c.ts']],
+      ['core/c.ts', ['core/d.ts']],
+      ['core/d.ts', ['core/e.ts']],
+      ['core/e.ts', ['core/c.ts']],
+    ]);
+    expect(cycles(graph)).toEqual([
+      'core/a.ts → core/b.ts → core/a.ts',
+      'core/c.ts → core/d.ts → core/e.ts → core/c.ts',
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { validHostDomain } from '../../core/host.js';
+import { validHostDomain } from '../../core/django/host.js';
 import { Findings } from '../findings.js';
 import { type Answer, send } from '../http.js';
 import type { Contract } from '../load.js';

@@ -1,5 +1,4 @@
-import type { DetailOperation, ListOperation } from '../../core/spec/operations.js';
-import { buildsUrl, describesFields, itemPathParts, lookupField, PK_SEGMENT } from '../../core/store.js';
+import type { DetailOperation, ListOperation } from '../../openapi/operations.js';
 import { checkAnswer, reportFailure } from '../answer-rules.js';
 import type { Findings } from '../findings.js';
 import { type Fetched, headerText } from '../http.js';
@@ -7,6 +6,8 @@ import type { Contract } from '../load.js';
 import { asEnvelope, itemUrlRules, type PageContext, pageRules } from '../page-rules.js';
 import { ANSWER_RULES, ITEM_RULES, type RuleId } from '../rules.js';
 import type { BaseScope } from '../scope.js';
+import { buildsUrl, describesFields, lookupField } from '../../openapi/item-schema.js';
+import { itemPathParts, PK_SEGMENT } from '../../core/django/urls.js';
 
 /** The operation a proxied request addresses. */
 export interface Routed {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContractAjv, SPEC_ID } from '../../../src/contract/ajv.js';
+import { ContractAjv, SPEC_ID } from '../../../src/openapi/ajv.js';
 import { loadState } from '../../../src/load/state.js';
 import { stateOptions } from '../../../src/server/config.js';
 import { testConfig } from '../../helpers.js';

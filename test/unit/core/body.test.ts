@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBody } from '../../../src/core/body.js';
-import { parsePythonJson } from '../../../src/core/json-parse.js';
+import { parsePythonJson } from '../../../src/core/python/json.js';
 import { parseHeaderParameters } from '../../../src/core/negotiation.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);

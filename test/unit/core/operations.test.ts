@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readOperations, statusRecord } from '../../../src/core/spec/operations.js';
+import { readOperations, statusRecord } from '../../../src/openapi/operations.js';
 import {
   appendPointer,
   type At,
@@ -12,10 +12,10 @@ import {
   followFrom,
   getAt,
   getFrom,
-} from '../../../src/core/spec/pointer.js';
+} from '../../../src/openapi/pointer.js';
 import { loadState } from '../../../src/load/state.js';
 import { lintSchemas } from '../../../src/load/schema-lint.js';
-import { ContractAjv } from '../../../src/contract/ajv.js';
+import { ContractAjv } from '../../../src/openapi/ajv.js';
 import { ask, coreOf } from '../../helpers.js';
 
 const ROOM = {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isIntegerText, ItemSetBuilder, type PreparedItem, reverseQuote } from '../../../src/core/store.js';
+import { isIntegerText, ItemSetBuilder, type PreparedItem } from '../../../src/core/store.js';
+import { reverseQuote } from '../../../src/core/django/urls.js';
 
 const POOL = [
   '0',

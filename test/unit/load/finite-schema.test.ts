@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LoadProblem } from '../../../src/core/errors.js';
+import type { LoadProblem } from '../../../src/load/errors.js';
 import { generationSchema } from '../../../src/load/finite-schema.js';
 import { loadState } from '../../../src/load/state.js';
 

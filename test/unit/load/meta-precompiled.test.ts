@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContractAjv, contractAjv } from '../../../src/contract/ajv.js';
+import { ContractAjv, contractAjv } from '../../../src/openapi/ajv.js';
 import {
   metaCheckFingerprint,
   metaCheckModule,

@@ -2,9 +2,9 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../src/load/spec.js';
-import { readOperations } from '../../../src/core/spec/operations.js';
-import { follow, isObject } from '../../../src/core/spec/pointer.js';
-import { scanDocument } from '../../../src/core/spec/document-scan.js';
+import { readOperations } from '../../../src/openapi/operations.js';
+import { follow, isObject } from '../../../src/openapi/pointer.js';
+import { scanDocument } from '../../../src/openapi/document-scan.js';
 import { ROOT } from '../../cli-helpers.js';
 import { DOCUMENT_COLLECTIONS, SPEC } from '../../helpers.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { LoadError } from '../../../src/core/errors.js';
+import { LoadError } from '../../../src/load/errors.js';
 import { bundleSpec, type LoadedSpec, loadSpec, whileValidating } from '../../../src/load/spec.js';
 import { loadState } from '../../../src/load/state.js';
 import { OFF_THREAD_MIN_CHARS, SpecValidation, ValidationWorker } from '../../../src/load/validate.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { parseYamlText } from '../../../src/load/yaml-text.js';
-import { scanDocument } from '../../../src/core/spec/document-scan.js';
+import { scanDocument } from '../../../src/openapi/document-scan.js';
 
 describe('spec files: a repeated key is an error with its place', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { LoadProblem } from '../errors.js';
+import type { LoadProblem } from './problem.js';
 import { type At, appendPointer, childAt, followAt, followChild, isObject } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */

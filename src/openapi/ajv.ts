@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type FuncKeywordDefinition, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { type DocumentScan, scanDocument } from '../core/spec/document-scan.js';
-import { NEVER_ANSWERED, responseView } from '../core/spec/response-view.js';
+import { type DocumentScan, scanDocument } from './document-scan.js';
+import { NEVER_ANSWERED, responseView } from './response-view.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module namespace.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

@@ -2,8 +2,8 @@ import { access, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
-import { describesFields } from '../core/store.js';
-import { generateItems } from './generate.js';
+import { generateItems } from '../load/generate.js';
+import { describesFields } from '../openapi/item-schema.js';
 
 export interface WriteFixtureOptions {
   readonly specFile: string;

@@ -1,34 +1,7 @@
 /**
- * What Django itself does around a DRF view, with DEBUG off and the stock `startproject`
- * middleware: its error pages (django/views/defaults.py), the headers its middleware adds, and how
- * a WSGI server and Django turn the request target into `path_info` (django/core/handlers/wsgi.py).
+ * How Django turns a request target into `path_info` (django/core/handlers/wsgi.py), escapes a
+ * path for an absolute link, and writes an argument into a path (`reverse()`).
  */
-
-/** Headers on every answer: SecurityMiddleware, XFrameOptionsMiddleware (Django 4.0+ adds COOP). */
-export const DJANGO_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-  'cross-origin-opener-policy': 'same-origin',
-});
-
-/** django/views/defaults.py ERROR_PAGE_TEMPLATE (the same from Django 3.2 to 5.2). */
-function errorPage(title: string, details: string): string {
-  return `\n<!doctype html>\n<html lang="en">\n<head>\n  <title>${title}</title>\n</head>\n<body>\n  <h1>${title}</h1><p>${details}</p>\n</body>\n</html>\n`;
-}
-
-/** The pages Django answers itself, before or around any view, as `text/html`. */
-export const DJANGO_PAGES = {
-  /** `page_not_found`: a path no URL pattern matches. */
-  404: errorPage('Not Found', 'The requested resource was not found on this server.'),
-  /** `bad_request`: a Host that fails validation (DisallowedHost), before any view. */
-  400: errorPage('Bad Request (400)', ''),
-  /** `permission_denied`. */
-  403: errorPage('403 Forbidden', ''),
-  /** `server_error`: an exception outside DRF's handler. */
-  500: errorPage('Server Error (500)', ''),
-} as const;
-
 const HEX = /^[0-9A-Fa-f]{2}$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
@@ -113,6 +86,46 @@ export function escapeUriPath(path: string): string {
   for (const b of encoder.encode(path)) {
     out +=
       isAlnum(b) || URI_PATH_SAFE.has(b) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+// DRF's router pk pattern `[^/.]+`: a pk that cannot stand in a path cannot be addressed.
+export const PK_SEGMENT = /^[^/.]+$/;
+
+/** The item path around its pk: `/api/v1/desk/{pk}` → [`/api/v1/desk/`, ``]. */
+export function itemPathParts(detail: { path: string; pkParam: string }): readonly [string, string] {
+  const [before = '', after = ''] = detail.path.split(`{${detail.pkParam}}`);
+  return [before, after];
+}
+
+export function itemUrlPath(detail: { path: string; pkParam: string }, pk: string): string {
+  const [before, after] = itemPathParts(detail);
+  return `${before}${reverseQuote(pk)}${after}`;
+}
+
+/**
+ * What a request puts into every item url: `head` is the JSON string literal of the base URL and
+ * the item path up to the pk, without its closing quote; `tail` the rest of the path and the query.
+ */
+export interface ItemUrlParts {
+  readonly head: string;
+  readonly tail: string;
+}
+
+// django.urls.resolvers: reverse() quotes each argument with RFC 3986's sub-delimiters and /~:@ safe.
+const REVERSE_SAFE = /[A-Za-z0-9_.\-~!$&'()*+,;=:@]/;
+
+/** A text of safe characters only, which `reverse()` writes as it is (an integer pk, a slug): one test, not one a character. */
+const REVERSE_SAFE_TEXT = /^[A-Za-z0-9_.\-~!$&'()*+,;=:@]*$/;
+
+/** How Django's `reverse()` writes a pk into a path. */
+export function reverseQuote(value: string): string {
+  if (REVERSE_SAFE_TEXT.test(value)) return value;
+  let out = '';
+  for (const ch of value) {
+    if (REVERSE_SAFE.test(ch)) out += ch;
+    else for (const b of encoder.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }
