@@ -1,4 +1,4 @@
-import { escapeUriPath, pathInfo } from './django/urls.js';
+import { escapeUriPath, iriToUri, pathInfo, withAppendedSlash } from './django/urls.js';
 import {
   DJANGO_ERRORS,
   detailBody,
@@ -9,34 +9,28 @@ import {
   noMatchDetail,
 } from './errors.js';
 import { type HeaderGetter, resolveBaseUrl } from './django/host.js';
-import { camelcaseToSpaces, viewMetadata } from './metadata.js';
+import { camelcaseToSpaces, viewMetadata } from './drf/metadata.js';
 import type { CollectionModel, Model } from './model.js';
-import { negotiate } from './negotiation.js';
-import { choosePage, pageLinks } from './pagination.js';
-import {
-  lastValue,
-  linkQueryString,
-  MAX_QUERY_FIELDS,
-  parseQuery,
-  pythonInt,
-  type QueryMap,
-  queryFieldCount,
-  quotePlus,
-} from './python/query.js';
-import { sessionHeaders, withVaryCookie } from './session.js';
-import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
-import type { ApiRoot, Match } from './router.js';
-import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
+import { negotiate } from './drf/negotiation.js';
+import { choosePage, pageLinks } from './drf/pagination.js';
+import { pyStr } from './python/str.js';
+import { lastValue, MAX_QUERY_FIELDS, parseQuery, type QueryMap, queryFieldCount } from './python/query.js';
+import { sessionHeaders, withVaryCookie } from './django/sessions.js';
+import { itemUrlParts, renderEnvelope, withIndent } from './drf/renderers.js';
+import type { ApiRoot, Match } from './drf/routers.js';
+import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './stub/scenarios.js';
 import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from '../openapi/operations.js';
 import { drfJson, EMPTY_SET, type ItemList, type ItemSet, type PreparedItem, renderItem } from './store.js';
-import { authenticate } from './auth.js';
-import { parseBody } from './body.js';
-import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
-import { gatewayPage } from './gateway.js';
+import { authenticate } from './drf/authentication.js';
+import { parseBody } from './drf/parsers.js';
+import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './drf/filters.js';
+import { gatewayPage } from './stub/gateway.js';
 import { LiveCollection } from './live.js';
-import { type FieldRule, serializerFields, validateInput } from './serializer.js';
+import { type FieldRule, serializerFields, validateInput } from './drf/serializers.js';
 import { fieldSchema } from '../openapi/item-schema.js';
 import { DJANGO_HEADERS } from './django/http.js';
+import { pythonInt } from './python/int.js';
+import { quotePlus } from './python/quote.js';
 
 /** One request, as any adapter sees it. */
 export interface CoreRequest {
@@ -235,7 +229,7 @@ export class StubCore {
           headers: {
             ...DJANGO_HEADERS,
             'content-type': 'text/html; charset=utf-8',
-            location: `${escapeUriPath(path)}/${rawQuery === '' ? '' : `?${iriToUri(rawQuery)}`}`,
+            location: withAppendedSlash(path, rawQuery),
           },
           body: '',
         };
@@ -411,7 +405,7 @@ export class StubCore {
     const start = (choice.page - 1) * pageSize;
     const links = pageLinks(
       `${ctx.baseUrl}${escapeUriPath(ctx.path)}`,
-      linkQuery(ctx.rawQuery === '' ? ctx.query : parseQuery(linkQueryString(ctx.rawQuery))),
+      linkQuery(ctx.rawQuery === '' ? ctx.query : parseQuery(iriToUri(ctx.rawQuery))),
       choice.page,
       choice.numPages,
     );
@@ -532,7 +526,7 @@ export class StubCore {
       if (rule?.maxLength !== undefined) field.max_length = rule.maxLength;
       if (rule?.minimum !== undefined) field.min_value = rule.minimum;
       if (rule?.maximum !== undefined) field.max_value = rule.maximum;
-      if (!readOnly && rule?.choices) field.choices = rule.choices.map((c) => ({ value: c, display_name: pyStrOf(c) }));
+      if (!readOnly && rule?.choices) field.choices = rule.choices.map((c) => ({ value: c, display_name: pyStr(c) }));
       info[name] = field;
     }
     return { [method]: info };
@@ -638,21 +632,6 @@ function linkQuery(query: QueryMap): QueryMap {
   return out;
 }
 
-// django.utils.encoding.iri_to_uri: quote(iri, safe="/#%[]=:;$&()+,!?*@'~").
-const IRI_SAFE = /[A-Za-z0-9_.\-~/#%[\]=:;$&()+,!?*@']/;
-const encoder = new TextEncoder();
-
-function iriToUri(raw: string): string {
-  let out = '';
-  for (const ch of raw) {
-    const cp = ch.codePointAt(0) ?? 0;
-    if (IRI_SAFE.test(ch)) out += ch;
-    else if (cp < 0x100) out += `%${cp.toString(16).toUpperCase().padStart(2, '0')}`;
-    else for (const b of encoder.encode(ch)) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
 /**
  * CORS (the stub's, for a browser app on another origin): the Origin echoed with credentials, on
  * answers to a request that carries an Origin (a browser always sends it cross-origin). `Vary`
@@ -689,10 +668,6 @@ function preflight(header: HeaderGetter): CoreAnswer {
 
 function capfirst(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function pyStrOf(v: unknown): string {
-  return v === null ? 'None' : typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v);
 }
 
 /** SimpleMetadata.label_lookup for the field a rule describes. */

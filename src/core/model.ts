@@ -1,5 +1,5 @@
 import { formatProblem } from '../openapi/problem.js';
-import { Router } from './router.js';
+import { Router } from './drf/routers.js';
 import { asSnapshot, type Snapshot } from './snapshot.js';
 import {
   type DetailOperation,
@@ -8,7 +8,7 @@ import {
   type PathRoute,
   readOperations,
 } from '../openapi/operations.js';
-import { type Filters, listFilters } from './filters.js';
+import { type Filters, listFilters } from './drf/filters.js';
 import { EMPTY_SET, type ItemSet, type ItemSource, prepareItems } from './store.js';
 import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 

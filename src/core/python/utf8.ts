@@ -14,10 +14,10 @@ type Scan = { kind: 'incomplete'; at: number } | { kind: 'error'; start: number;
 
 const isCont = (b: number | undefined): boolean => b !== undefined && (b & 0xc0) === 0x80;
 
-/** The first place CPython's decoder stops at: an error, or an incomplete tail it keeps for later. */
-function scan(b: Uint8Array): Scan | undefined {
+/** The first place CPython's decoder stops at from `from`: an error, or an incomplete tail it keeps for later. */
+function scan(b: ArrayLike<number>, from = 0): Scan | undefined {
   const n = b.length;
-  let i = 0;
+  let i = from;
   const invalidStart = (at: number): Scan => ({ kind: 'error', start: at, end: at + 1, reason: 'invalid start byte' });
   // `consumed` bytes of the sequence were read before the one that is not a continuation.
   const invalidCont = (at: number, consumed: number): Scan => ({
@@ -73,12 +73,25 @@ function scan(b: Uint8Array): Scan | undefined {
 }
 
 /** UnicodeDecodeError.__str__ (Objects/exceptions.c). */
-function decodeErrorText(bytes: Uint8Array, start: number, end: number, reason: string): string {
+function decodeErrorText(bytes: ArrayLike<number>, start: number, end: number, reason: string): string {
   if (end === start + 1) {
     const byte = (bytes[start] as number).toString(16).padStart(2, '0');
     return `'utf-8' codec can't decode byte 0x${byte} in position ${start}: ${reason}`;
   }
   return `'utf-8' codec can't decode bytes in position ${start}-${end - 1}: ${reason}`;
+}
+
+/**
+ * The first UnicodeDecodeError of `bytes.decode()` (final) from `from`: its byte range and reason;
+ * an incomplete sequence at the end is "unexpected end of data" to the end.
+ */
+export function firstDecodeError(
+  bytes: ArrayLike<number>,
+  from: number,
+): { start: number; end: number; reason: string } | undefined {
+  const stop = scan(bytes, from);
+  if (stop === undefined) return undefined;
+  return stop.kind === 'error' ? stop : { start: stop.at, end: bytes.length, reason: 'unexpected end of data' };
 }
 
 export function readUtf8Stream(bytes: Uint8Array): Utf8Read {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseBody } from '../../../src/core/body.js';
+import { parseBody } from '../../../src/core/drf/parsers.js';
 import { parsePythonJson } from '../../../src/core/python/json.js';
-import { parseHeaderParameters } from '../../../src/core/negotiation.js';
+import { parseHeaderParameters } from '../../../src/core/drf/negotiation.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const MULTIPART = 'multipart/form-data; boundary=XX';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { encodeSortedQuery, parseQuery, quotePlus, unquotePlus } from '../../../src/core/python/query.js';
+import { encodeSortedQuery, parseQuery, unquotePlus } from '../../../src/core/python/query.js';
+import { quotePlus } from '../../../src/core/python/quote.js';
 
 // Expected values are what CPython 3.12's urllib.parse answers for the same input.
 describe('quote_plus', () => {

@@ -1,7 +1,8 @@
-import { lastValue, pythonDecimal, pythonInt, type QueryMap } from './python/query.js';
-import { pyStr } from './serializer.js';
-import type { ListOperation } from '../openapi/operations.js';
-import { follow, isObject } from '../openapi/pointer.js';
+import { lastValue, type QueryMap } from '../python/query.js';
+import type { ListOperation } from '../../openapi/operations.js';
+import { follow, isObject } from '../../openapi/pointer.js';
+import { pythonDecimal, pythonInt } from '../python/int.js';
+import { pyStr, strip } from '../python/str.js';
 
 /**
  * What a collection's declared query parameters do, as DRF's standard filter backends would with
@@ -156,10 +157,6 @@ type Item = Record<string, unknown>;
 export type Filtered =
   { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> | string[] };
 
-// Python's str.strip(): its own white space.
-const PY_STRIP =
-  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
-
 /** DjangoFilterBackend then SearchFilter: a predicate over items, or the filter form's errors. */
 export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
   const tests: ((item: Item) => boolean)[] = [];
@@ -195,7 +192,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       tests.push((item) => item[f.field] === hit);
     } else {
       // forms.CharField: stripped, empty after stripping filters nothing, a NUL is refused.
-      const value = raw.replace(PY_STRIP, '');
+      const value = strip(raw);
       if (value === '') continue;
       if (value.includes('\u0000')) {
         errors[f.param] = ['Null characters are not allowed.'];

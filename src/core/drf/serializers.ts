@@ -1,5 +1,6 @@
-import { pythonInt } from './python/query.js';
-import { follow, isObject } from '../openapi/pointer.js';
+import { pyStr, strip } from '../python/str.js';
+import { follow, isObject } from '../../openapi/pointer.js';
+import { pythonInt } from '../python/int.js';
 
 /**
  * A DRF ModelSerializer's writable fields, read from a request body schema: each property is the
@@ -117,8 +118,6 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
 export type Validated = { ok: true; values: Record<string, unknown> } | { ok: false; errors: Record<string, string[]> };
 
 const EMPTY = Symbol('empty');
-const PY_SPACE =
-  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
 
 class FieldError extends Error {
   constructor(readonly messages: string[]) {
@@ -135,15 +134,6 @@ function pyType(v: unknown): string {
   if (typeof v === 'boolean') return 'bool';
   if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
   return 'dict';
-}
-
-/** Python's `str(x)` of a JSON value, as DRF formats it into messages. */
-export function pyStr(v: unknown): string {
-  if (v === null) return 'None';
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
-  return JSON.stringify(v);
 }
 
 const TRUE_VALUES = new Set(['t', 'y', 'yes', 'true', 'on', '1']);
@@ -188,7 +178,7 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
       if (rule.format === 'date') return parseDate(data);
       if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number'))
         throw new FieldError(['Not a valid string.']);
-      return String(data).replace(PY_SPACE, '');
+      return strip(String(data));
     }
     case 'list':
       if (!Array.isArray(data)) throw new FieldError([`Expected a list of items but got type "${pyType(data)}".`]);
@@ -283,7 +273,7 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
     rule.kind === 'string' &&
     rule.format !== 'date' &&
     rule.format !== 'date-time' &&
-    (data === '' || String(data).replace(PY_SPACE, '') === '')
+    (data === '' || strip(String(data)) === '')
   ) {
     if (!rule.allowBlank) throw new FieldError(['This field may not be blank.']);
     return '';

@@ -1,4 +1,5 @@
-import { encodeSortedQuery, pythonInt, type QueryMap, withQuery } from './python/query.js';
+import { encodeSortedQuery, type QueryMap, withQuery } from '../python/query.js';
+import { pythonInt } from '../python/int.js';
 
 /**
  * DRF's PageNumberPagination over Django's Paginator (rest_framework/pagination.py,

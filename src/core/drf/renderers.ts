@@ -1,6 +1,6 @@
-import { drfJson, type PreparedItem, renderItem } from './store.js';
-import { quotePlus } from './python/query.js';
-import { type ItemUrlParts, itemPathParts } from './django/urls.js';
+import { drfJson, type PreparedItem, renderItem } from '../store.js';
+import { type ItemUrlParts, itemPathParts } from '../django/urls.js';
+import { quotePlus } from '../python/quote.js';
 
 /**
  * What a request contributes to every item url of its answer: the base URL, the format suffix

@@ -1,7 +1,7 @@
-import { parsePythonJson } from './python/json.js';
+import { parsePythonJson } from '../python/json.js';
 import { parseHeaderParameters } from './negotiation.js';
-import { parseQuery } from './python/query.js';
-import { readUtf8Stream } from './python/utf8.js';
+import { parseQuery } from '../python/query.js';
+import { readUtf8Stream } from '../python/utf8.js';
 
 /**
  * `request.data` as DRF's default parsers give it (rest_framework/request.py `_parse`,

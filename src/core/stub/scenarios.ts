@@ -1,4 +1,4 @@
-import { lastValue, type QueryMap } from './python/query.js';
+import { lastValue, type QueryMap } from '../python/query.js';
 
 /**
  * What a request asks of the stub itself, Prism-compatible: a `Prefer` header

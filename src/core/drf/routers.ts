@@ -1,4 +1,4 @@
-import type { PathRoute } from '../openapi/operations.js';
+import type { PathRoute } from '../../openapi/operations.js';
 
 /**
  * DRF's DefaultRouter(trailing_slash=False) over the spec's paths, as Django resolves them against

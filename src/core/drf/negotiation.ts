@@ -1,4 +1,4 @@
-import { pythonInt } from './python/query.js';
+import { pythonInt } from '../python/int.js';
 
 /**
  * DRF's content negotiation (rest_framework/negotiation.py DefaultContentNegotiation,

@@ -1,4 +1,4 @@
-import type { HeaderGetter } from './django/host.js';
+import type { HeaderGetter } from './host.js';
 
 /**
  * Django's SessionMiddleware, as it treats the answers of a deployment where no session exists
