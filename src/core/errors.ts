@@ -1,4 +1,5 @@
-import { DJANGO_PAGES } from './django/http.js';
+import { DJANGO_HEADERS, DJANGO_PAGES, HTML_TYPE } from './django/http.js';
+import type { CoreAnswer } from './request.js';
 
 /**
  * The one error catalogue. Three families:
@@ -101,4 +102,38 @@ export function noMatchDetail(modelName: string): string {
 /** DRF renders error bodies through JSONRenderer: compact JSON. */
 export function detailBody(detail: string): string {
   return JSON.stringify({ detail }).replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+}
+
+/** One of Django's own pages, as the service sends it. */
+export function djangoPage(e: DjangoPage | { status: number; page: string }): CoreAnswer {
+  return { status: e.status, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE }, body: e.page };
+}
+
+/** A fault of a request to the stub itself (a scenario that cannot be), RFC 9457. */
+export function stubProblem(title: string, detail: string, extra: Record<string, unknown> = {}): CoreAnswer {
+  return {
+    status: 400,
+    headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json' },
+    body: JSON.stringify({ type: 'about:blank', title, status: 400, detail, ...extra }),
+  };
+}
+
+const REASONS: Record<number, string> = {
+  502: 'Bad Gateway',
+  503: 'Service Temporarily Unavailable',
+  504: 'Gateway Time-out',
+};
+
+/**
+ * `Prefer: code=502|503|504`: what the proxy in front of a Django deployment sends when the
+ * application does not answer: a plain HTML page of its own (nginx's, the most common), with
+ * Django's headers absent, since Django never saw the request.
+ */
+export function gatewayPage(status: 502 | 503 | 504): CoreAnswer {
+  const title = `${status} ${REASONS[status] ?? ''}`;
+  return {
+    status,
+    headers: { 'content-type': 'text/html' },
+    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+  };
 }

@@ -27,3 +27,7 @@ export const DJANGO_PAGES = {
   /** `server_error`: an exception outside DRF's handler. */
   500: errorPage('Server Error (500)', ''),
 } as const;
+
+// Django 4.0+ lets HttpResponse default the type of its error pages: text/html; charset=utf-8.
+export const HTML_TYPE = 'text/html; charset=utf-8';
+export const JSON_TYPE = 'application/json';

@@ -68,6 +68,9 @@ export function itemUrlPath(detail: { path: string; pkParam: string }, pk: strin
 export interface ItemUrlParts {
   readonly head: string;
   readonly tail: string;
+  /** The same as plain text: the url is `${before}${reverseQuote(pk)}${after}`. */
+  readonly before: string;
+  readonly after: string;
 }
 
 /** How Django's `reverse()` writes an argument into a path (RFC 3986's sub-delimiters and /~:@ safe). */

@@ -1,3 +1,7 @@
+import type { PathRoute, WriteOperation } from '../../openapi/operations.js';
+import { capfirst, pyStr } from '../python/str.js';
+import type { FieldRule } from './serializers.js';
+
 /**
  * DRF's OPTIONS answer, SimpleMetadata (rest_framework/metadata.py): the view's name and
  * description, what it renders and parses. A viewset's name is its class name, `<Item>ViewSet`,
@@ -32,4 +36,61 @@ export function viewMetadata(
   };
   if (actions !== undefined && Object.keys(actions).length > 0) out.actions = actions;
   return out;
+}
+
+/**
+ * SimpleMetadata.determine_actions: for a view with POST (a list) or PUT (an item the client can
+ * fetch: `canFetch`), the serializer's fields (get_serializer_info), in the item's field order.
+ */
+export function determineActions(
+  route: PathRoute,
+  itemFields: readonly string[],
+  rulesOf: (op: WriteOperation) => readonly FieldRule[],
+  canFetch: () => boolean,
+): Record<string, unknown> | undefined {
+  const method = route.methods.has('POST') ? 'POST' : route.methods.has('PUT') ? 'PUT' : undefined;
+  if (method === undefined) return undefined;
+  if (method === 'PUT' && !canFetch()) return undefined;
+  const rules = new Map(rulesOf(route.methods.get(method) as WriteOperation).map((r) => [r.name, r]));
+  const info: Record<string, unknown> = {};
+  for (const name of new Set([...itemFields, ...rules.keys()])) info[name] = fieldInfo(name, rules.get(name));
+  return { [method]: info };
+}
+
+/** SimpleMetadata.get_field_info. */
+function fieldInfo(name: string, rule: FieldRule | undefined): Record<string, unknown> {
+  const readOnly = rule?.readOnly ?? true;
+  const field: Record<string, unknown> = {
+    type: name === 'url' ? 'field' : fieldType(rule),
+    required: rule?.required ?? false,
+    read_only: readOnly,
+    label: name === 'pk' || name === 'id' ? 'ID' : capfirst(name.replaceAll('_', ' ')),
+  };
+  if (rule?.minLength !== undefined) field.min_length = rule.minLength;
+  if (rule?.maxLength !== undefined) field.max_length = rule.maxLength;
+  if (rule?.minimum !== undefined) field.min_value = rule.minimum;
+  if (rule?.maximum !== undefined) field.max_value = rule.maximum;
+  if (!readOnly && rule?.choices) field.choices = rule.choices.map((c) => ({ value: c, display_name: pyStr(c) }));
+  return field;
+}
+
+/** SimpleMetadata.label_lookup for the field a rule describes. */
+function fieldType(rule: FieldRule | undefined): string {
+  if (!rule) return 'field';
+  if (rule.kind === 'number') return 'float';
+  if (rule.kind === 'list') return 'list';
+  if (rule.kind === 'dict') return 'nested object';
+  if (rule.kind === 'any') return 'field';
+  if (rule.kind === 'string') {
+    const byFormat: Record<string, string> = {
+      email: 'email',
+      uri: 'url',
+      url: 'url',
+      date: 'date',
+      'date-time': 'datetime',
+      uuid: 'string',
+    };
+    return byFormat[rule.format ?? ''] ?? 'string';
+  }
+  return rule.kind;
 }

@@ -14,13 +14,10 @@ export function itemUrlParts(
   suffix: string | undefined,
 ): ItemUrlParts | undefined {
   if (detail === undefined) return undefined;
-  const [before, after] = itemPathParts(detail);
-  return {
-    head: JSON.stringify(`${baseUrl}${before}`).slice(0, -1),
-    tail: JSON.stringify(
-      `${after}${suffix === undefined ? '' : `.${suffix}`}${format === undefined ? '' : `?format=${quotePlus(format)}`}`,
-    ).slice(1, -1),
-  };
+  const [path, rest] = itemPathParts(detail);
+  const before = `${baseUrl}${path}`;
+  const after = `${rest}${suffix === undefined ? '' : `.${suffix}`}${format === undefined ? '' : `?format=${quotePlus(format)}`}`;
+  return { head: JSON.stringify(before).slice(0, -1), tail: JSON.stringify(after).slice(1, -1), before, after };
 }
 
 /** The list envelope (§2.1), members in DRF's order, items sliced and rendered once. */

@@ -1,4 +1,11 @@
 import type { PathRoute } from '../../openapi/operations.js';
+import { detailBody, methodNotAllowedDetail } from '../errors.js';
+import { lastValue } from '../python/query.js';
+import { quotePlus } from '../python/quote.js';
+import type { CoreAnswer, RequestContext } from '../request.js';
+import { drfJson } from '../store.js';
+import { viewMetadata } from './metadata.js';
+import { respond, type View } from './views.js';
 
 /**
  * DRF's DefaultRouter(trailing_slash=False) over the spec's paths, as Django resolves them against
@@ -76,4 +83,22 @@ export class Router {
     const root = this.#roots.get(path);
     return root ? { kind: 'root', root } : undefined;
   }
+}
+
+/** DefaultRouter's APIRootView: `{"desk": "<base>/api/v1/desk", ...}`, GET only. */
+export function apiRoot(ctx: RequestContext, view: View, root: ApiRoot, formats: readonly string[]): CoreAnswer {
+  if (ctx.method === 'OPTIONS')
+    return respond(
+      view,
+      200,
+      drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', formats)),
+    );
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
+    return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+  const format = lastValue(ctx.query, 'format');
+  const query = format === undefined ? '' : `?format=${quotePlus(format)}`;
+  const suffix = ctx.suffix === undefined ? '' : `.${ctx.suffix}`;
+  const body: Record<string, string> = {};
+  for (const e of root.entries) body[e.key] = `${ctx.baseUrl}${e.path}${suffix}${query}`;
+  return { ...respond(view, 200, drfJson(body)), cacheable: true };
 }

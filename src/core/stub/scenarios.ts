@@ -1,4 +1,11 @@
+import type { AnyOperation, Operation } from '../../openapi/operations.js';
+import type { View } from '../drf/views.js';
+import { respond } from '../drf/views.js';
+import { djangoPage, DJANGO_ERRORS, gatewayPage, stubProblem } from '../errors.js';
+import type { CollectionModel } from '../model.js';
 import { lastValue, type QueryMap } from '../python/query.js';
+import type { CoreAnswer } from '../request.js';
+import { drfJson, EMPTY_SET, type ItemSet } from '../store.js';
 
 /**
  * What a request asks of the stub itself, Prism-compatible: a `Prefer` header
@@ -93,4 +100,77 @@ export function parseScenario(
   };
   if (scenario.dynamic && scenario.empty) problems.push('dynamic and empty exclude each other');
   return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario };
+}
+
+export const SCENARIO_HELP = Object.freeze({
+  prefer: 'Prefer: code=<status>, example=<name>, dynamic=true, empty=true, delay=<ms>',
+  query: '__code, __example, __dynamic, __empty, __delay',
+});
+
+/** A scenario that cannot be: the stub's own 400, naming what is available. */
+export function impossible(detail: string, available: unknown = SCENARIO_HELP): CoreAnswer {
+  return stubProblem('Impossible scenario', detail, { available });
+}
+
+/**
+ * `code=N`: the declared response's example (`example=NAME`, else its first), else its body
+ * generated from its schema with the seed, else none. 500, 502, 503 and 504 need no
+ * declaration: Django's 500 page, a gateway's page.
+ */
+export function declaredAnswer(
+  view: View,
+  op: AnyOperation,
+  scenario: Scenario,
+  generatedBodies: Readonly<Record<string, unknown>>,
+): CoreAnswer {
+  const status = scenario.code as number;
+  const declared = op.responses[String(status)];
+  if (!declared) {
+    if (status === 500) return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
+    if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
+    return impossible(`${op.operationId} declares no ${status} response`, { codes: Object.keys(op.responses) });
+  }
+  const names = Object.keys(declared.examples);
+  if (scenario.example !== undefined) {
+    if (!names.includes(scenario.example))
+      return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
+        examples: names,
+      });
+    return respond(view, status, drfJson(declared.examples[scenario.example]));
+  }
+  if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
+  const generated = generatedBodies[`${op.pointer} ${status}`];
+  return respond(view, status, generated === undefined ? '' : drfJson(generated));
+}
+
+/** The items a scenario asks for (docs/response-selection.md), or a problem. */
+export function scenarioItems(
+  collection: CollectionModel,
+  own: ItemSet,
+  op: Operation,
+  scenario: Scenario,
+): ItemSet | CoreAnswer {
+  if (scenario.empty) return EMPTY_SET;
+  if (scenario.dynamic)
+    return collection.dynamic ?? impossible(`${op.operationId}: its item schema describes no field to generate from`);
+  if (scenario.example !== undefined)
+    return (
+      collection.examples.get(scenario.example) ??
+      impossible(`the 200 response of ${op.operationId} has no example "${scenario.example}"`, {
+        examples: [...collection.examples.keys()],
+      })
+    );
+  return own;
+}
+
+/** The query of pagination links: the request's, without the stub's own scenario parameters. */
+export function withoutScenarioParams(query: QueryMap): QueryMap {
+  let out = query;
+  for (const key of query.keys()) {
+    if (SCENARIO_QUERY_PARAMS.has(key)) {
+      if (out === query) out = new Map(query);
+      out.delete(key);
+    }
+  }
+  return out;
 }

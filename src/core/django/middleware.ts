@@ -1,0 +1,43 @@
+import { DJANGO_ERRORS, djangoPage } from '../errors.js';
+import type { CoreAnswer, CoreOptions, CoreRequest } from '../request.js';
+import { resolveBaseUrl } from './host.js';
+import { DJANGO_HEADERS, HTML_TYPE } from './http.js';
+import { sessionHeaders, withVaryCookie } from './sessions.js';
+import { withAppendedSlash } from './urls.js';
+
+/*
+ * What the deployment's middleware does around the URL resolver and the view, in MIDDLEWARE's
+ * order: CommonMiddleware's host check and APPEND_SLASH on the way in, SessionMiddleware's
+ * cookie handling on the way out.
+ */
+
+/** CommonMiddleware: `get_host()` before anything else; a bad Host is Django's 400 page. */
+export function requestBaseUrl(req: CoreRequest, options: CoreOptions): { baseUrl: string } | CoreAnswer {
+  const host = resolveBaseUrl(req.header, options, req.scheme);
+  return host.ok ? { baseUrl: host.baseUrl } : djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+}
+
+/**
+ * CommonMiddleware (APPEND_SLASH) for a path no pattern matches: a 301 to the path with a slash
+ * when that one would resolve, else Django's 404 page.
+ */
+export function notResolved(path: string, rawQuery: string, resolves: (path: string) => boolean): CoreAnswer {
+  if (!path.endsWith('/') && resolves(`${path}/`)) {
+    return {
+      status: 301,
+      headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, location: withAppendedSlash(path, rawQuery) },
+      body: '',
+    };
+  }
+  return djangoPage(DJANGO_ERRORS.PAGE_NOT_FOUND);
+}
+
+/** SessionMiddleware.process_response, on every answer Django sends. */
+export function sessionMiddleware(req: CoreRequest, answer: CoreAnswer): CoreAnswer {
+  const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false);
+  if (session.setCookie === undefined) return answer;
+  return {
+    ...answer,
+    headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie },
+  };
+}

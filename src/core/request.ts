@@ -1,0 +1,87 @@
+import type { HeaderGetter } from './django/host.js';
+import type { AnyOperation } from '../openapi/operations.js';
+import type { QueryMap } from './python/query.js';
+
+export type { HeaderGetter } from './django/host.js';
+
+/** One request, as any adapter sees it. */
+export interface CoreRequest {
+  /** The method as sent (Django upper-cases it). */
+  readonly method: string;
+  /** The request target: path and query, as received (bytes as latin1 chars, or percent-encoded). */
+  readonly url: string;
+  /** A header by lower-case name: undefined when absent, '' when present and empty. */
+  readonly header: HeaderGetter;
+  /** The body, for writes. */
+  readonly body?: Uint8Array | undefined;
+  /** The scheme the request came by (WSGI's url_scheme): https urls for an https request. */
+  readonly scheme?: 'http' | 'https';
+}
+
+/** One answer: status, headers (lower-case names, no Content-Length), body. */
+export interface CoreAnswer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body a GET would carry; adapters send none for HEAD (Django's WSGI server does the same). */
+  readonly body: string;
+  /** `Prefer: delay=MS`: wait this long before sending. */
+  readonly delayMs?: number;
+  /**
+   * The answer is a pure function of the state, the method, the url and the headers of
+   * CACHE_KEY_HEADERS, and may be kept by an answer cache.
+   */
+  readonly cacheable?: boolean;
+}
+
+/** The headers an answer depends on; an answer cache keys on these (presence and value). */
+export const CACHE_KEY_HEADERS = Object.freeze([
+  'host',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'accept',
+  'authorization',
+  'cookie',
+  'origin',
+  'prefer',
+  'access-control-request-method',
+  'access-control-request-headers',
+]);
+
+export interface CoreOptions {
+  /** PageNumberPagination's PAGE_SIZE. */
+  readonly pageSize: number;
+  /** A fixed base URL for every absolute url, instead of the request's scheme and Host. */
+  readonly baseUrl?: string | undefined;
+  /** Read X-Forwarded-Host / X-Forwarded-Proto (USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
+  readonly trustProxy: boolean;
+  /** Django's ALLOWED_HOSTS. */
+  readonly allowedHosts: readonly string[];
+  /** Used when a request has no Host at all, as Django's SERVER_NAME:SERVER_PORT. */
+  readonly fallbackHost: string;
+  /** Upper bound of `Prefer: delay=MS`. */
+  readonly maxDelayMs: number;
+  /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
+  readonly cors: boolean;
+  /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
+  readonly validateQuery?:
+    ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
+}
+
+/** What the view sees of a request once Django has resolved it. */
+export interface RequestContext {
+  /** Upper case. */
+  readonly method: string;
+  readonly baseUrl: string;
+  /** The decoded path (Django's path_info). */
+  readonly path: string;
+  /** request.GET. */
+  readonly query: QueryMap;
+  /** The query as received (for links, which Django builds from it). */
+  readonly rawQuery: string;
+  /** The format suffix of the resolved route (`desk.json`), if any. */
+  readonly suffix: string | undefined;
+  /** The route's path parameters, in order (the item's pk). */
+  readonly params: readonly string[];
+  readonly header: HeaderGetter;
+  readonly body: Uint8Array | undefined;
+}
