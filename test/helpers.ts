@@ -47,7 +47,13 @@ export function ask(
   opts: { method?: string; headers?: Record<string, string> } = {},
 ): CoreAnswer {
   const headers: Record<string, string> = { host: 'stub.test', ...opts.headers };
-  return core.answer({ method: opts.method ?? 'GET', url, header: (n) => headers[n] });
+  return settled(core.answer({ method: opts.method ?? 'GET', url, header: (n) => headers[n] }));
+}
+
+/** A core's answer that came at once (no handler awaited): the answer itself. */
+export function settled(answer: CoreAnswer | Promise<CoreAnswer>): CoreAnswer {
+  if (answer instanceof Promise) throw new Error('the core answered asynchronously: await it');
+  return answer;
 }
 
 /** Listens on an ephemeral loopback port; answers the base URL. */

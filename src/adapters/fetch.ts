@@ -111,7 +111,7 @@ export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
     }
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== null;
     const body = hasBody ? new Uint8Array(await request.arrayBuffer()) : undefined;
-    const answer = core.answer(coreRequest(request, url, path, body));
+    const answer = await core.answer(coreRequest(request, url, path, body));
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     return toResponse(request.method, answer);
   };

@@ -1,26 +1,39 @@
 import { notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
 import { pathInfo } from './django/urls.js';
 import { camelcaseToSpaces, determineActions, viewMetadata } from './drf/metadata.js';
-import { getObject, list, retrieve, serializerRules, type ViewSet, write } from './drf/mixins.js';
+import { getObject, list, retrieve, serializerRules, urlOf, validatedBody, type ViewSet, write } from './drf/mixins.js';
+import { parseBody } from './drf/parsers.js';
+import { serializerFields } from './drf/serializers.js';
 import { apiRoot } from './drf/routers.js';
 import { allowHeader, initial, respond, type View } from './drf/views.js';
-import { detailBody, methodNotAllowedDetail, stubProblem } from './errors.js';
+import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, methodNotAllowedDetail, stubProblem } from './errors.js';
 import { LiveCollection } from './live.js';
 import type { CollectionModel, Model } from './model.js';
-import { parseQuery } from './python/query.js';
-import type { CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
+import { parseQuery, type QueryMap } from './python/query.js';
+import type { AnswerViolation, CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
 import { drfJson } from './store.js';
 import { RESET_PATH, resetAnswer } from './stub/control.js';
 import { isPreflight, preflight, withCors } from './stub/cors.js';
+import { declaredAnswer, renderAnswer, successAnswer } from './stub/declared.js';
 import {
-  declaredAnswer,
+  type CollectionAccess,
+  collectionAccess,
+  type Handler,
+  type HandlerAnswer,
+  type HandlerContext,
+  handlerRequest,
+  type HandlerResult,
+  paramNames,
+} from './stub/handlers.js';
+import {
   impossible,
   NO_SCENARIO,
   parseScenario,
+  type Scenario,
   scenarioItems,
   withoutScenarioParams,
 } from './stub/scenarios.js';
-import type { AnyOperation, PathRoute, ViewMethod } from '../openapi/operations.js';
+import type { AnyOperation, CustomOperation, PathRoute, ViewMethod } from '../openapi/operations.js';
 
 export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest } from './request.js';
 export { djangoPage, stubProblem } from './errors.js';
@@ -63,12 +76,16 @@ export class StubCore {
     return { model: this.model, collection, live, pageSize: this.options.pageSize };
   }
 
-  answer(req: CoreRequest): CoreAnswer {
-    const answer = sessionMiddleware(req, this.#answer(req));
-    return this.options.cors ? withCors(answer, req.header) : answer;
+  answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
+    const finish = (a: CoreAnswer): CoreAnswer => {
+      const answer = sessionMiddleware(req, a);
+      return this.options.cors ? withCors(answer, req.header) : answer;
+    };
+    const answered = this.#answer(req);
+    return answered instanceof Promise ? answered.then(finish) : finish(answered);
   }
 
-  #answer(req: CoreRequest): CoreAnswer {
+  #answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
     const method = req.method.toUpperCase();
     // 1. The host (CommonMiddleware).
     const host = requestBaseUrl(req, this.options);
@@ -102,16 +119,16 @@ export class StubCore {
   }
 
   /** Steps 4 to 9: the stub's scenario and validation, then the view. */
-  #route(ctx: RequestContext, route: PathRoute): CoreAnswer {
-    const collection = this.model.collections.get(route.collectionPath) as CollectionModel;
-    const vs = this.#viewSet(collection);
-    const op = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
-    const formats = op.formats ?? ['api', 'json'];
+  #route(ctx: RequestContext, route: PathRoute): CoreAnswer | Promise<CoreAnswer> {
+    const collection = this.model.collections.get(route.collectionPath);
+    const vs = collection === undefined ? undefined : this.#viewSet(collection);
+    const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
+    const formats = first.formats ?? ['api', 'json'];
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
     const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
     if (!parsed.ok) return impossible(parsed.problems.join('; '));
     const scenario = parsed.scenario;
-    const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? op;
+    const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? first;
     if (this.options.validateQuery) {
       const violations = this.options.validateQuery(target, ctx.query);
       if (violations.length > 0)
@@ -126,31 +143,181 @@ export class StubCore {
     if ('status' in view) return view;
     // 8. The method.
     if (ctx.method === 'OPTIONS') return this.#options(ctx, view, vs, route, formats);
-    const handler = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
-    if (!handler) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
-    // 9. The answer.
+    const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+    if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    // 9. The answer: a scenario's, a handler's, else the operation's own.
     const delayed = (a: CoreAnswer): CoreAnswer => (scenario.delayMs > 0 ? { ...a, delayMs: scenario.delayMs } : a);
     if (scenario.code !== undefined && scenario.code !== 200)
-      return delayed(declaredAnswer(view, handler, scenario, this.model.generatedBodies));
-    if (handler.kind === 'write') {
-      const written = write(ctx, view, vs, handler);
+      return delayed(declaredAnswer(view, op, scenario, this.model));
+    const handler = this.options.handlers?.[op.operationId];
+    if (handler === undefined) return delayed(this.#standard(ctx, view, vs, route, op, scenario));
+    const body = this.#requestBody(ctx, view, vs, op);
+    if ('status' in body) return delayed(body);
+    const answered = this.#handled(ctx, view, vs, route, op, scenario, handler, body);
+    return answered instanceof Promise ? answered.then(delayed) : delayed(answered);
+  }
+
+  /** What the operation answers without a handler: its viewset's action, or its declared success. */
+  #standard(
+    ctx: RequestContext,
+    view: View,
+    vs: ViewSet | undefined,
+    route: PathRoute,
+    op: AnyOperation,
+    scenario: Scenario,
+    validated?: Readonly<Record<string, unknown>>,
+  ): CoreAnswer {
+    if (op.kind === 'custom' || vs === undefined)
+      return renderAnswer(view, op, successAnswer(view, op as CustomOperation, this.model));
+    if (op.kind === 'write') {
+      const written = write(ctx, view, vs, op, validated);
       if (written.status < 300) this.generation = {};
-      return delayed(written);
+      return written;
     }
-    const set = scenarioItems(collection, vs.live.set, handler, scenario);
+    const set = scenarioItems(vs.collection, vs.live.set, op, scenario);
     if ('status' in set) return set;
     const answer =
-      handler.kind === 'detail' ? retrieve(ctx, view, vs, set) : list(ctx, view, vs, set, withoutScenarioParams);
-    if (scenario !== NO_SCENARIO || answer.status >= 500) return delayed(answer);
+      op.kind === 'detail' ? retrieve(ctx, view, vs, set) : list(ctx, view, vs, set, withoutScenarioParams);
+    if (scenario !== NO_SCENARIO || answer.status >= 500) return answer;
     // An answer to declared parameters only may be kept: nothing else of the request shaped it.
-    const params =
-      route.kind === 'list' ? handler.queryParams : { ...collection.list.queryParams, ...handler.queryParams };
+    const params = route.kind === 'list' ? op.queryParams : { ...vs.collection.list.queryParams, ...op.queryParams };
     for (const key of ctx.query.keys()) if (!Object.hasOwn(params, key)) return answer;
     return { ...answer, cacheable: true };
   }
 
-  /** OPTIONS: SimpleMetadata, with the serializer's fields for a POST or a PUT. */
-  #options(ctx: RequestContext, view: View, vs: ViewSet, route: PathRoute, formats: readonly string[]): CoreAnswer {
+  /**
+   * The body a handler gets: validated by the serializer the operation declares (a write's, or
+   * the request schema of an action or a view), else as parsed; a body DRF would refuse is
+   * answered as DRF answers it, before any handler.
+   */
+  #requestBody(
+    ctx: RequestContext,
+    view: View,
+    vs: ViewSet | undefined,
+    op: AnyOperation,
+  ): { values: Readonly<Record<string, unknown>> | undefined; data: unknown } | CoreAnswer {
+    if (op.kind === 'write' && op.method === 'DELETE') return { values: undefined, data: undefined };
+    if (op.kind === 'write' && vs !== undefined) {
+      const valid = validatedBody(ctx, view, serializerRules(this.model, vs.collection, op), op.method === 'PATCH');
+      return 'status' in valid ? valid : { values: valid.values, data: valid.values };
+    }
+    if (op.kind !== 'custom' || (ctx.body === undefined && op.bodyPointer === undefined))
+      return { values: undefined, data: undefined };
+    const rules = op.bodyPointer === undefined ? [] : serializerFields(this.model.spec, op.bodyPointer, new Set());
+    if (rules.length > 0) {
+      const valid = validatedBody(ctx, view, rules, op.method === 'PATCH');
+      return 'status' in valid ? valid : { values: undefined, data: valid.values };
+    }
+    const parsed = parseBody(ctx.header('content-type'), ctx.body);
+    if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
+    return {
+      values: undefined,
+      data: parsed.form
+        ? Object.fromEntries([...(parsed.data as QueryMap)].map(([k, v]) => [k, v[v.length - 1]]))
+        : parsed.data,
+    };
+  }
+
+  /** A handler's answer, held to the spec; undefined from it is the operation's own answer. */
+  #handled(
+    ctx: RequestContext,
+    view: View,
+    vs: ViewSet | undefined,
+    route: PathRoute,
+    op: AnyOperation,
+    scenario: Scenario,
+    handler: Handler,
+    body: { values: Readonly<Record<string, unknown>> | undefined; data: unknown },
+  ): CoreAnswer | Promise<CoreAnswer> {
+    const standard = () => this.#standard(ctx, view, vs, route, op, scenario, body.values);
+    const request = handlerRequest({
+      method: ctx.method,
+      path: ctx.path,
+      operationId: op.operationId,
+      paramNames: paramNames(route.path),
+      params: ctx.params,
+      query: ctx.query,
+      body: body.data,
+      header: ctx.header,
+    });
+    const context = this.#handlerContext(ctx, standard);
+    const finish = (result: HandlerResult): CoreAnswer => {
+      if (result === undefined) return standard();
+      if (!isHandlerAnswer(result))
+        return this.#handlerFailed(op, new TypeError('a handler answers { status, body?, headers? } or undefined'));
+      const violations = this.options.checkAnswer?.(op, result.status, result.body) ?? [];
+      if (violations.length > 0) {
+        this.options.onHandlerProblem?.({ operationId: op.operationId, violations });
+        if (this.options.strictHandlers) return handlerViolation(op, violations);
+      }
+      return renderAnswer(view, op, result);
+    };
+    try {
+      const result = handler(request, context);
+      return result instanceof Promise
+        ? result.then(finish, (e: unknown) => this.#handlerFailed(op, e))
+        : finish(result);
+    } catch (e) {
+      return this.#handlerFailed(op, e);
+    }
+  }
+
+  #handlerContext(ctx: RequestContext, standard: () => CoreAnswer): HandlerContext {
+    const changed = () => {
+      this.generation = {};
+    };
+    const accessOf = (name: string): CollectionAccess => {
+      const collection =
+        this.model.collections.get(name) ?? [...this.model.collections.values()].find((c) => c.list.resource === name);
+      if (collection === undefined) throw new TypeError(`no collection "${name}" in the spec`);
+      const own = this.#viewSet(collection);
+      return collectionAccess(own, urlOf({ ...ctx, params: [] }, own, undefined), changed);
+    };
+    const detail = (status: number, text: string): HandlerAnswer => ({ status, body: { detail: text } });
+    return {
+      collection: accessOf,
+      ok: (body, status = 200) => ({ status, body }),
+      created: (item, name) => {
+        const access = accessOf(name);
+        const represented = access.represent(item);
+        const url = represented.url;
+        return { status: 201, body: represented, ...(typeof url === 'string' ? { headers: { location: url } } : {}) };
+      },
+      noContent: () => ({ status: 204 }),
+      notFound: (text = DRF_ERRORS.NOT_FOUND.detail) => detail(404, text),
+      badRequest: (errors) => ({ status: 400, body: errors }),
+      error: detail,
+      declared: () => {
+        const a = standard();
+        const location = a.headers.location;
+        return {
+          status: a.status,
+          ...(a.body === '' ? {} : { body: JSON.parse(a.body) as unknown }),
+          ...(location === undefined ? {} : { headers: { location } }),
+        };
+      },
+      now: () => this.options.now?.() ?? new Date(),
+    };
+  }
+
+  /** A handler that throws: Django's 500 page, and the error told to whoever runs the stub. */
+  #handlerFailed(op: AnyOperation, error: unknown): CoreAnswer {
+    this.options.onHandlerProblem?.({ operationId: op.operationId, error });
+    return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
+  }
+
+  /** OPTIONS: SimpleMetadata, with a viewset's serializer fields for a POST or a PUT. */
+  #options(
+    ctx: RequestContext,
+    view: View,
+    vs: ViewSet | undefined,
+    route: PathRoute,
+    formats: readonly string[],
+  ): CoreAnswer {
+    if (vs === undefined || (route.kind !== 'list' && route.kind !== 'detail')) {
+      const op = route.methods.values().next().value as AnyOperation;
+      return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', formats)));
+    }
     const { collection } = vs;
     const suffix = route.kind === 'list' ? 'List' : 'Instance';
     const actions = determineActions(
@@ -162,4 +329,32 @@ export class StubCore {
     const name = `${camelcaseToSpaces(collection.list.itemName)} ${suffix}`;
     return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, formats, actions)));
   }
+}
+
+/** DRF's name of an extra action (`pretty_name` of its function) or of a view. */
+function actionName(route: PathRoute, op: AnyOperation): string {
+  const words = (route.urlPath || op.operationId).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function isHandlerAnswer(v: unknown): v is HandlerAnswer {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Number.isInteger((v as HandlerAnswer).status) &&
+    (v as HandlerAnswer).status >= 100 &&
+    (v as HandlerAnswer).status <= 599
+  );
+}
+
+/** `--strict-handlers`: an answer the spec refuses is the stub's 500, with why. */
+function handlerViolation(op: AnyOperation, violations: readonly AnswerViolation[]): CoreAnswer {
+  const problem = stubProblem(
+    'Handler answer breaks the spec',
+    `${op.operationId}'s handler answered what its declaration refuses`,
+    {
+      violations,
+    },
+  );
+  return { ...problem, status: 500, body: JSON.stringify({ ...JSON.parse(problem.body), status: 500 }) };
 }

@@ -51,6 +51,8 @@ export interface Model {
   readonly collections: ReadonlyMap<string, CollectionModel>;
   readonly router: Router;
   readonly generatedBodies: Readonly<Record<string, unknown>>;
+  /** The bodies of actions and views that name a fixture, by operation pointer. */
+  readonly fixtureBodies: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -135,6 +137,7 @@ export function compileModel(
   operations: Operations,
   inputs: Readonly<Record<string, CollectionInput>>,
   generatedBodies: Readonly<Record<string, unknown>>,
+  fixtureBodies: Readonly<Record<string, unknown>> = {},
 ): Model {
   const collections = new Map<string, CollectionModel>();
   const routes = new Map(operations.routes.map((r) => [r.path, r]));
@@ -172,7 +175,14 @@ export function compileModel(
       filters: listFilters(spec, list, shape.fields, (f) => fieldSchema(spec, list.itemPointer, f)),
     });
   }
-  return { spec, operations, collections, router: new Router(operations.routes), generatedBodies };
+  return {
+    spec,
+    operations,
+    collections,
+    router: new Router(operations.routes, operations.root),
+    generatedBodies,
+    fixtureBodies,
+  };
 }
 
 /** Compiles a snapshot (checked first): operations read from its spec, items serialized on first use. */
@@ -181,5 +191,11 @@ export function compileSnapshot(value: Snapshot | unknown): Model {
   const { operations, problems } = readOperations(snapshot.spec, 'snapshot spec');
   if (problems.length > 0)
     throw new TypeError(`the snapshot's spec cannot be served:\n${problems.map(formatProblem).join('\n')}`);
-  return compileModel(snapshot.spec, operations, snapshot.collections, snapshot.generatedBodies ?? {});
+  return compileModel(
+    snapshot.spec,
+    operations,
+    snapshot.collections,
+    snapshot.generatedBodies ?? {},
+    snapshot.fixtureBodies ?? {},
+  );
 }

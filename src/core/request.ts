@@ -1,6 +1,7 @@
 import type { HeaderGetter } from './django/host.js';
 import type { AnyOperation } from '../openapi/operations.js';
 import type { QueryMap } from './python/query.js';
+import type { Handler } from './stub/handler-types.js';
 
 export type { HeaderGetter } from './django/host.js';
 
@@ -63,8 +64,31 @@ export interface CoreOptions {
   /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
   readonly cors: boolean;
   /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
+  /** The designer's handlers, by operationId (`--handlers`). */
+  readonly handlers?: Readonly<Record<string, Handler>> | undefined;
+  /** Checks a handler's answer against its declared response (the server's contract Ajv). */
+  readonly checkAnswer?: ((op: AnyOperation, status: number, body: unknown) => readonly AnswerViolation[]) | undefined;
+  /** `--strict-handlers`: an answer the spec refuses is a 500. */
+  readonly strictHandlers?: boolean | undefined;
+  /** Told of every handler problem (the server logs it). */
+  readonly onHandlerProblem?: ((problem: HandlerProblem) => void) | undefined;
+  /** The stub's clock (`--now`), for handlers. */
+  readonly now?: (() => Date) | undefined;
   readonly validateQuery?:
     ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
+}
+
+/** Where an answer breaks its declaration (the contract's rule, the place, why). */
+export interface AnswerViolation {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/** A handler's answer that breaks the spec, or a handler that threw. */
+export interface HandlerProblem {
+  readonly operationId: string;
+  readonly violations?: readonly AnswerViolation[];
+  readonly error?: unknown;
 }
 
 /** What the view sees of a request once Django has resolved it. */

@@ -19,6 +19,8 @@ export interface Snapshot {
    * `Prefer: code=N`: by `<operation pointer> <status>`.
    */
   readonly generatedBodies: Readonly<Record<string, unknown>>;
+  /** The bodies of actions and views that name a fixture (`x-stub-fixture`), by operation pointer. */
+  readonly fixtureBodies?: Readonly<Record<string, unknown>>;
 }
 
 export interface SnapshotCollection {

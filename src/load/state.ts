@@ -24,6 +24,7 @@ import {
   prepareItemFromText,
 } from '../core/store.js';
 import { generatedBodies } from './declared.js';
+import { readOperationFixtures } from './operation-fixtures.js';
 import { streamFixtureFile } from './fixtures.js';
 import { type FlatItems, flatItemMatcher, FlatSpan } from './flat-items.js';
 import { bytesAre, type FlatTake, type StreamedItem } from './item-stream.js';
@@ -106,7 +107,10 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   // What Ajv's strict compilation would refuse stops start-up; validators compile when first used.
   const pointers = [
     ...operations.all.flatMap((op) => [op.itemPointer, ...Object.values(op.responses).map((r) => r.schemaPointer)]),
-    ...operations.writes.flatMap((w) => [w.bodyPointer, ...Object.values(w.responses).map((r) => r.schemaPointer)]),
+    ...[...operations.writes, ...operations.customs].flatMap((w) => [
+      w.bodyPointer,
+      ...Object.values(w.responses).map((r) => r.schemaPointer),
+    ]),
   ].filter((p): p is string => p !== undefined);
   const lint = lintSchemas(doc, ajv, pointers, specFile);
   problems.push(...lint.problems);
@@ -202,10 +206,13 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     else chosen = { source: 'empty', from: 'nothing (no fixture, example or described field)', items: [] };
     inputs[list.path] = { ...chosen, ...(dynamic ? { dynamic } : {}), examples };
   }
+  const operationFixtures = await readOperationFixtures(operations, opts.fixturesDir, ajv, opts.limits);
+  fixtureProblems.push(...operationFixtures.problems);
+  fixtureFiles.push(...operationFixtures.files);
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));
   const bodies = generatedBodies(doc, operations, opts.seed);
-  const model = compileModel(doc, operations, inputs, bodies);
+  const model = compileModel(doc, operations, inputs, bodies, operationFixtures.bodies);
   // A declared parameter the stub cannot apply: accepted and ignored, as DRF would; said once here.
   for (const c of model.collections.values()) {
     for (const u of c.filters.unsupported) {
@@ -225,7 +232,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     files: [...spec.files, ...fixtureFiles],
     warnings,
     get snapshot(): Snapshot {
-      snapshot ??= snapshotOf(doc, model, inputs, bodies);
+      snapshot ??= snapshotOf(doc, model, inputs, bodies, operationFixtures.bodies);
       return snapshot;
     },
   });
@@ -367,6 +374,7 @@ function snapshotOf(
   model: Model,
   inputs: Readonly<Record<string, CollectionInput>>,
   bodies: Readonly<Record<string, unknown>>,
+  fixtureBodies: Readonly<Record<string, unknown>>,
 ): Snapshot {
   const collections: Record<string, SnapshotCollection> = {};
   for (const [p, input] of Object.entries(inputs)) {
@@ -383,7 +391,13 @@ function snapshotOf(
       examples,
     };
   }
-  return { format: SNAPSHOT_FORMAT, spec: doc, collections, generatedBodies: bodies };
+  return {
+    format: SNAPSHOT_FORMAT,
+    spec: doc,
+    collections,
+    generatedBodies: bodies,
+    ...(Object.keys(fixtureBodies).length > 0 ? { fixtureBodies } : {}),
+  };
 }
 
 /** A `.json` file in the fixtures folder that no collection reads (a renamed path, a typo). */

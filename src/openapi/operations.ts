@@ -4,6 +4,8 @@ import { type At, appendPointer, childAt, followAt, followChild, isObject } from
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
   readonly status: string;
+  /** The media type answered: `application/json` when declared, else the first declared, if any. */
+  readonly mediaType: string | undefined;
   readonly schemaPointer: string | undefined;
   /** Named examples (`content.application/json.examples`), values resolved. */
   readonly examples: Readonly<Record<string, unknown>>;
@@ -81,19 +83,55 @@ export interface WriteOperation extends OperationBase {
   readonly bodyTypes: readonly string[];
 }
 
-export type Operation = ListOperation | DetailOperation;
-export type AnyOperation = Operation | WriteOperation;
+/**
+ * Any other operation: an extra action of a collection's viewset (DRF's `@action`, a list action
+ * at `<collection>/<url_path>` or a detail action at `<collection>/{pk}/<url_path>`), or a view
+ * outside any viewset (`/api/v1/current-user/`). It answers its declared success.
+ */
+export interface CustomOperation extends OperationBase {
+  readonly kind: 'custom';
+  readonly scope: 'list-action' | 'detail-action' | 'view';
+  /** The collection of an action; undefined for a view. */
+  readonly collectionPath: string | undefined;
+  readonly bodyPointer: string | undefined;
+  readonly bodyTypes: readonly string[];
+  /** The declared success: the first 2xx (else 3xx) response, if any. */
+  readonly success: DeclaredResponse | undefined;
+  /** `x-stub-fixture`: a fixture file whose content is the success body. */
+  readonly fixtureName: string | undefined;
+}
 
-/** One path of the spec as DRF's router would route it: a collection or one of its items. */
+export type Operation = ListOperation | DetailOperation;
+export type AnyOperation = Operation | WriteOperation | CustomOperation;
+
+/** The kinds of route DRF's DefaultRouter makes for a viewset, and a plain view's. */
+export type RouteKind = 'list' | 'detail' | 'list-action' | 'detail-action' | 'view';
+
+/** One path of the spec as Django would route it. */
 export interface PathRoute {
   readonly path: string;
-  readonly kind: 'list' | 'detail';
+  readonly kind: RouteKind;
+  /** The viewset's collection path; '' for a view outside any viewset. */
   readonly collectionPath: string;
   /** Every method the spec declares on the path, in DRF's order. */
   readonly methods: ReadonlyMap<ViewMethod, AnyOperation>;
+  /** An action's url_path (`simple_list`, `cancel-reservation`); '' otherwise. */
+  readonly urlPath: string;
+}
+
+/** DefaultRouter's API root, where the spec declares it (`x-api-root: true` on a GET). */
+export interface ApiRootOperation {
+  readonly path: string;
+  readonly operationId: string;
+  readonly pointer: string;
+  readonly formats: readonly string[] | undefined;
 }
 
 export interface Operations {
+  /** Every other declared operation: actions and views. */
+  readonly customs: readonly CustomOperation[];
+  /** The declared API root, if any. */
+  readonly root: ApiRootOperation | undefined;
   /** The GET operations: collections and their item paths. */
   readonly all: readonly Operation[];
   readonly lists: readonly ListOperation[];
@@ -153,23 +191,34 @@ function declaredResponses(
   if (!isObject(responses.node)) return { responses: out, okSchema };
   for (const status of Object.keys(responses.node)) {
     const resp = followChild(doc, responses, status);
-    const media = followChild(doc, childAt(doc, resp, 'content'), 'application/json');
+    const content = followChild(doc, resp, 'content');
+    const types = isObject(content.node) ? Object.keys(content.node) : [];
+    const mediaType = types.find((t) => t === 'application/json') ?? types.find(isJsonMedia) ?? types[0];
+    const media = mediaType === undefined ? content : followChild(doc, content, mediaType);
     const schemaPointer =
-      isObject(media.node) && media.node.schema !== undefined ? appendPointer(media.pointer, 'schema') : undefined;
+      mediaType !== undefined && isJsonMedia(mediaType) && isObject(media.node) && media.node.schema !== undefined
+        ? appendPointer(media.pointer, 'schema')
+        : undefined;
     if (status === '200' && schemaPointer !== undefined) okSchema = followChild(doc, media, 'schema');
     const examples: Record<string, unknown> = {};
-    if (isObject(media.node) && isObject(media.node.examples)) {
+    if (mediaType !== undefined && isObject(media.node) && isObject(media.node.examples)) {
       const named = childAt(doc, media, 'examples');
       for (const name of Object.keys(media.node.examples)) {
         const ex = followChild(doc, named, name).node;
         if (isObject(ex) && 'value' in ex) examples[name] = ex.value;
       }
-    } else if (isObject(media.node) && 'example' in media.node) {
+    } else if (mediaType !== undefined && isObject(media.node) && 'example' in media.node) {
       examples.default = media.node.example;
     }
-    out[status] = { status, schemaPointer, examples };
+    out[status] = { status, mediaType, schemaPointer, examples };
   }
   return { responses: out, okSchema };
+}
+
+/** A JSON media type: `application/json`, or a `+json` suffix (`application/problem+json`). */
+export function isJsonMedia(type: string): boolean {
+  const t = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return t === 'application/json' || t.endsWith('+json');
 }
 
 interface Parameter extends At {
@@ -214,12 +263,23 @@ const LOWER_METHODS: Record<ViewMethod, string> = {
   DELETE: 'delete',
 };
 
+const FIXTURE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** A path's segments (`/api/v1/desk/{pk}` → `api`, `v1`, `desk`, `{pk}`). */
+const segmentsOf = (path: string) => path.split('/').filter(Boolean);
+const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
+
 /**
- * The routes the stub serves, read from the bundled spec, in its order: every GET whose 200 answer
- * holds `results` is a collection; a path of a collection plus one `/{param}` segment is its item
- * path. POST on a collection and PUT / PATCH / DELETE on an item path are writes. Anything the stub
- * cannot serve is a LoadProblem (the spec is the source of truth: a path it cannot serve is an
- * error to show, not to skip silently).
+ * The routes the stub serves, read from the bundled spec, in its order, as DRF's DefaultRouter and
+ * Django's URL patterns would route them:
+ * - every GET whose 200 answer holds `results` is a collection (a ModelViewSet): POST on it is a
+ *   create; its path plus one `/{param}` segment is its item path (retrieve, and PUT / PATCH /
+ *   DELETE writes);
+ * - a path under a collection is one of its viewset's extra actions: `<collection>/<url_path>` a
+ *   list action, `<collection>/{pk}/<url_path>` a detail action;
+ * - any other path is a view of its own, and a GET marked `x-api-root: true` is the router's root.
+ * What DRF's router cannot route (PUT on a collection, POST on an item) is a LoadProblem: the spec
+ * is the source of truth, and a path it cannot serve is an error to show, not to skip silently.
  */
 export function readOperations(
   doc: Readonly<Record<string, unknown>>,
@@ -227,11 +287,7 @@ export function readOperations(
 ): { operations: Operations; problems: LoadProblem[] } {
   const problems: LoadProblem[] = [];
   const paths: At = { pointer: '#/paths', node: isObject(doc.paths) ? doc.paths : {} };
-  const lists = new Map<string, ListOperation>();
-  // A path and its Path Item, followed (a Path Item may be a `$ref`: its operations are the target's).
-  type PathAt = { path: string; item: At };
-  const itemPaths: PathAt[] = [];
-  const collectionWrites: PathAt[] = [];
+  const problem = (pointer: string, reason: string) => problems.push({ file, pointer: pointer.slice(1), reason });
 
   // `op`: the operation's raw node (its responses, body); `opNode`: followed (its id, summary).
   const base = (
@@ -262,182 +318,227 @@ export function readOperations(
     };
     return { fields, okSchema };
   };
+  const fixtureNameOf = (opNode: Record<string, unknown>, opPointer: string): string | undefined => {
+    const fixture = opNode['x-stub-fixture'];
+    if (fixture === undefined) return undefined;
+    if (typeof fixture === 'string' && FIXTURE_NAME.test(fixture) && !fixture.includes('..'))
+      return fixture.replace(/\.json$/, '');
+    problem(
+      `${opPointer}/x-stub-fixture`,
+      'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")',
+    );
+    return undefined;
+  };
+  const operationAt = (item: At, method: ViewMethod) => {
+    const raw = childAt(doc, item, LOWER_METHODS[method]);
+    // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
+    const followed = followAt(doc, raw).node;
+    return { raw, node: isObject(followed) ? followed : {} };
+  };
 
+  // 1. The collections: a GET whose 200 answer is the list envelope, on a path ending in a literal.
+  interface PathAt {
+    readonly path: string;
+    readonly item: At;
+    readonly declared: readonly ViewMethod[];
+  }
+  const all: PathAt[] = [];
+  const lists = new Map<string, ListOperation>();
+  let root: ApiRootOperation | undefined;
   for (const path of Object.keys(paths.node as Record<string, unknown>)) {
     const item = followChild(doc, paths, path);
-    const pathPointer = item.pointer;
-    const at: PathAt = { path, item };
-    const segments = path.split('/').filter(Boolean);
-    const last = segments[segments.length - 1] ?? '';
-    const isItemPath = /^\{[^}]+\}$/.test(last) && segments.length >= 2;
-    const pathNode = item.node;
-    const declared = VIEW_METHODS.filter((m) => isObject(pathNode) && isObject(pathNode[LOWER_METHODS[m]]));
-    if (isItemPath) {
-      if (declared.length > 0) itemPaths.push(at);
+    const declared = VIEW_METHODS.filter((m) => isObject(item.node) && isObject(item.node[LOWER_METHODS[m]]));
+    if (declared.length === 0) continue;
+    all.push({ path, item, declared });
+    const segments = segmentsOf(path);
+    if (!declared.includes('GET') || segments.length === 0 || isParam(segments[segments.length - 1] as string))
+      continue;
+    const { raw, node } = operationAt(item, 'GET');
+    if (node['x-api-root'] === true) {
+      const params = parameters(doc, item, raw);
+      root = {
+        path,
+        operationId: base(path, 'GET', raw, node, params, '').fields.operationId,
+        pointer: raw.pointer,
+        formats: base(path, 'GET', raw, node, params, '').fields.formats,
+      };
       continue;
     }
-    const opRaw = childAt(doc, item, 'get');
-    const op = followAt(doc, opRaw).node;
-    if (!isObject(op)) {
-      if (declared.length > 0) {
-        problems.push({
-          file,
-          pointer: pathPointer.slice(1),
-          reason: `${declared.join(', ')} on a path with no GET: the stub serves collections (a GET answering the list envelope) and their item paths`,
-        });
-      }
-      continue;
-    }
-    const opPointer = opRaw.pointer;
-    const params = parameters(doc, item, opRaw);
-    const { fields: b, okSchema } = base(path, 'GET', opRaw, op, params, last);
+    const resource = segments[segments.length - 1] as string;
+    const { fields: b, okSchema } = base(path, 'GET', raw, node, parameters(doc, item, raw), resource);
     const items = okSchema ? findResultsItems(doc, okSchema) : undefined;
-    if (items === undefined) {
-      problems.push({
-        file,
-        pointer: opPointer.slice(1),
-        reason:
-          'a GET the stub cannot serve: its 200 answer has no `results` array and it is not a collection item path',
-      });
-      continue;
-    }
-    const itemPointer = items.pointer;
+    if (items === undefined) continue;
     const count = isObject(items.node) ? items.node['x-stub-count'] : undefined;
-    if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000)) {
-      problems.push({
-        file,
-        pointer: `${itemPointer.slice(1)}/x-stub-count`,
-        reason: 'must be an integer from 0 to 100000',
-      });
-    }
-    const fixture = op['x-stub-fixture'];
-    if (
-      fixture !== undefined &&
-      !(typeof fixture === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(fixture) && !fixture.includes('..'))
-    ) {
-      problems.push({
-        file,
-        pointer: `${opPointer.slice(1)}/x-stub-fixture`,
-        reason:
-          'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")',
-      });
-    }
-    const list: ListOperation = {
+    if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000))
+      problem(`${items.pointer}/x-stub-count`, 'must be an integer from 0 to 100000');
+    lists.set(path, {
       ...b,
       kind: 'list',
       method: 'GET',
-      itemPointer,
-      itemName: schemaName(itemPointer),
+      itemPointer: items.pointer,
+      itemName: schemaName(items.pointer),
       generateCount: typeof count === 'number' ? count : undefined,
-      fixtureName: typeof fixture === 'string' ? fixture.replace(/\.json$/, '') : undefined,
-      viewDescription: typeof op['x-view-description'] === 'string' ? op['x-view-description'] : '',
-    };
-    lists.set(path, list);
-    if (declared.includes('POST')) collectionWrites.push(at);
-    for (const m of declared.filter((d) => d !== 'GET' && d !== 'POST')) {
-      problems.push({
-        file,
-        pointer: appendPointer(pathPointer, LOWER_METHODS[m]).slice(1),
-        reason: `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})`,
-      });
-    }
+      fixtureName: fixtureNameOf(node, raw.pointer),
+      viewDescription: typeof node['x-view-description'] === 'string' ? node['x-view-description'] : '',
+    });
   }
 
+  /** The collection a path belongs to (the longest collection path it starts with), and the rest. */
+  const ownerOf = (path: string): { list: ListOperation; rest: string[] } | undefined => {
+    let best: ListOperation | undefined;
+    for (const list of lists.values())
+      if (path.startsWith(`${list.path}/`) && (best === undefined || list.path.length > best.path.length)) best = list;
+    return best ? { list: best, rest: segmentsOf(path.slice(best.path.length)) } : undefined;
+  };
+
+  // 2. Every declared operation, by the route it belongs to.
   const detailOf = new Map<string, DetailOperation>();
   const writes: WriteOperation[] = [];
-  const routes: PathRoute[] = [];
-  const writeOf = (
-    { path, item }: PathAt,
-    method: ViewMethod,
-    target: 'list' | 'detail',
-    collectionPath: string,
-    resource: string,
-  ): WriteOperation => {
-    const op = childAt(doc, item, LOWER_METHODS[method]);
-    // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
-    const followed = followAt(doc, op).node;
-    const opNode = isObject(followed) ? followed : {};
+  const customs: CustomOperation[] = [];
+  const listRoutes = new Map<string, PathRoute>();
+  const itemRoutes = new Map<string, PathRoute>();
+  const actionRoutes = new Map<string, PathRoute[]>();
+  const viewRoutes: PathRoute[] = [];
+  const writeOf = (at: PathAt, method: ViewMethod, target: 'list' | 'detail', list: ListOperation) => {
+    const { raw, node } = operationAt(at.item, method);
     const w: WriteOperation = {
-      ...base(path, method, op, opNode, parameters(doc, item, op), resource).fields,
+      ...base(at.path, method, raw, node, parameters(doc, at.item, raw), list.resource).fields,
       kind: 'write',
       target,
-      collectionPath,
-      ...requestBody(doc, op),
+      collectionPath: list.path,
+      ...requestBody(doc, raw),
     };
     writes.push(w);
     return w;
   };
-  const details = new Map<string, PathRoute>();
-  for (const at of itemPaths) {
-    const { path, item } = at;
-    const pathPointer = item.pointer;
-    const parent = path.slice(0, path.lastIndexOf('/'));
-    const list = lists.get(parent);
-    if (!list) {
-      problems.push({
-        file,
-        pointer: pathPointer.slice(1),
-        reason: `an item path whose collection ${parent} is not in the spec`,
+  const customOf = (at: PathAt, method: ViewMethod, scope: CustomOperation['scope'], list?: ListOperation) => {
+    const { raw, node } = operationAt(at.item, method);
+    const segments = segmentsOf(at.path).filter((s) => !isParam(s));
+    const resource = list?.resource ?? segments[segments.length - 1] ?? 'root';
+    const { fields } = base(at.path, method, raw, node, parameters(doc, at.item, raw), resource);
+    const statuses = Object.keys(fields.responses).filter((st) => /^[23][0-9]{2}$/.test(st));
+    const successStatus = statuses.find((st) => st.startsWith('2')) ?? statuses[0];
+    const c: CustomOperation = {
+      ...fields,
+      kind: 'custom',
+      scope,
+      collectionPath: list?.path,
+      ...requestBody(doc, raw),
+      success: successStatus === undefined ? undefined : fields.responses[successStatus],
+      fixtureName: fixtureNameOf(node, raw.pointer),
+    };
+    customs.push(c);
+    return c;
+  };
+  for (const at of all) {
+    const { path, item, declared } = at;
+    if (root?.path === path) continue;
+    const methods = new Map<ViewMethod, AnyOperation>();
+    const list = lists.get(path);
+    if (list) {
+      methods.set('GET', list);
+      for (const m of declared) {
+        if (m === 'POST') methods.set('POST', writeOf(at, 'POST', 'list', list));
+        else if (m !== 'GET')
+          problem(
+            appendPointer(item.pointer, LOWER_METHODS[m]),
+            `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})`,
+          );
+      }
+      listRoutes.set(path, { path, kind: 'list', collectionPath: path, methods, urlPath: '' });
+      continue;
+    }
+    const owner = ownerOf(path);
+    const rest = owner?.rest ?? [];
+    if (owner && rest.length === 1 && isParam(rest[0] as string)) {
+      // The item path: retrieve, update, partial_update, destroy.
+      const pkParam = (rest[0] as string).slice(1, -1);
+      for (const m of declared) {
+        if (m === 'POST') {
+          problem(
+            appendPointer(item.pointer, 'post'),
+            `POST on an item path: DRF's router routes POST to the collection (${owner.list.path})`,
+          );
+          continue;
+        }
+        if (m !== 'GET') {
+          methods.set(m, writeOf(at, m, 'detail', owner.list));
+          continue;
+        }
+        const { raw, node } = operationAt(item, 'GET');
+        const params = parameters(doc, item, raw);
+        const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
+        const pkSchema = pkDecl ? followChild(doc, pkDecl, 'schema').node : undefined;
+        const { fields: b, okSchema } = base(path, 'GET', raw, node, params, owner.list.resource);
+        // The detail's own 200 schema is its item; a detail without one answers the collection's item.
+        const detail: DetailOperation = {
+          ...b,
+          kind: 'detail',
+          method: 'GET',
+          pkParam,
+          pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
+          itemPointer: okSchema ? okSchema.pointer : owner.list.itemPointer,
+        };
+        detailOf.set(owner.list.path, detail);
+        methods.set('GET', detail);
+      }
+      itemRoutes.set(owner.list.path, {
+        path,
+        kind: 'detail',
+        collectionPath: owner.list.path,
+        methods,
+        urlPath: '',
       });
       continue;
     }
-    const pkParam = /\{([^}]+)\}$/.exec(path)?.[1] ?? 'pk';
-    const methods = new Map<ViewMethod, AnyOperation>();
-    const pathNode = item.node as Record<string, unknown>;
-    for (const m of VIEW_METHODS) {
-      if (!isObject(pathNode[LOWER_METHODS[m]])) continue;
-      if (m === 'POST') {
-        problems.push({
-          file,
-          pointer: appendPointer(pathPointer, 'post').slice(1),
-          reason: `POST on an item path: DRF's router routes POST to the collection (${parent})`,
-        });
-        continue;
-      }
-      if (m !== 'GET') {
-        methods.set(m, writeOf(at, m, 'detail', parent, list.resource));
-        continue;
-      }
-      const op = childAt(doc, item, 'get');
-      const params = parameters(doc, item, op);
-      const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
-      const pkSchema = pkDecl ? followChild(doc, pkDecl, 'schema').node : undefined;
-      const { fields: b, okSchema } = base(
-        path,
-        'GET',
-        op,
-        pathNode.get as Record<string, unknown>,
-        params,
-        list.resource,
-      );
-      // The detail's own 200 schema is its item; a detail without one answers the collection's item.
-      const detail: DetailOperation = {
-        ...b,
-        kind: 'detail',
-        method: 'GET',
-        pkParam,
-        pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
-        itemPointer: okSchema ? okSchema.pointer : list.itemPointer,
-      };
-      detailOf.set(parent, detail);
-      methods.set('GET', detail);
-    }
-    details.set(parent, { path, kind: 'detail', collectionPath: parent, methods });
+    // An extra action of a collection's viewset: literal segments after the collection, or after its {pk}.
+    const detailAction = owner !== undefined && rest.length >= 2 && isParam(rest[0] as string);
+    const actionPath = detailAction ? rest.slice(1) : rest;
+    const isAction = owner !== undefined && actionPath.length > 0 && !actionPath.some(isParam);
+    const scope = isAction ? (detailAction ? 'detail-action' : 'list-action') : 'view';
+    for (const m of declared) methods.set(m, customOf(at, m, scope, isAction ? owner?.list : undefined));
+    const route: PathRoute = {
+      path,
+      kind: scope,
+      collectionPath: isAction ? (owner?.list.path ?? '') : '',
+      methods,
+      urlPath: isAction ? actionPath.join('/') : '',
+    };
+    if (isAction) {
+      const key = owner?.list.path ?? '';
+      actionRoutes.set(key, [...(actionRoutes.get(key) ?? []), route]);
+    } else viewRoutes.push(route);
   }
-  const pending = new Map(collectionWrites.map((w) => [w.path, w]));
+
+  // 3. Django's order: each viewset's routes as DefaultRouter lists them (list, list actions,
+  // detail, detail actions), in the spec's order of collections, then the other views.
+  const routes: PathRoute[] = [];
   for (const list of lists.values()) {
-    const methods = new Map<ViewMethod, AnyOperation>([['GET', list]]);
-    const post = pending.get(list.path);
-    if (post) methods.set('POST', writeOf(post, 'POST', 'list', list.path, list.resource));
-    routes.push({ path: list.path, kind: 'list', collectionPath: list.path, methods });
-    const detail = details.get(list.path);
+    const own = actionRoutes.get(list.path) ?? [];
+    routes.push(listRoutes.get(list.path) as PathRoute);
+    routes.push(...own.filter((r) => r.kind === 'list-action'));
+    const detail = itemRoutes.get(list.path);
     if (detail) routes.push(detail);
+    routes.push(...own.filter((r) => r.kind === 'detail-action'));
   }
-  const all: Operation[] = [];
+  routes.push(...viewRoutes);
+  const ordered: Operation[] = [];
   for (const list of lists.values()) {
-    all.push(list);
+    ordered.push(list);
     const d = detailOf.get(list.path);
-    if (d) all.push(d);
+    if (d) ordered.push(d);
   }
-  return { operations: { all, lists: [...lists.values()], detailOf, writes, routes, itemRouteOf: details }, problems };
+  return {
+    operations: {
+      all: ordered,
+      lists: [...lists.values()],
+      detailOf,
+      writes,
+      customs,
+      root,
+      routes,
+      itemRouteOf: itemRoutes,
+    },
+    problems,
+  };
 }

@@ -130,17 +130,25 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
         });
       return;
     }
+    const defect = (e: unknown): CoreAnswer => {
+      log?.message(
+        `error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`,
+      );
+      return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
+    };
     const answerWith = (body?: Uint8Array) => {
-      let answer: CoreAnswer;
+      let answer: CoreAnswer | Promise<CoreAnswer>;
       try {
         answer = coreOf(state).answer(coreRequest(req, body));
       } catch (e) {
-        log?.message(
-          `error: a defect of the stub answering ${req.method} ${req.url}: ${(e as Error).stack ?? String(e)}`,
-        );
-        answer = djangoPage(DJANGO_ERRORS.SERVER_ERROR);
+        answer = defect(e);
       }
-      finish(req, res, state, true, answer, started);
+      if (answer instanceof Promise)
+        void answer.then(
+          (a) => finish(req, res, state, true, a, started),
+          (e: unknown) => finish(req, res, state, true, defect(e), started),
+        );
+      else finish(req, res, state, true, answer, started);
     };
     if (!mayHaveBody(req.method)) return answerWith();
     void readBody(req).then((body) => {
@@ -167,7 +175,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL') && Buffer.isBuffer(err.rawPacket)
         ? parseRawRequest(err.rawPacket)
         : undefined;
-    let answer: CoreAnswer;
+    let answer: CoreAnswer | Promise<CoreAnswer>;
     let method = 'GET';
     if (raw) {
       method = raw.method;
@@ -181,7 +189,7 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
     } else {
       answer = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
     }
-    socket.end(rawAnswer(answer, method));
+    void Promise.resolve(answer).then((a) => socket.end(rawAnswer(a, method)));
   };
 
   const app = Fastify({
@@ -193,8 +201,9 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       });
       // Node hands CONNECT to this event, not to the handler: the core answers it (Django would).
       server.on('connect', (req: IncomingMessage, socket: Socket) => {
-        const answer = coreOf(holder.current).answer(coreRequest(req));
-        socket.end(rawAnswer(answer, 'CONNECT'));
+        void Promise.resolve(coreOf(holder.current).answer(coreRequest(req))).then((a) =>
+          socket.end(rawAnswer(a, 'CONNECT')),
+        );
       });
       return server;
     },

@@ -5,7 +5,7 @@ import { CACHE_KEY_HEADERS } from '../../src/core/answer.js';
 import type { StubState } from '../../src/load/state.js';
 import { buildApp } from '../../src/server/app.js';
 import type { StubConfig } from '../../src/server/config.js';
-import { listen, stateFor, testConfig } from '../helpers.js';
+import { listen, settled, stateFor, testConfig } from '../helpers.js';
 
 /** One request of the corpus: headers as sent, a list so that a header may be empty, absent or twice. */
 interface Ask {
@@ -120,14 +120,16 @@ function coreWire(
   ask: Ask,
 ): { status: number; body: string; headers: Record<string, string> } {
   const headers = ask.headers;
-  const answer = app.coreOf(state).answer({
-    method: ask.method,
-    url: ask.url,
-    header: (n) => {
-      const v = headers[n];
-      return Array.isArray(v) ? v.join(', ') : v;
-    },
-  });
+  const answer = settled(
+    app.coreOf(state).answer({
+      method: ask.method,
+      url: ask.url,
+      header: (n) => {
+        const v = headers[n];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+    }),
+  );
   const body = Buffer.from(answer.body);
   return {
     status: answer.status,

@@ -78,6 +78,11 @@ export function reverseQuote(value: string): string {
   return quote(value, "!$&'()*+,;=~:@");
 }
 
+/** The absolute url of an item (its `url` member, and `Location` after a create). */
+export function itemUrl(url: ItemUrlParts, pk: string): string {
+  return `${url.before}${reverseQuote(pk)}${url.after}`;
+}
+
 /** django.utils.encoding.iri_to_uri. */
 export function iriToUri(iri: string): string {
   return quote(iri, "/#%[]=:;$&()+,!?*@'~");

@@ -1,4 +1,4 @@
-import { escapeUriPath, iriToUri, reverseQuote } from '../django/urls.js';
+import { escapeUriPath, iriToUri, itemUrl } from '../django/urls.js';
 import { detailBody, DRF_ERRORS, noMatchDetail } from '../errors.js';
 import type { LiveCollection } from '../live.js';
 import type { CollectionModel, Model } from '../model.js';
@@ -41,7 +41,7 @@ function allItems(set: ItemSet): readonly PreparedItem[] {
 }
 
 /** The url parts of the items of an answer, when the collection's items carry a url. */
-function urlOf(ctx: RequestContext, vs: ViewSet, suffix: string | undefined) {
+export function urlOf(ctx: RequestContext, vs: ViewSet, suffix: string | undefined) {
   const { collection } = vs;
   if (!collection.withUrl) return undefined;
   const detail = collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) };
@@ -143,7 +143,13 @@ export function serializerRules(model: Model, collection: CollectionModel, op: W
  * CreateModelMixin, UpdateModelMixin and DestroyModelMixin on the live copy of the collection:
  * the item looked up (update, destroy), the body parsed and validated, then 201 / 200 / 204.
  */
-export function write(ctx: RequestContext, view: View, vs: ViewSet, op: WriteOperation): CoreAnswer {
+export function write(
+  ctx: RequestContext,
+  view: View,
+  vs: ViewSet,
+  op: WriteOperation,
+  validated?: Readonly<Record<string, unknown>>,
+): CoreAnswer {
   const { collection, live } = vs;
   let existing: PreparedItem | undefined;
   if (op.target === 'detail') {
@@ -157,33 +163,19 @@ export function write(ctx: RequestContext, view: View, vs: ViewSet, op: WriteOpe
       return respondEmpty(view, 204);
     }
   }
-  const parsed = parseBody(ctx.header('content-type'), ctx.body);
-  if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
-  const valid = validateInput(serializerRules(vs.model, collection, op), parsed.data, {
-    partial: op.method === 'PATCH',
-    form: parsed.form,
-  });
-  if (!valid.ok) return respond(view, 400, drfJson(valid.errors));
-  const before = existing ? live.object(existing) : undefined;
-  const values: Record<string, unknown> = {};
-  for (const field of collection.fields) {
-    if (field === 'url') continue;
-    if (Object.hasOwn(valid.values, field)) values[field] = valid.values[field];
-    else if (before && Object.hasOwn(before, field)) values[field] = before[field];
-    else if (!before && field === collection.lookup && (field === 'pk' || field === 'id'))
-      values[field] = live.nextPk();
-    else if (!before) {
-      const schema = fieldSchema(vs.model.spec, collection.list.itemPointer, field);
-      values[field] = 'default' in schema ? schema.default : null;
-    }
-  }
+  const valid =
+    validated === undefined
+      ? validatedBody(ctx, view, serializerRules(vs.model, collection, op), op.method === 'PATCH')
+      : { values: validated };
+  if ('status' in valid) return valid;
+  const values = itemValues(vs, valid.values, existing ? live.object(existing) : undefined);
   const item = existing ? live.replace(existing, values) : live.insert(values);
   // The item's url is built for the plain item path: writes have no format suffix.
   const url = urlOf(ctx, vs, undefined);
   const answer = respond(view, existing ? 200 : 201, renderItem(item, url));
   if (existing || item.urlAt < 0 || url === undefined || item.pk === undefined) return answer;
   // CreateModelMixin.get_success_headers: Location is the created item's url.
-  return { ...answer, headers: { ...answer.headers, location: `${url.before}${reverseQuote(item.pk)}${url.after}` } };
+  return { ...answer, headers: { ...answer.headers, location: itemUrl(url, item.pk) } };
 }
 
 function pkParamOf(collection: CollectionModel): string {
@@ -194,4 +186,45 @@ function pkParamOf(collection: CollectionModel): string {
 function isIntegerLookup(model: Model, collection: CollectionModel): boolean {
   if (collection.lookup === undefined) return false;
   return fieldSchema(model.spec, collection.list.itemPointer, collection.lookup).type === 'integer';
+}
+
+/**
+ * `request.data` through the serializer: the body parsed by its Content-Type (JSONParser,
+ * FormParser, MultiPartParser), then validated (400 with every field's errors).
+ */
+export function validatedBody(
+  ctx: RequestContext,
+  view: View,
+  rules: readonly FieldRule[],
+  partial: boolean,
+): { values: Record<string, unknown> } | CoreAnswer {
+  const parsed = parseBody(ctx.header('content-type'), ctx.body);
+  if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
+  const valid = validateInput([...rules], parsed.data, { partial, form: parsed.form });
+  return valid.ok ? { values: valid.values } : respond(view, 400, drfJson(valid.errors));
+}
+
+/**
+ * The members of an item saved from validated values: given ones, else the item's own (an
+ * update), else a new pk (AutoField) or the field's default (a create).
+ */
+export function itemValues(
+  vs: ViewSet,
+  given: Readonly<Record<string, unknown>>,
+  before: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  const { collection, live } = vs;
+  const values: Record<string, unknown> = {};
+  for (const field of collection.fields) {
+    if (field === 'url') continue;
+    if (Object.hasOwn(given, field)) values[field] = given[field];
+    else if (before && Object.hasOwn(before, field)) values[field] = before[field];
+    else if (!before && field === collection.lookup && (field === 'pk' || field === 'id'))
+      values[field] = live.nextPk();
+    else if (!before) {
+      const schema = fieldSchema(vs.model.spec, collection.list.itemPointer, field);
+      values[field] = 'default' in schema ? schema.default : null;
+    }
+  }
+  return values;
 }

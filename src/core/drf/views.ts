@@ -63,5 +63,6 @@ export function respondError(view: View, e: DrfError): CoreAnswer {
 
 /** An answer without a body (a 204 of DestroyModelMixin): no Content-Type. */
 export function respondEmpty(view: View, status: number): CoreAnswer {
-  return { status, headers: { ...DJANGO_HEADERS, vary: 'Accept, Cookie', allow: view.allow }, body: '' };
+  const vary = view.authenticated ? 'Accept, Cookie' : 'Accept';
+  return { status, headers: { ...DJANGO_HEADERS, vary, allow: view.allow }, body: '' };
 }

@@ -1,11 +1,9 @@
-import type { AnyOperation, Operation } from '../../openapi/operations.js';
-import type { View } from '../drf/views.js';
-import { respond } from '../drf/views.js';
-import { djangoPage, DJANGO_ERRORS, gatewayPage, stubProblem } from '../errors.js';
+import type { Operation } from '../../openapi/operations.js';
+import { stubProblem } from '../errors.js';
 import type { CollectionModel } from '../model.js';
 import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
-import { drfJson, EMPTY_SET, type ItemSet } from '../store.js';
+import { EMPTY_SET, type ItemSet } from '../store.js';
 
 /**
  * What a request asks of the stub itself, Prism-compatible: a `Prefer` header
@@ -110,37 +108,6 @@ export const SCENARIO_HELP = Object.freeze({
 /** A scenario that cannot be: the stub's own 400, naming what is available. */
 export function impossible(detail: string, available: unknown = SCENARIO_HELP): CoreAnswer {
   return stubProblem('Impossible scenario', detail, { available });
-}
-
-/**
- * `code=N`: the declared response's example (`example=NAME`, else its first), else its body
- * generated from its schema with the seed, else none. 500, 502, 503 and 504 need no
- * declaration: Django's 500 page, a gateway's page.
- */
-export function declaredAnswer(
-  view: View,
-  op: AnyOperation,
-  scenario: Scenario,
-  generatedBodies: Readonly<Record<string, unknown>>,
-): CoreAnswer {
-  const status = scenario.code as number;
-  const declared = op.responses[String(status)];
-  if (!declared) {
-    if (status === 500) return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
-    if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
-    return impossible(`${op.operationId} declares no ${status} response`, { codes: Object.keys(op.responses) });
-  }
-  const names = Object.keys(declared.examples);
-  if (scenario.example !== undefined) {
-    if (!names.includes(scenario.example))
-      return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
-        examples: names,
-      });
-    return respond(view, status, drfJson(declared.examples[scenario.example]));
-  }
-  if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
-  const generated = generatedBodies[`${op.pointer} ${status}`];
-  return respond(view, status, generated === undefined ? '' : drfJson(generated));
 }
 
 /** The items a scenario asks for (docs/response-selection.md), or a problem. */

@@ -8,6 +8,7 @@ import { loadState, type StubState } from '../../../src/load/state.js';
 import { coreOptions } from '../../../src/server/app.js';
 import { resolveConfig } from '../../../src/server/config.js';
 import { ROOT } from '../../cli-helpers.js';
+import { settled } from '../../helpers.js';
 
 /**
  * Writes to a fixture of more blocks than are kept made (src/core/packed-items.ts: 32): the item a
@@ -48,12 +49,14 @@ function client() {
       host: 'stub.test',
       ...(body ? { 'content-type': 'application/json' } : {}),
     };
-    return core.answer({
-      method,
-      url,
-      header: (n) => headers[n],
-      body: body ? Buffer.from(JSON.stringify(body)) : undefined,
-    });
+    return settled(
+      core.answer({
+        method,
+        url,
+        header: (n) => headers[n],
+        body: body ? Buffer.from(JSON.stringify(body)) : undefined,
+      }),
+    );
   };
   const pageWith = (pk: number) =>
     (

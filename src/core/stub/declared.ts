@@ -1,0 +1,89 @@
+import { DJANGO_HEADERS } from '../django/http.js';
+import { respond, respondEmpty, type View } from '../drf/views.js';
+import { DJANGO_ERRORS, djangoPage, gatewayPage } from '../errors.js';
+import type { Model } from '../model.js';
+import type { CoreAnswer } from '../request.js';
+import { drfJson } from '../store.js';
+import { type AnyOperation, type CustomOperation, isJsonMedia } from '../../openapi/operations.js';
+import type { HandlerAnswer } from './handlers.js';
+import { impossible, type Scenario } from './scenarios.js';
+
+/*
+ * Answers the spec declares: a response chosen with `Prefer: code=N`, the success of an action or
+ * a view (docs/response-selection.md), and a handler's answer rendered as DRF renders a Response.
+ */
+
+/**
+ * `code=N`: the declared response's example (`example=NAME`, else its first), else its body
+ * generated from its schema with the seed, else none. 500, 502, 503 and 504 need no
+ * declaration: Django's 500 page, a gateway's page.
+ */
+export function declaredAnswer(view: View, op: AnyOperation, scenario: Scenario, model: Model): CoreAnswer {
+  const status = scenario.code as number;
+  const declared = op.responses[String(status)];
+  if (!declared) {
+    if (status === 500) return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
+    if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
+    return impossible(`${op.operationId} declares no ${status} response`, { codes: Object.keys(op.responses) });
+  }
+  const names = Object.keys(declared.examples);
+  if (scenario.example !== undefined) {
+    if (!names.includes(scenario.example))
+      return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
+        examples: names,
+      });
+    return respond(view, status, drfJson(declared.examples[scenario.example]));
+  }
+  if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
+  const generated = model.generatedBodies[`${op.pointer} ${status}`];
+  return respond(view, status, generated === undefined ? '' : drfJson(generated));
+}
+
+/** Where an action's or a view's success comes from, without a handler: the first that gives one. */
+export type SuccessSource = 'fixture' | 'example' | 'generated' | 'none';
+
+export function successSource(op: CustomOperation, model: Model): SuccessSource {
+  if (Object.hasOwn(model.fixtureBodies, op.pointer)) return 'fixture';
+  const success = op.success;
+  if (success === undefined) return 'none';
+  if (Object.keys(success.examples).length > 0) return 'example';
+  return Object.hasOwn(model.generatedBodies, `${op.pointer} ${success.status}`) ? 'generated' : 'none';
+}
+
+/**
+ * An action's or a view's declared success: its status and media type, with the body of the
+ * fixture it names, else its example, else one generated from its schema with the seed.
+ */
+export function successAnswer(view: View, op: CustomOperation, model: Model): HandlerAnswer {
+  const success = op.success;
+  const status = success === undefined ? 200 : Number(success.status);
+  switch (successSource(op, model)) {
+    case 'fixture':
+      return { status, body: model.fixtureBodies[op.pointer] };
+    case 'example':
+      return { status, body: Object.values(success?.examples ?? {})[0] };
+    case 'generated':
+      return { status, body: model.generatedBodies[`${op.pointer} ${success?.status}`] };
+    default:
+      return { status };
+  }
+}
+
+/**
+ * A Response as DRF renders it: JSON (indented as negotiated) with the view's headers, none for a
+ * body that is undefined; a declared media type other than JSON gets a string body as it is.
+ */
+export function renderAnswer(view: View, op: AnyOperation, answer: HandlerAnswer): CoreAnswer {
+  const extra = answer.headers ?? {};
+  if (answer.body === undefined) {
+    const empty = respondEmpty(view, answer.status);
+    return { ...empty, headers: { ...empty.headers, ...extra } };
+  }
+  const media = op.responses[String(answer.status)]?.mediaType;
+  if (media !== undefined && !isJsonMedia(media) && typeof answer.body === 'string') {
+    const headers = { ...DJANGO_HEADERS, 'content-type': media, vary: 'Accept, Cookie', allow: view.allow, ...extra };
+    return { status: answer.status, headers, body: answer.body };
+  }
+  const rendered = respond(view, answer.status, drfJson(answer.body));
+  return { ...rendered, headers: { ...rendered.headers, ...extra } };
+}
