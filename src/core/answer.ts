@@ -5,7 +5,8 @@ import { getObject, list, retrieve, serializerRules, urlOf, validatedBody, type 
 import { parseBody } from './drf/parsers.js';
 import { serializerFields } from './drf/serializers.js';
 import { apiRoot } from './drf/routers.js';
-import { allowHeader, initial, respond, type View } from './drf/views.js';
+import { DEFAULT_RENDERERS } from './drf/negotiation.js';
+import { allowHeader, initial, respond, type View, type ViewConfig } from './drf/views.js';
 import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, methodNotAllowedDetail, stubProblem } from './errors.js';
 import { LiveCollection } from './live.js';
 import type { CollectionModel, Model } from './model.js';
@@ -33,7 +34,7 @@ import {
   scenarioItems,
   withoutScenarioParams,
 } from './stub/scenarios.js';
-import type { AnyOperation, CustomOperation, PathRoute, ViewMethod } from '../openapi/operations.js';
+import type { AnyOperation, CustomOperation, PathRoute, Renderer, ViewMethod } from '../openapi/operations.js';
 
 export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest } from './request.js';
 export { djangoPage, stubProblem } from './errors.js';
@@ -111,9 +112,10 @@ export class StubCore {
       body: req.body,
     };
     if (match.kind === 'root') {
-      const formats = this.model.operations.lists[0]?.formats ?? ['api', 'json'];
-      const view = initial(ctx, 'GET, HEAD, OPTIONS', formats);
-      return 'status' in view ? view : apiRoot(ctx, view, match.root, formats);
+      const declared = this.model.operations.root;
+      const renderers = declared?.renderers ?? this.model.operations.lists[0]?.renderers ?? DEFAULT_RENDERERS;
+      const view = initial(ctx, this.#viewConfig('GET, HEAD, OPTIONS', renderers, declared?.anonymous ?? true));
+      return 'status' in view ? view : apiRoot(ctx, view, match.root, renderers);
     }
     return this.#route(ctx, match.route);
   }
@@ -123,7 +125,7 @@ export class StubCore {
     const collection = this.model.collections.get(route.collectionPath);
     const vs = collection === undefined ? undefined : this.#viewSet(collection);
     const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
-    const formats = first.formats ?? ['api', 'json'];
+    const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
     const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
     if (!parsed.ok) return impossible(parsed.problems.join('; '));
@@ -139,10 +141,10 @@ export class StubCore {
         );
     }
     // 6. Negotiation, 7. authentication (APIView.initial).
-    const view = initial(ctx, allowHeader([...route.methods.keys()]), formats);
+    const view = initial(ctx, this.#viewConfig(allowHeader([...route.methods.keys()]), renderers, target.anonymous));
     if ('status' in view) return view;
     // 8. The method.
-    if (ctx.method === 'OPTIONS') return this.#options(ctx, view, vs, route, formats);
+    if (ctx.method === 'OPTIONS') return this.#options(ctx, view, vs, route, renderers);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
     // 9. The answer: a scenario's, a handler's, else the operation's own.
@@ -155,6 +157,10 @@ export class StubCore {
     if ('status' in body) return delayed(body);
     const answered = this.#handled(ctx, view, vs, route, op, scenario, handler, body);
     return answered instanceof Promise ? answered.then(delayed) : delayed(answered);
+  }
+
+  #viewConfig(allow: string, renderers: readonly Renderer[], anonymous: boolean): ViewConfig {
+    return { allow, renderers, authenticators: this.model.authenticators, tokens: this.options.tokens, anonymous };
   }
 
   /** What the operation answers without a handler: its viewset's action, or its declared success. */
@@ -312,11 +318,11 @@ export class StubCore {
     view: View,
     vs: ViewSet | undefined,
     route: PathRoute,
-    formats: readonly string[],
+    renderers: readonly Renderer[],
   ): CoreAnswer {
     if (vs === undefined || (route.kind !== 'list' && route.kind !== 'detail')) {
       const op = route.methods.values().next().value as AnyOperation;
-      return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', formats)));
+      return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', renderers)));
     }
     const { collection } = vs;
     const suffix = route.kind === 'list' ? 'List' : 'Instance';
@@ -327,7 +333,7 @@ export class StubCore {
       () => !('status' in getObject(ctx, view, vs, vs.live.set)),
     );
     const name = `${camelcaseToSpaces(collection.list.itemName)} ${suffix}`;
-    return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, formats, actions)));
+    return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, renderers, actions)));
   }
 }
 

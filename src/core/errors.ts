@@ -14,6 +14,11 @@ export interface DrfError {
   readonly status: number;
   readonly detail: string;
   readonly doc: string;
+  /**
+   * NotAuthenticated or AuthenticationFailed: 401 with `WWW-Authenticate` when the first
+   * authentication class has a header to send, else 403 (APIView.handle_exception).
+   */
+  readonly authentication?: true;
 }
 
 export interface DjangoPage {
@@ -42,29 +47,74 @@ export const DRF_ERRORS = {
     detail: 'Could not satisfy the request Accept header.',
     doc: 'DRF content negotiation, before any other check of the view: an `Accept` no JSON renderer satisfies (`text/html`, `application/xml`).',
   },
+  NOT_AUTHENTICATED: {
+    family: 'drf',
+    status: 401,
+    authentication: true,
+    detail: 'Authentication credentials were not provided.',
+    doc: "DRF NotAuthenticated: an operation whose `security` does not list `{}` (IsAuthenticated), asked without credentials; 401 with `WWW-Authenticate` when the spec's first security scheme is a token, else 403.",
+  },
+  INVALID_TOKEN: {
+    family: 'drf',
+    status: 401,
+    authentication: true,
+    detail: 'Invalid token.',
+    doc: 'DRF TokenAuthentication: `Authorization: Token <key>` with a key `--tokens` does not list (any key is valid without the option).',
+  },
+  TOKEN_NO_CREDENTIALS: {
+    family: 'drf',
+    status: 401,
+    authentication: true,
+    detail: 'Invalid token header. No credentials provided.',
+    doc: 'DRF TokenAuthentication: `Authorization: Token` without a key.',
+  },
+  TOKEN_SPACES: {
+    family: 'drf',
+    status: 401,
+    authentication: true,
+    detail: 'Invalid token header. Token string should not contain spaces.',
+    doc: 'DRF TokenAuthentication: `Authorization: Token a b`.',
+  },
+  TOKEN_INVALID_CHARACTERS: {
+    family: 'drf',
+    status: 401,
+    authentication: true,
+    detail: 'Invalid token header. Token string should not contain invalid characters.',
+    doc: 'DRF TokenAuthentication: a key whose bytes are not UTF-8.',
+  },
   INVALID_USERNAME_PASSWORD: {
     family: 'drf',
-    status: 403,
+    status: 401,
+    authentication: true,
     detail: 'Invalid username/password.',
-    doc: "DRF BasicAuthentication (a default authentication class): Basic credentials the stub's user table (empty) does not hold; 403, since SessionAuthentication, first, sends no challenge.",
+    doc: "DRF BasicAuthentication (where the spec declares `http basic`): Basic credentials the stub's user table (empty) does not hold.",
   },
   BASIC_NO_CREDENTIALS: {
     family: 'drf',
-    status: 403,
+    status: 401,
+    authentication: true,
     detail: 'Invalid basic header. No credentials provided.',
     doc: 'DRF BasicAuthentication: `Authorization: Basic` without credentials.',
   },
   BASIC_SPACES: {
     family: 'drf',
-    status: 403,
+    status: 401,
+    authentication: true,
     detail: 'Invalid basic header. Credentials string should not contain spaces.',
     doc: 'DRF BasicAuthentication: `Authorization: Basic a b`.',
   },
   BASIC_NOT_BASE64: {
     family: 'drf',
-    status: 403,
+    status: 401,
+    authentication: true,
     detail: 'Invalid basic header. Credentials not correctly base64 encoded.',
     doc: 'DRF BasicAuthentication: credentials that are not base64 of `user:password`.',
+  },
+  PERMISSION_DENIED: {
+    family: 'drf',
+    status: 403,
+    detail: 'You do not have permission to perform this action.',
+    doc: 'DRF PermissionDenied (`Prefer: code=403` where no 403 is declared).',
   },
 } as const satisfies Record<string, DrfError>;
 

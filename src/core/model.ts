@@ -8,6 +8,7 @@ import {
   type PathRoute,
   readOperations,
 } from '../openapi/operations.js';
+import { authenticatorsOf, type Authenticator } from './drf/authentication.js';
 import { type Filters, listFilters } from './drf/filters.js';
 import { EMPTY_SET, type ItemSet, type ItemSource, prepareItems } from './store.js';
 import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
@@ -53,6 +54,8 @@ export interface Model {
   readonly generatedBodies: Readonly<Record<string, unknown>>;
   /** The bodies of actions and views that name a fixture, by operation pointer. */
   readonly fixtureBodies: Readonly<Record<string, unknown>>;
+  /** DRF's authentication classes, from the spec's security schemes. */
+  readonly authenticators: readonly Authenticator[];
 }
 
 /**
@@ -180,6 +183,7 @@ export function compileModel(
     operations,
     collections,
     router: new Router(operations.routes, operations.root),
+    authenticators: authenticatorsOf(spec),
     generatedBodies,
     fixtureBodies,
   };

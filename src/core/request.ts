@@ -64,6 +64,8 @@ export interface CoreOptions {
   /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
   readonly cors: boolean;
   /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
+  /** `--tokens`: the token keys TokenAuthentication accepts; any key without it (a stub has no users). */
+  readonly tokens?: ReadonlySet<string> | undefined;
   /** The designer's handlers, by operationId (`--handlers`). */
   readonly handlers?: Readonly<Record<string, Handler>> | undefined;
   /** Checks a handler's answer against its declared response (the server's contract Ajv). */

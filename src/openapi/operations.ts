@@ -15,6 +15,12 @@ export interface DeclaredResponse {
 export const VIEW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type ViewMethod = (typeof VIEW_METHODS)[number];
 
+/** A renderer of the view: the `format` that selects it and the media type it is negotiated as. */
+export interface Renderer {
+  readonly format: string;
+  readonly mediaType: string;
+}
+
 /** A declared query parameter: its name and the pointer to its schema. */
 export interface QueryParameter {
   readonly name: string;
@@ -35,10 +41,21 @@ interface OperationBase {
   readonly responses: Readonly<Record<string, DeclaredResponse>>;
   /** Enum of the `format` query parameter, when the spec declares one. */
   readonly formats: readonly string[] | undefined;
+  /**
+   * The renderers those formats stand for, in order, each with the media type it is negotiated
+   * as (`x-media-types` on the parameter's schema: `{json: application/json, api: text/html}`;
+   * application/json where it says nothing). Every one renders JSON.
+   */
+  readonly renderers: readonly Renderer[] | undefined;
   /** Declared query parameters: name → pointer to its schema. */
   readonly queryParams: Readonly<Record<string, string>>;
   /** The same, in declaration order, with the parameter's own pointer. */
   readonly parameters: readonly QueryParameter[];
+  /**
+   * An anonymous client may call it: its `security` (else the document's) is absent, empty, or
+   * lists `{}` (DRF's AllowAny); otherwise IsAuthenticated.
+   */
+  readonly anonymous: boolean;
 }
 
 /** A collection: a GET whose 200 answer is the list envelope (an object with a `results` array). */
@@ -58,6 +75,30 @@ export interface ListOperation extends OperationBase {
    * `x-view-description`, else none (a viewset without a docstring, the stock case).
    */
   readonly viewDescription: string;
+  /**
+   * The viewset's name in DRF's OPTIONS (`x-view-name`: `Tag` for a TagViewSet → "Tag List"),
+   * else the item schema's name in words.
+   */
+  readonly viewName: string | undefined;
+  /**
+   * The queryset's model, whose name DRF's 404 gives ("No Expense matches the given query."):
+   * `x-model-name`, else the item schema's name.
+   */
+  readonly modelName: string;
+  /** What the viewset's queryset holds (`x-queryset`). */
+  readonly queryset: Queryset;
+}
+
+/**
+ * A viewset's queryset beyond its table (`x-queryset` on the list operation): `filter`, the
+ * members every item it serves has (`{"active": true}`: a manager's filter; other items exist,
+ * unseen); `ordering`, the model's Meta.ordering (`["building", "floor", "number"]`, `-pk` for
+ * descending); `anonymous: "none"`, a get_queryset that answers nothing to an anonymous client.
+ */
+export interface Queryset {
+  readonly filter: Readonly<Record<string, unknown>> | undefined;
+  readonly ordering: readonly { readonly field: string; readonly desc: boolean }[];
+  readonly anonymous: 'all' | 'none';
 }
 
 /** A single item of a collection: a GET on the collection's path plus one `{param}` segment. */
@@ -125,6 +166,8 @@ export interface ApiRootOperation {
   readonly operationId: string;
   readonly pointer: string;
   readonly formats: readonly string[] | undefined;
+  readonly renderers: readonly Renderer[] | undefined;
+  readonly anonymous: boolean;
 }
 
 export interface Operations {
@@ -265,6 +308,54 @@ const LOWER_METHODS: Record<ViewMethod, string> = {
 
 const FIXTURE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/** The renderers of a `format` parameter's schema: its enum, with `x-media-types`. */
+function renderersOf(schema: unknown): Renderer[] | undefined {
+  if (!isObject(schema) || !Array.isArray(schema.enum)) return undefined;
+  const media = isObject(schema['x-media-types']) ? schema['x-media-types'] : {};
+  return schema.enum.map((f) => {
+    const format = String(f);
+    const type = media[format];
+    return { format, mediaType: typeof type === 'string' ? type : 'application/json' };
+  });
+}
+
+/** A list of security requirements lets an anonymous client in: none, or one that is `{}`. */
+function allowsAnonymous(security: unknown): boolean {
+  if (!Array.isArray(security) || security.length === 0) return true;
+  return security.some((r) => isObject(r) && Object.keys(r).length === 0);
+}
+
+const NO_QUERYSET: Queryset = Object.freeze({ filter: undefined, ordering: [], anonymous: 'all' });
+
+/** `x-queryset`, read and checked (a problem for each member that is not as documented). */
+function querysetOf(value: unknown, pointer: string, problem: (pointer: string, reason: string) => void): Queryset {
+  if (value === undefined) return NO_QUERYSET;
+  if (!isObject(value)) {
+    problem(pointer, 'must be an object with filter, ordering and anonymous');
+    return NO_QUERYSET;
+  }
+  const out = {
+    filter: undefined as Record<string, unknown> | undefined,
+    ordering: [] as Queryset['ordering'],
+    anonymous: 'all' as Queryset['anonymous'],
+  };
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (key === 'filter') {
+      if (isObject(v)) out.filter = v;
+      else problem(`${pointer}/filter`, 'must be an object of item members and the value each must have');
+    } else if (key === 'ordering') {
+      if (Array.isArray(v) && v.every((f) => typeof f === 'string' && /^-?[^-]/.test(f)))
+        out.ordering = (v as string[]).map((f) => ({ field: f.replace(/^-/, ''), desc: f.startsWith('-') }));
+      else problem(`${pointer}/ordering`, 'must be a list of item fields, each "-field" for descending');
+    } else if (key === 'anonymous') {
+      if (v === 'none' || v === 'all') out.anonymous = v;
+      else problem(`${pointer}/anonymous`, 'must be "none" (an anonymous client sees no item) or "all"');
+    } else problem(`${pointer}/${key}`, 'unknown member: x-queryset has filter, ordering and anonymous');
+  }
+  return out;
+}
+
 /** A path's segments (`/api/v1/desk/{pk}` → `api`, `v1`, `desk`, `{pk}`). */
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
@@ -313,8 +404,10 @@ export function readOperations(
       summary: typeof opNode.summary === 'string' ? opNode.summary : '',
       responses,
       formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
+      renderers: renderersOf(formatSchema),
       queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
       parameters: query,
+      anonymous: allowsAnonymous(Array.isArray(opNode.security) ? opNode.security : doc.security),
     };
     return { fields, okSchema };
   };
@@ -355,12 +448,14 @@ export function readOperations(
       continue;
     const { raw, node } = operationAt(item, 'GET');
     if (node['x-api-root'] === true) {
-      const params = parameters(doc, item, raw);
+      const { fields } = base(path, 'GET', raw, node, parameters(doc, item, raw), '');
       root = {
         path,
-        operationId: base(path, 'GET', raw, node, params, '').fields.operationId,
+        operationId: fields.operationId,
         pointer: raw.pointer,
-        formats: base(path, 'GET', raw, node, params, '').fields.formats,
+        formats: fields.formats,
+        renderers: fields.renderers,
+        anonymous: fields.anonymous,
       };
       continue;
     }
@@ -380,6 +475,9 @@ export function readOperations(
       generateCount: typeof count === 'number' ? count : undefined,
       fixtureName: fixtureNameOf(node, raw.pointer),
       viewDescription: typeof node['x-view-description'] === 'string' ? node['x-view-description'] : '',
+      viewName: typeof node['x-view-name'] === 'string' ? node['x-view-name'] : undefined,
+      modelName: typeof node['x-model-name'] === 'string' ? node['x-model-name'] : schemaName(items.pointer),
+      queryset: querysetOf(node['x-queryset'], `${raw.pointer}/x-queryset`, problem),
     });
   }
 

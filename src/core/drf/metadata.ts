@@ -1,4 +1,4 @@
-import type { PathRoute, WriteOperation } from '../../openapi/operations.js';
+import type { PathRoute, Renderer, WriteOperation } from '../../openapi/operations.js';
 import { capfirst, pyStr } from '../python/str.js';
 import type { FieldRule } from './serializers.js';
 
@@ -24,14 +24,13 @@ export const PARSES = Object.freeze(['application/json', 'application/x-www-form
 export function viewMetadata(
   name: string,
   description: string,
-  formats: readonly string[],
+  renderers: readonly Renderer[],
   actions?: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     name,
     description,
-    // One JSON renderer per format (JSONRenderer, and the `api` one the document implies).
-    renders: formats.map(() => 'application/json'),
+    renders: renderers.map((r) => r.mediaType),
     parses: PARSES,
   };
   if (actions !== undefined && Object.keys(actions).length > 0) out.actions = actions;

@@ -1,14 +1,15 @@
+import type { Renderer } from '../../openapi/operations.js';
 import { pythonInt } from '../python/int.js';
 
 /**
  * DRF's content negotiation (rest_framework/negotiation.py DefaultContentNegotiation,
  * utils/mediatypes.py), run before authentication and before the method is looked at: a format
  * (the `.json` suffix, else the `format` query parameter) filters the renderers, then the
- * `Accept` header chooses among them by precedence. Every renderer here is JSON: one per format the
- * spec's `format` parameter declares (`api` answers JSON, the document says so).
+ * `Accept` header chooses among them by precedence. Every renderer here renders JSON, whatever the
+ * media type it is negotiated as (`api` answers JSON, the document says so).
  */
 export type Negotiation =
-  | { readonly ok: true; readonly indent: number | undefined }
+  | { readonly ok: true; readonly renderer: Renderer; readonly indent: number | undefined }
   /** 404: no renderer for the format; 406: none satisfies Accept. */
   | { readonly ok: false; readonly status: 404 | 406 };
 
@@ -83,7 +84,11 @@ function matches(renderer: MediaType, client: MediaType): boolean {
   return renderer.main === '*' || client.main === '*' || client.main === renderer.main;
 }
 
-const RENDERER = mediaType(JSON_MEDIA_TYPE);
+/** The renderers of a view that declares no `format`: JSONRenderer and the document's `api`. */
+export const DEFAULT_RENDERERS: readonly Renderer[] = Object.freeze([
+  { format: 'api', mediaType: JSON_MEDIA_TYPE },
+  { format: 'json', mediaType: JSON_MEDIA_TYPE },
+]);
 
 /**
  * `select_renderer`, then JSONRenderer.get_indent on the accepted media type: `indent=N` is
@@ -91,11 +96,12 @@ const RENDERER = mediaType(JSON_MEDIA_TYPE);
  * reads it as `*` + `/*`); an empty header matches nothing.
  */
 export function negotiate(
-  formats: readonly string[],
+  renderers: readonly Renderer[],
   format: string | undefined,
   accept: string | undefined,
 ): Negotiation {
-  if (format && !formats.includes(format)) return { ok: false, status: 404 };
+  const candidates = format ? renderers.filter((r) => r.format === format) : renderers;
+  if (candidates.length === 0) return { ok: false, status: 404 };
   const accepts = (accept ?? '*/*').split(',').map((t) => t.trim());
   // order_by_precedence: most specific first; within a level, the header's order (DRF's is a set).
   const levels: MediaType[][] = [[], [], [], []];
@@ -104,12 +110,15 @@ export function negotiate(
     levels[3 - m.precedence]?.push(m);
   }
   for (const level of levels) {
-    const hit = level.find((m) => matches(RENDERER, m));
-    if (hit === undefined) continue;
-    // The accepted media type: the client's when it is as specific as the renderer's, else the
-    // renderer's with the client's parameters (`*/*; indent=4` → `application/json;indent=4`).
-    const params = hit.precedence < RENDERER.precedence ? hit.params : mediaType(hit.orig).params;
-    return { ok: true, indent: indentOf(params.get('indent')) };
+    for (const renderer of candidates) {
+      const own = mediaType(renderer.mediaType);
+      const hit = level.find((m) => matches(own, m));
+      if (hit === undefined) continue;
+      // The accepted media type: the client's when it is as specific as the renderer's, else the
+      // renderer's with the client's parameters (`*/*; indent=4` → `application/json;indent=4`).
+      const params = hit.precedence < own.precedence ? hit.params : mediaType(hit.orig).params;
+      return { ok: true, renderer, indent: indentOf(params.get('indent')) };
+    }
   }
   return { ok: false, status: 406 };
 }

@@ -1,4 +1,4 @@
-import type { PathRoute } from '../../openapi/operations.js';
+import type { PathRoute, Renderer } from '../../openapi/operations.js';
 import { detailBody, methodNotAllowedDetail } from '../errors.js';
 import { lastValue } from '../python/query.js';
 import { quotePlus } from '../python/quote.js';
@@ -148,12 +148,12 @@ function viewPattern(template: string): RegExp {
 }
 
 /** DefaultRouter's APIRootView: `{"desk": "<base>/api/v1/desk", ...}`, GET only. */
-export function apiRoot(ctx: RequestContext, view: View, root: ApiRoot, formats: readonly string[]): CoreAnswer {
+export function apiRoot(ctx: RequestContext, view: View, root: ApiRoot, renderers: readonly Renderer[]): CoreAnswer {
   if (ctx.method === 'OPTIONS')
     return respond(
       view,
       200,
-      drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', formats)),
+      drfJson(viewMetadata('Api Root', 'The default basic root view for DefaultRouter', renderers)),
     );
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD')
     return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));

@@ -2,7 +2,8 @@ import { DJANGO_HEADERS, JSON_TYPE } from '../django/http.js';
 import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, type DrfError } from '../errors.js';
 import { lastValue, MAX_QUERY_FIELDS, queryFieldCount } from '../python/query.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
-import { authenticate } from './authentication.js';
+import type { Renderer } from '../../openapi/operations.js';
+import { authenticate, authenticateHeader, type Authenticator } from './authentication.js';
 import { negotiate } from './negotiation.js';
 import { withIndent } from './renderers.js';
 
@@ -15,9 +16,24 @@ export interface View {
   /** The `Allow` header: the view's methods. */
   readonly allow: string;
   /** SessionAuthentication ran (it reads the session): SessionMiddleware adds `Vary: Cookie`. */
-  authenticated: boolean;
+  sessionRead: boolean;
+  /** `request.user` is authenticated. */
+  user: boolean;
   /** `indent=N` of the accepted media type. */
   indent: number | undefined;
+  /** The first authentication class's `WWW-Authenticate`, for a 401. */
+  readonly authenticateHeader: string | undefined;
+}
+
+/** What `initial()` checks a request against: the view's renderers, authentication and permission. */
+export interface ViewConfig {
+  readonly allow: string;
+  readonly renderers: readonly Renderer[];
+  readonly authenticators: readonly Authenticator[];
+  /** `--tokens`: the valid token keys; any key without it. */
+  readonly tokens: ReadonlySet<string> | undefined;
+  /** AllowAny; else IsAuthenticated. */
+  readonly anonymous: boolean;
 }
 
 /** DRF's `Allow`: the declared methods in View.http_method_names order, HEAD with GET, and OPTIONS. */
@@ -30,18 +46,27 @@ export function allowHeader(declared: readonly string[]): string {
 
 /**
  * `initial()`: content negotiation (the format suffix or `format`, then Accept), then
- * authentication. The view's state, or the error it raised (with the view's headers).
+ * authentication, then the permission. The view's state, or the error it raised (with the
+ * view's headers).
  */
-export function initial(ctx: RequestContext, allow: string, formats: readonly string[]): View | CoreAnswer {
-  const view: View = { allow, authenticated: false, indent: undefined };
+export function initial(ctx: RequestContext, config: ViewConfig): View | CoreAnswer {
+  const view: View = {
+    allow: config.allow,
+    sessionRead: false,
+    user: false,
+    indent: undefined,
+    authenticateHeader: authenticateHeader(config.authenticators),
+  };
   // DRF reads request.GET first (the format): a query of too many fields is Django's 400.
   if (queryFieldCount(ctx.rawQuery) > MAX_QUERY_FIELDS) return djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-  const neg = negotiate(formats, ctx.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
+  const neg = negotiate(config.renderers, ctx.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
   if (!neg.ok) return respondError(view, neg.status === 404 ? DRF_ERRORS.NOT_FOUND : DRF_ERRORS.NOT_ACCEPTABLE);
   view.indent = neg.indent;
-  view.authenticated = true;
-  const auth = authenticate(ctx.header('authorization'));
-  if (auth !== undefined) return respondError(view, auth);
+  const auth = authenticate(config.authenticators, ctx.header('authorization'), config.tokens);
+  view.sessionRead = auth.sessionRead;
+  view.user = auth.user;
+  if (auth.error !== undefined) return respondError(view, auth.error);
+  if (!config.anonymous && !auth.user) return respondError(view, DRF_ERRORS.NOT_AUTHENTICATED);
   return view;
 }
 
@@ -50,19 +75,27 @@ export function respond(view: View, status: number, body: string): CoreAnswer {
   const headers = {
     ...DJANGO_HEADERS,
     'content-type': JSON_TYPE,
-    vary: view.authenticated ? 'Accept, Cookie' : 'Accept',
+    vary: view.sessionRead ? 'Accept, Cookie' : 'Accept',
     allow: view.allow,
   };
   return { status, headers, body: withIndent(body, view.indent) };
 }
 
-/** An APIException raised in the view, as `handle_exception()` answers it. */
+/**
+ * An APIException raised in the view, as `handle_exception()` answers it: an authentication
+ * failure is 401 with `WWW-Authenticate` where the first authentication class has one, else 403.
+ */
 export function respondError(view: View, e: DrfError): CoreAnswer {
+  if (e.authentication === true) {
+    if (view.authenticateHeader === undefined) return respond(view, 403, detailBody(e.detail));
+    const answer = respond(view, 401, detailBody(e.detail));
+    return { ...answer, headers: { ...answer.headers, 'www-authenticate': view.authenticateHeader } };
+  }
   return respond(view, e.status, detailBody(e.detail));
 }
 
 /** An answer without a body (a 204 of DestroyModelMixin): no Content-Type. */
 export function respondEmpty(view: View, status: number): CoreAnswer {
-  const vary = view.authenticated ? 'Accept, Cookie' : 'Accept';
+  const vary = view.sessionRead ? 'Accept, Cookie' : 'Accept';
   return { status, headers: { ...DJANGO_HEADERS, vary, allow: view.allow }, body: '' };
 }
