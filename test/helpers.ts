@@ -9,7 +9,8 @@ export const SPEC = DEFAULTS.specFile;
 export const FIXTURES = DEFAULTS.fixturesDir;
 
 export function testConfig(overrides: Partial<StubConfig> = {}): StubConfig {
-  const r = resolveConfig({ logLevel: 'silent', ...overrides });
+  // Tests send `Host: stub.test`: every host is answered unless a test asks for the default.
+  const r = resolveConfig({ logLevel: 'silent', allowedHosts: ['*'], ...overrides });
   if (!r.ok) throw new Error(r.errors.join('; '));
   return r.config;
 }

@@ -1,5 +1,6 @@
 import { type CoreAnswer, type CoreOptions, type CoreRequest, djangoPage, StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
+import { LOOPBACK_CORS } from '../core/stub/cors.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
 import { BUNDLED_SNAPSHOT_JSON } from '../generated/bundled-snapshot.js';
@@ -52,7 +53,7 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
     allowedHosts: ['*'],
     fallbackHost: 'localhost',
     maxDelayMs: 10_000,
-    cors: true,
+    cors: LOOPBACK_CORS,
   };
   return new StubCore(compileSnapshot(options.snapshot ?? bundledSnapshot()), coreOptions);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=2
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULTS, resolveConfig, type StubConfig } from '../server/config.js';
+import type { CorsPolicy } from '../core/stub/cors.js';
+import { DEFAULTS, LOOPBACK_HOSTS, resolveConfig, type StubConfig } from '../server/config.js';
 import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
@@ -69,8 +70,8 @@ function serveOptions(cmd: Command): Command {
         "hosts to answer, comma-separated, Django's ALLOWED_HOSTS syntax (.example.com, *)",
       )
         .env('STUB_ALLOWED_HOSTS')
-        .default(['*'], '*')
-        .argParser(list),
+        .default([...LOOPBACK_HOSTS], 'loopback only: .localhost, 127.0.0.1, [::1]')
+        .argParser((v: string) => [...LOOPBACK_HOSTS, ...list(v)]),
     )
     .addOption(
       new Option('--spec <file>', 'root file of the OpenAPI document')
@@ -92,8 +93,36 @@ function serveOptions(cmd: Command): Command {
         .argParser(integer),
     )
     .addOption(
-      new Option('--no-cors', 'turn CORS off (on by default: Origin echoed, credentials allowed)').env('STUB_NO_CORS'),
+      new Option('--no-cors', 'no CORS header at all (by default: loopback origins echoed, credentials allowed)').env(
+        'STUB_NO_CORS',
+      ),
     )
+    .addOption(new Option('--cors <any>', 'echo every Origin, null included (not only loopback ones)').choices(['any']))
+    .addOption(
+      new Option('--cors-origin <origin>', 'also echo this Origin (repeatable), e.g. http://192.168.1.20:5173')
+        .env('STUB_CORS_ORIGINS')
+        .argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), ...list(v)]),
+    )
+    .addOption(
+      new Option(
+        '--frontend-origin <url>',
+        "CORS exactly as the deployment's own middleware answers with this FRONTEND_DOMAIN (e.g. https://app.team.lcog.org)",
+      ).env('STUB_FRONTEND_ORIGIN'),
+    )
+    .addOption(
+      new Option('--tokens <file>', 'a JSON array of valid token keys: any other gets 401 Invalid token.').env(
+        'STUB_TOKENS',
+      ),
+    )
+    .addOption(
+      new Option('--handlers <file>', 'a module of handlers by operationId (.js, .mjs or .ts)').env('STUB_HANDLERS'),
+    )
+    .addOption(
+      new Option('--strict-handlers', "a handler's answer its declaration refuses is a 500 with the violations")
+        .env('STUB_STRICT_HANDLERS')
+        .default(false),
+    )
+    .addOption(new Option('--now <time>', "a fixed time for handlers' context.now() (ISO 8601)").env('STUB_NOW'))
     .addOption(
       new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change')
         .env('STUB_WATCH')
@@ -145,7 +174,13 @@ interface ServeFlags {
   fixtures: string;
   seed: number;
   generateCount: number;
-  cors: boolean;
+  cors: boolean | 'any' | undefined;
+  corsOrigin?: string[];
+  frontendOrigin?: string;
+  tokens?: string;
+  handlers?: string;
+  strictHandlers: boolean;
+  now?: string;
   watch: boolean;
   types?: string;
   validateRequests: boolean;
@@ -153,6 +188,19 @@ interface ServeFlags {
   shutdownGrace: number;
   quiet: boolean;
   logFormat: 'pretty' | 'json';
+}
+
+/** The CORS policy the flags ask for; two that exclude each other are an error of the command line. */
+function corsPolicy(flags: ServeFlags): CorsPolicy {
+  const asked = [
+    flags.cors === false && '--no-cors',
+    flags.cors === 'any' && '--cors any',
+    flags.frontendOrigin !== undefined && '--frontend-origin',
+  ].filter(Boolean);
+  if (asked.length > 1) fail(`${asked.join(' and ')} exclude each other`);
+  if (flags.cors === false) return { mode: 'off' };
+  if (flags.frontendOrigin !== undefined) return { mode: 'deployment', frontendOrigin: flags.frontendOrigin };
+  return { mode: 'stub', origins: flags.cors === 'any' ? 'any' : 'loopback', extra: flags.corsOrigin ?? [] };
 }
 
 export function configFromFlags(flags: ServeFlags): StubConfig {
@@ -167,7 +215,11 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
     fixturesDir: flags.fixtures,
     seed: flags.seed,
     generateCount: flags.generateCount,
-    cors: flags.cors,
+    cors: corsPolicy(flags),
+    tokensFile: flags.tokens,
+    handlersFile: flags.handlers,
+    strictHandlers: flags.strictHandlers,
+    now: flags.now,
     watch: flags.watch,
     typesFile: flags.types,
     validateRequests: flags.validateRequests,

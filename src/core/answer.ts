@@ -1,10 +1,10 @@
-import { notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
+import { deploymentCors, notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
 import { pathInfo } from './django/urls.js';
 import { camelcaseToSpaces, determineActions, viewMetadata } from './drf/metadata.js';
 import { getObject, list, retrieve, serializerRules, urlOf, validatedBody, type ViewSet, write } from './drf/mixins.js';
 import { parseBody } from './drf/parsers.js';
 import { serializerFields } from './drf/serializers.js';
-import { apiRoot } from './drf/routers.js';
+import { apiRoot, type Match } from './drf/routers.js';
 import { DEFAULT_RENDERERS } from './drf/negotiation.js';
 import { allowHeader, initial, respond, type View, type ViewConfig } from './drf/views.js';
 import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, methodNotAllowedDetail, stubProblem } from './errors.js';
@@ -13,8 +13,8 @@ import type { CollectionModel, Model } from './model.js';
 import { parseQuery, type QueryMap } from './python/query.js';
 import type { AnswerViolation, CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
 import { drfJson } from './store.js';
-import { RESET_PATH, resetAnswer } from './stub/control.js';
-import { isPreflight, preflight, withCors } from './stub/cors.js';
+import { crossSiteRefused, RESET_PATH, resetAnswer, STUB_PREFIX } from './stub/control.js';
+import { crossSiteWrite, isPreflight, LOOPBACK_CORS, preflight, withCors } from './stub/cors.js';
 import { declaredAnswer, renderAnswer, successAnswer } from './stub/declared.js';
 import {
   type CollectionAccess,
@@ -80,7 +80,7 @@ export class StubCore {
   answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
     const finish = (a: CoreAnswer): CoreAnswer => {
       const answer = sessionMiddleware(req, a);
-      return this.options.cors ? withCors(answer, req.header) : answer;
+      return this.options.cors.mode === 'stub' ? withCors(this.options.cors, answer, req.header) : answer;
     };
     const answered = this.#answer(req);
     return answered instanceof Promise ? answered.then(finish) : finish(answered);
@@ -91,15 +91,29 @@ export class StubCore {
     // 1. The host (CommonMiddleware).
     const host = requestBaseUrl(req, this.options);
     if ('status' in host) return host;
-    if (this.options.cors && isPreflight(method, req.header)) return preflight(req.header);
+    const cors = this.options.cors;
+    if (cors.mode === 'stub' && isPreflight(method, req.header)) return preflight(cors, req.header);
     const q = req.url.indexOf('?');
     const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
     const path = pathInfo(q === -1 ? req.url : req.url.slice(0, q));
     // 2. The stub's own paths.
-    if (path === RESET_PATH) return resetAnswer(method, () => this.reset());
-    // 3. The route (DefaultRouter), or CommonMiddleware's answers.
+    if (path.startsWith(STUB_PREFIX)) {
+      if (
+        crossSiteWrite(cors, method, req.header) ||
+        (cors.mode !== 'stub' && crossSiteWrite(LOOPBACK_CORS, method, req.header))
+      )
+        return crossSiteRefused();
+      if (path === RESET_PATH) return resetAnswer(method, () => this.reset());
+    }
+    // 3. The route (DefaultRouter), or CommonMiddleware's answers; the deployment's CORS middleware
+    // sits inside CommonMiddleware.
+    const inner = (a: CoreAnswer): CoreAnswer =>
+      cors.mode === 'deployment' ? deploymentCors(a, cors.frontendOrigin) : a;
     const match = this.model.router.match(path);
-    if (!match) return notResolved(path, rawQuery, (p) => this.model.router.match(p) !== undefined);
+    if (!match) {
+      const answer = notResolved(path, rawQuery, (p) => this.model.router.match(p) !== undefined);
+      return answer.status === 404 ? inner(answer) : answer;
+    }
     const ctx: RequestContext = {
       method,
       baseUrl: host.baseUrl,
@@ -111,6 +125,12 @@ export class StubCore {
       header: req.header,
       body: req.body,
     };
+    const resolved = this.#resolved(ctx, match);
+    return resolved instanceof Promise ? resolved.then(inner) : inner(resolved);
+  }
+
+  /** The view of a resolved route. */
+  #resolved(ctx: RequestContext, match: Match): CoreAnswer | Promise<CoreAnswer> {
     if (match.kind === 'root') {
       const declared = this.model.operations.root;
       const renderers = declared?.renderers ?? this.model.operations.lists[0]?.renderers ?? DEFAULT_RENDERERS;
@@ -147,6 +167,8 @@ export class StubCore {
     if (ctx.method === 'OPTIONS') return this.#options(ctx, view, vs, route, renderers);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
+    // A write a page of another origin sent without a preflight: refused before it changes anything.
+    if (crossSiteWrite(this.options.cors, ctx.method, ctx.header)) return crossSiteRefused();
     // 9. The answer: a scenario's, a handler's, else the operation's own.
     const delayed = (a: CoreAnswer): CoreAnswer => (scenario.delayMs > 0 ? { ...a, delayMs: scenario.delayMs } : a);
     if (scenario.code !== undefined && scenario.code !== 200)

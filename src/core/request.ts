@@ -2,6 +2,7 @@ import type { HeaderGetter } from './django/host.js';
 import type { AnyOperation } from '../openapi/operations.js';
 import type { QueryMap } from './python/query.js';
 import type { Handler } from './stub/handler-types.js';
+import type { CorsPolicy } from './stub/cors.js';
 
 export type { HeaderGetter } from './django/host.js';
 
@@ -61,8 +62,8 @@ export interface CoreOptions {
   readonly fallbackHost: string;
   /** Upper bound of `Prefer: delay=MS`. */
   readonly maxDelayMs: number;
-  /** CORS for a browser app on another origin: the Origin echoed, credentials allowed. */
-  readonly cors: boolean;
+  /** Which browser pages may read the answers (stub/cors.ts). */
+  readonly cors: CorsPolicy;
   /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
   /** `--tokens`: the token keys TokenAuthentication accepts; any key without it (a stub has no users). */
   readonly tokens?: ReadonlySet<string> | undefined;

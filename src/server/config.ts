@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { type CorsPolicy, LOOPBACK_CORS } from '../core/stub/cors.js';
 
 /** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
 export interface StubConfig {
@@ -19,7 +20,16 @@ export interface StubConfig {
   readonly seed: number;
   /** Items generated per collection when its item schema has no `x-stub-count`. */
   readonly generateCount: number;
-  readonly cors: boolean;
+  /** Which browser pages may read the answers (`--no-cors`, `--cors any`, `--cors-origin`, `--frontend-origin`). */
+  readonly cors: CorsPolicy;
+  /** `--tokens`: a JSON file of the token keys TokenAuthentication accepts (any key without it). */
+  readonly tokensFile: string | undefined;
+  /** `--handlers`: the designer's module of handlers by operationId (.js, .mjs, .ts). */
+  readonly handlersFile: string | undefined;
+  /** `--strict-handlers`: a handler's answer its declaration refuses is a 500. */
+  readonly strictHandlers: boolean;
+  /** `--now`: a fixed time for handlers' `context.now()` (ISO 8601). */
+  readonly now: string | undefined;
   readonly watch: boolean;
   /** With `watch`: regenerate the TypeScript types into this file when the spec changes. */
   readonly typesFile: string | undefined;
@@ -32,6 +42,9 @@ export interface StubConfig {
   readonly shutdownGraceMs: number;
 }
 
+/** Django's ALLOWED_HOSTS for loopback: `localhost` and its subdomains, 127.0.0.1 and [::1]. */
+export const LOOPBACK_HOSTS: readonly string[] = Object.freeze(['.localhost', '127.0.0.1', '[::1]']);
+
 const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export const DEFAULTS: StubConfig = Object.freeze({
@@ -40,12 +53,17 @@ export const DEFAULTS: StubConfig = Object.freeze({
   pageSize: 100,
   baseUrl: undefined,
   trustProxy: false,
-  allowedHosts: Object.freeze(['*']),
+  // Loopback names only, as Vite answers after its DNS-rebinding advisory; --allowed-hosts adds.
+  allowedHosts: LOOPBACK_HOSTS,
   specFile: `${PACKAGE_ROOT}openapi/openapi.yaml`,
   fixturesDir: `${PACKAGE_ROOT}fixtures`,
   seed: 1,
   generateCount: 25,
-  cors: true,
+  cors: LOOPBACK_CORS,
+  tokensFile: undefined,
+  handlersFile: undefined,
+  strictHandlers: false,
+  now: undefined,
   watch: false,
   typesFile: undefined,
   validateRequests: false,
@@ -97,6 +115,16 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
         `base URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(merged.baseUrl)})`,
       );
   }
+  if (merged.now !== undefined && Number.isNaN(Date.parse(merged.now)))
+    errors.push(`now must be an ISO 8601 time such as 2026-01-05T10:00:00-08:00 (got ${JSON.stringify(merged.now)})`);
+  if (merged.cors.mode === 'deployment' && normalizeBaseUrl(merged.cors.frontendOrigin) !== merged.cors.frontendOrigin)
+    errors.push(
+      `frontend origin must be an origin such as https://app.team.lcog.org (got ${JSON.stringify(merged.cors.frontendOrigin)})`,
+    );
+  if (merged.cors.mode === 'stub')
+    for (const o of merged.cors.extra)
+      if (o === 'null' || normalizeBaseUrl(o) !== o)
+        errors.push(`a CORS origin is scheme://host[:port] (got ${JSON.stringify(o)})`);
   if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === ''))
     errors.push('allowed hosts must list at least one non-empty host');
   if (errors.length > 0) return { ok: false, errors };

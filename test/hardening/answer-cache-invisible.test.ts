@@ -144,7 +144,10 @@ describe.each<[string, Partial<StubConfig>]>([
     'a server behind a trusted proxy with ALLOWED_HOSTS',
     { pageSize: 10, trustProxy: true, allowedHosts: ['stub.test', '.example.org'] },
   ],
-  ['a server without CORS and a fixed base URL', { pageSize: 10, cors: false, baseUrl: 'https://api.example.org' }],
+  [
+    'a server without CORS and a fixed base URL',
+    { pageSize: 10, cors: { mode: 'off' }, baseUrl: 'https://api.example.org' },
+  ],
 ])('the answer cache is invisible: %s', (_name, overrides) => {
   let app: FastifyInstance;
   let state: StubState;

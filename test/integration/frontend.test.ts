@@ -46,7 +46,7 @@ describe('CORS (on by default)', () => {
   });
 
   it('--no-cors turns it off', async () => {
-    const off = await makeApp({ cors: false });
+    const off = await makeApp({ cors: { mode: 'off' } });
     const res = await off.inject({ url: '/api/v1/desk', headers: { origin } });
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
     const pre = await off.inject({

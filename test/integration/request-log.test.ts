@@ -46,7 +46,7 @@ afterEach(() => {
 
 describe('a stalled reader of the request log', () => {
   it('costs log lines, counted, never answers; the log resumes with the count once read again', async () => {
-    const { child, url } = await startCli(['serve', '--port', '0']);
+    const { child, url } = await startCli(['serve', '--port', '0', '--allowed-hosts', 'stub.local']);
     stop = () => child.kill('SIGKILL');
     const stdout = child.stdout;
     if (!stdout) throw new Error('no stdout');

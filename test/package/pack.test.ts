@@ -199,7 +199,7 @@ import { setupServer } from 'msw/node';
 
 export const handle: FetchHandler = createFetchHandler({ pageSize: 10, baseUrl: 'https://staging.example.org' });
 export const server = setupServer(...createHandlers({ snapshot: bundledSnapshot() }));
-export const core = new StubCore(compileSnapshot(bundledSnapshot()), { pageSize: 10, trustProxy: false, allowedHosts: ['*'], fallbackHost: 'h', maxDelayMs: 0, cors: false });
+export const core = new StubCore(compileSnapshot(bundledSnapshot()), { pageSize: 10, trustProxy: false, allowedHosts: ['*'], fallbackHost: 'h', maxDelayMs: 0, cors: { mode: 'off' } });
 export async function first(): Promise<Desk | undefined> {
   const res = await handle(new Request('https://staging.example.org/api/v1/desk'));
   return ((await res.json()) as { results: Desk[] }).results[0];
@@ -228,9 +228,11 @@ const custom = await createFetchHandler({ snapshot })(new Request('http://h/api/
 assert.equal((await custom.json()).pk, 3);
 const { buildApp, DEFAULTS, loadState, stateOptions } = await import('workplace-admin-stub/server');
 const app = await buildApp({ ...DEFAULTS, logLevel: 'silent' }, { current: await loadState(stateOptions(DEFAULTS)) });
-const detail = await app.inject({ url: '/api/v1/desk/3', headers: { host: 'h' } });
+const detail = await app.inject({ url: '/api/v1/desk/3', headers: { host: 'localhost:4010' } });
 assert.equal(detail.statusCode, 200);
-assert.equal(detail.json().url, 'http://h/api/v1/desk/3');
+assert.equal(detail.json().url, 'http://localhost:4010/api/v1/desk/3');
+// Only loopback hosts by default (DNS rebinding): Django's 400 page for another.
+assert.equal((await app.inject({ url: '/api/v1/desk/3', headers: { host: 'attacker.example' } })).statusCode, 400);
 await app.close();
 const { exitCode, loadContract, runCheck } = await import('workplace-admin-stub/check');
 assert.equal(typeof runCheck, 'function');

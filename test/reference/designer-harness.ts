@@ -92,6 +92,8 @@ export async function startDesignerStub(fixturesDir = DESIGNER_FIXTURES): Promis
     DESIGNER_SPEC,
     '--fixtures',
     fixturesDir,
+    '--allowed-hosts',
+    '*',
   ];
   let s: Awaited<ReturnType<typeof startCli>>;
   try {

@@ -15,6 +15,7 @@ import { buildCorpus, type CorpusRequest, SERVERS, type ServerKey } from './corp
 import { referenceVersions, startReference } from './drf-server.js';
 import { mapLimit, send } from './send.js';
 import { ROOT, startCli } from '../cli-helpers.js';
+import { LOOPBACK_HOSTS } from '../../src/server/config.js';
 
 export interface DifferentialOptions {
   /** Fixtures both servers load; the repository's fixtures/ by default. */
@@ -91,7 +92,9 @@ export function stubArgs(key: ServerKey, fixturesDir: string): string[] {
     '--page-size',
     String(c.pageSize),
     ...(c.trustProxy ? ['--trust-proxy'] : []),
-    ...(c.allowedHosts ? ['--allowed-hosts', c.allowedHosts.join(',')] : []),
+    // The stub answers loopback names besides those listed; any host where the reference does.
+    '--allowed-hosts',
+    c.allowedHosts ? c.allowedHosts.join(',') : '*',
     '--fixtures',
     fixturesDir,
   ];
@@ -120,7 +123,7 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
         const ref = await startReference({
           pageSize: c.pageSize,
           trustProxy: c.trustProxy,
-          allowedHosts: c.allowedHosts,
+          allowedHosts: c.allowedHosts && [...LOOPBACK_HOSTS, ...c.allowedHosts],
           fixturesDir,
         });
         refs.push(ref);

@@ -7,6 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadError } from '../../src/load/errors.js';
 import { loadState } from '../../src/load/state.js';
+import { LOOPBACK_HOSTS } from '../../src/server/config.js';
+import { ROOT } from '../cli-helpers.js';
 import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../hardening/workspace.js';
 import { listen, makeApp } from '../helpers.js';
 
@@ -439,12 +441,14 @@ describe('the answer cache in a hostile corpus: empty and absent headers, each s
     expect(bodies[3]).toBe(bodies[2]);
   });
 
-  it('an empty Origin is echoed as sent, never the cached answer of no Origin', async () => {
+  it('a loopback Origin is echoed as sent, never the cached answer of no Origin; an empty one never', async () => {
     plain.answerCache.clear();
     const none = await send(ports.plain, get('/api/v1/desk'));
+    const local = await send(ports.plain, get('/api/v1/desk', { origin: 'http://localhost:5173' }));
     const empty = await send(ports.plain, get('/api/v1/desk', { origin: '' }));
     expect(none.headers['access-control-allow-origin']).toBeUndefined();
-    expect(empty.headers['access-control-allow-origin']).toBe('');
+    expect(local.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(empty.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
 
@@ -669,5 +673,104 @@ describe('a corpus of hostile spec and fixture files: a load error with file, pl
     for (const line of problems.split('\n')) expect(line).toMatch(PLACE);
     expect(problems).not.toMatch(/Maximum call stack|root:x:0/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('a web page cannot reach the stub unless told (safe local defaults)', () => {
+  let app: FastifyInstance;
+  let designer: FastifyInstance;
+  let deployment: FastifyInstance;
+  let port: number;
+  let designerPort: number;
+  let deploymentPort: number;
+  beforeAll(async () => {
+    // The default configuration: loopback hosts and origins only.
+    app = await makeApp({ allowedHosts: LOOPBACK_HOSTS });
+    port = Number(new URL(await listen(app)).port);
+    designer = await makeApp({
+      allowedHosts: LOOPBACK_HOSTS,
+      specFile: path.join(ROOT, 'test/fixtures/designer/openapi.yaml'),
+      fixturesDir: path.join(ROOT, 'test/fixtures/designer/fixtures'),
+    });
+    designerPort = Number(new URL(await listen(designer)).port);
+    deployment = await makeApp({ cors: { mode: 'deployment', frontendOrigin: 'https://app.team.lcog.org' } });
+    deploymentPort = Number(new URL(await listen(deployment)).port);
+  });
+  afterAll(async () => {
+    await app.close();
+    await designer.close();
+    await deployment.close();
+  });
+  const at = (host: string, extra: Record<string, string> = {}) =>
+    `GET /api/v1/desk HTTP/1.1\r\nhost: ${host}\r\n${Object.entries(extra)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}connection: close\r\n\r\n`;
+
+  it.each(['localhost:4010', 'app.localhost', '127.0.0.1:4010', '[::1]:4010'])(
+    'a loopback Host is answered: %s',
+    async (host) => {
+      expect((await send(port, at(host))).status).toBe(200);
+    },
+  );
+
+  it.each(['attacker.example:4101', '192.168.1.20:4010', 'localhost.attacker.example'])(
+    "another Host (DNS rebinding) is Django's 400 page: %s",
+    async (host) => {
+      const a = await send(port, at(host));
+      expect(a.status).toBe(400);
+      expect(a.body).toMatch(DJANGO_PAGE);
+    },
+  );
+
+  it.each(['null', 'http://attacker.example', 'file://'])('the Origin %s is never echoed', async (origin) => {
+    const a = await send(port, at('localhost', { origin }));
+    expect(a.status).toBe(200);
+    expect(a.headers['access-control-allow-origin']).toBeUndefined();
+    const pre = await send(
+      port,
+      `OPTIONS /api/v1/desk HTTP/1.1\r\nhost: localhost\r\norigin: ${origin}\r\naccess-control-request-method: DELETE\r\nconnection: close\r\n\r\n`,
+    );
+    expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+    expect(pre.headers['access-control-allow-methods']).toBeUndefined();
+  });
+
+  it('a cross-site form POST creates nothing; the same POST from the dev server is answered', async () => {
+    const post = (origin: string) =>
+      `POST /api/v1/signature HTTP/1.1\r\nhost: localhost\r\norigin: ${origin}\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 29\r\nconnection: close\r\n\r\nwitness=w&name=A&review=1&x=1`;
+    const count = async () =>
+      (
+        JSON.parse((await send(designerPort, at('localhost').replace('/api/v1/desk', '/api/v1/signature'))).body) as {
+          count: number;
+        }
+      ).count;
+    const before = await count();
+    const refused = await send(designerPort, post('http://attacker.example'));
+    expect(refused.status).toBe(403);
+    expect(refused.headers['content-type']).toBe('application/problem+json');
+    expect(await count()).toBe(before);
+    const local = await send(designerPort, post('http://localhost:5173'));
+    expect([201, 400]).toContain(local.status);
+  });
+
+  it('a text/plain POST /__stub/reset from another origin resets nothing', async () => {
+    const reset = (origin: string) =>
+      `POST /__stub/reset HTTP/1.1\r\nhost: localhost\r\norigin: ${origin}\r\ncontent-type: text/plain\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`;
+    expect((await send(port, reset('http://attacker.example'))).status).toBe(403);
+    expect((await send(port, reset('null'))).status).toBe(403);
+    expect((await send(port, reset('http://localhost:5173'))).status).toBe(204);
+  });
+
+  it("--frontend-origin: exactly the deployment's middleware, inside CommonMiddleware", async () => {
+    const a = await send(deploymentPort, at('stub.test', { origin: 'http://localhost:9000' }));
+    expect(a.headers['access-control-allow-origin']).toBe('https://app.team.lcog.org');
+    expect(a.headers['access-control-allow-headers']).toBe('Content-Type, Authorization');
+    expect(a.headers['access-control-allow-methods']).toBe('GET, POST, PATCH, PUT, DELETE, OPTIONS');
+    expect(a.headers['access-control-allow-credentials']).toBeUndefined();
+    const missing = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api/v1/nosuch'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers['access-control-allow-origin']).toBe('https://app.team.lcog.org');
+    const slash = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api/v1'));
+    expect(slash.status).toBe(301);
+    expect(slash.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

@@ -41,3 +41,21 @@ export function sessionMiddleware(req: CoreRequest, answer: CoreAnswer): CoreAns
     headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie },
   };
 }
+
+/**
+ * The deployment's own CORS middleware (`--frontend-origin`): its FRONTEND_DOMAIN, the headers and
+ * the methods it allows, on every answer that passes through it (those of the view and of the URL
+ * resolver; not CommonMiddleware's own, which sits outside it). No credentials, no `Vary: Origin`,
+ * and no preflight handling: an OPTIONS reaches the view.
+ */
+export function deploymentCors(answer: CoreAnswer, frontendOrigin: string): CoreAnswer {
+  return {
+    ...answer,
+    headers: {
+      ...answer.headers,
+      'access-control-allow-origin': frontendOrigin,
+      'access-control-allow-headers': 'Content-Type, Authorization',
+      'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
+    },
+  };
+}

@@ -3,15 +3,43 @@ import type { HeaderGetter } from '../django/host.js';
 import type { CoreAnswer } from '../request.js';
 
 /**
- * The stub's own CORS, for a browser app on another origin (not the service's): the Origin
- * echoed with credentials on answers to a request that carries one, and preflights answered.
- * `Vary` stays the service's: these answers carry no freshness information (no Cache-Control,
- * Expires or validator), so no cache reuses one for another origin, and `Vary: Origin` would only
- * make them differ from what the service sends.
+ * Which browser pages may read the stub's answers.
+ * - `stub` (the default): the stub's own CORS, for a browser app on another origin: an allowed
+ *   Origin echoed with credentials, preflights answered. By default only loopback origins
+ *   (`http://localhost:5173`, `http://127.0.0.1:3000`, `*.localhost`, `[::1]`, any port) and
+ *   those `--cors-origin` adds; `any` echoes every origin, `null` included.
+ * - `deployment` (`--frontend-origin URL`): exactly the deployment's own middleware, which sets
+ *   its FRONTEND_DOMAIN on every answer that passes through it and leaves preflights to the view.
+ * - `off` (`--no-cors`): no CORS header at all.
  */
-export function withCors(answer: CoreAnswer, header: HeaderGetter): CoreAnswer {
+export type CorsPolicy =
+  | { readonly mode: 'stub'; readonly origins: 'loopback' | 'any'; readonly extra: readonly string[] }
+  | { readonly mode: 'deployment'; readonly frontendOrigin: string }
+  | { readonly mode: 'off' };
+
+export const LOOPBACK_CORS: CorsPolicy = Object.freeze({ mode: 'stub', origins: 'loopback', extra: [] });
+
+// An origin is `scheme://host[:port]`; loopback hosts as Vite's defaults count them.
+const LOOPBACK_ORIGIN =
+  /^https?:\/\/(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?$/i;
+
+/** May a page of this origin read the stub's answers under the stub's policy? */
+export function originAllowed(policy: CorsPolicy, origin: string): boolean {
+  if (policy.mode !== 'stub') return false;
+  if (policy.origins === 'any') return true;
+  return LOOPBACK_ORIGIN.test(origin) || policy.extra.includes(origin);
+}
+
+/**
+ * The stub's CORS headers on an answer to a request from an allowed origin. `Vary` stays the
+ * service's: these answers carry no freshness information (no Cache-Control, Expires or
+ * validator), so no cache reuses one for another origin, and `Vary: Origin` would only make them
+ * differ from what the service sends.
+ */
+export function withCors(policy: CorsPolicy, answer: CoreAnswer, header: HeaderGetter): CoreAnswer {
   const origin = header('origin');
   if (origin === undefined || answer.headers['access-control-allow-origin'] !== undefined) return answer;
+  if (!originAllowed(policy, origin)) return answer;
   return {
     ...answer,
     headers: {
@@ -30,16 +58,51 @@ export function isPreflight(method: string, header: HeaderGetter): boolean {
   );
 }
 
-/** The stub's answer to a preflight: every method, the headers asked for. */
-export function preflight(header: HeaderGetter): CoreAnswer {
+/**
+ * The stub's answer to a preflight from an allowed origin: every method, the headers asked for
+ * (only tokens, so that nothing of the request reaches a header unchecked). From any other
+ * origin: a 204 without CORS headers, which the browser refuses.
+ */
+export function preflight(policy: CorsPolicy, header: HeaderGetter): CoreAnswer {
+  const origin = header('origin') ?? '';
+  if (!originAllowed(policy, origin)) return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
   const requested = header('access-control-request-headers');
   const headers: Record<string, string> = {
     ...DJANGO_HEADERS,
-    'access-control-allow-origin': header('origin') ?? '*',
+    'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
     'access-control-max-age': '600',
   };
-  if (requested !== undefined) headers['access-control-allow-headers'] = requested;
+  if (requested !== undefined && HEADER_LIST.test(requested)) headers['access-control-allow-headers'] = requested;
   return { status: 204, headers, body: '' };
+}
+
+// A list of header names: RFC 9110 tokens, commas and spaces.
+const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z, \t-]*$/;
+
+/**
+ * A request a web page can send without a preflight (a CORS-simple one: a form POST, a
+ * `text/plain` body) from an origin the policy does not allow: refused before it changes
+ * anything (the stub's writes and everything under /__stub/). A browser sends `Origin` on every
+ * such request; requests without one (curl, a server) are never refused here.
+ */
+export function crossSiteWrite(policy: CorsPolicy, method: string, header: HeaderGetter): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  const origin = header('origin');
+  if (origin === undefined) return false;
+  if (policy.mode === 'deployment') return false;
+  if (policy.mode === 'stub' && originAllowed(policy, origin)) return false;
+  return isSimple(header);
+}
+
+/** A CORS-simple request's body type: a form or plain text (what a page may send without asking). */
+function isSimple(header: HeaderGetter): boolean {
+  const type = (header('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  return (
+    type === '' ||
+    type === 'application/x-www-form-urlencoded' ||
+    type === 'multipart/form-data' ||
+    type === 'text/plain'
+  );
 }

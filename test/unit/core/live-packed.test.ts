@@ -33,6 +33,7 @@ beforeAll(async () => {
   }));
   await writeFile(path.join(dir, 'desk.json'), `[\n${desks.map((d) => JSON.stringify(d)).join(',\n')}\n]\n`);
   const resolved = resolveConfig({
+    allowedHosts: ['*'],
     logLevel: 'silent',
     fixturesDir: dir,
     specFile: path.join(ROOT, 'test/fixtures/designer/openapi.yaml'),
