@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_BODY } from '../contract/http.js';
+import { LOADER_LIMITS } from '../contract/limits.js';
 
 // The bounds of the contract commands' options: a value outside is a bad argument (exit 2), not
 // a run that hangs for a day (--timeout 99999999999) or checks nothing (--max-pages 0).
@@ -7,7 +8,8 @@ export const BOUNDS = {
   timeout: { min: 1, max: 600_000, default: 10_000 },
   concurrency: { min: 1, max: 64, default: 4 },
   maxPages: { min: 1, max: 1_000_000, default: 1000 },
-  maxBody: { min: 1024, max: 1024 ** 3, default: DEFAULT_MAX_BODY },
+  // At most the largest file the stub loads: an answer past it could never be served or recorded.
+  maxBody: { min: 1024, max: LOADER_LIMITS.maxFileBytes, default: DEFAULT_MAX_BODY },
   itemUrls: { min: 0, max: 1_000_000_000 },
   port: { min: 0, max: 65_535 },
 } as const;
@@ -22,13 +24,13 @@ export function bounded(min: number, max: number, unit = '') {
   };
 }
 
-/** A size in bytes: `1048576`, `512k`, `16m`, `1g` (powers of 1024). */
+/** A size in bytes: `1048576`, `512k`, `16m` (powers of 1024). */
 export function bytes(value: string): number {
   const m = /^([0-9]+)([kmg]?)i?b?$/i.exec(value.trim());
   if (!m) throw new InvalidArgumentError('a size in bytes, such as 1048576, 512k or 16m.');
   const n = Number(m[1]) * 1024 ** ' kmg'.indexOf((m[2] || ' ').toLowerCase());
   const { min, max } = BOUNDS.maxBody;
-  if (n < min || n > max) throw new InvalidArgumentError(`must be from 1k to 1g.`);
+  if (n < min || n > max) throw new InvalidArgumentError(`must be from 1k to ${max / 1024 ** 2}m.`);
   return n;
 }
 

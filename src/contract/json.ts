@@ -1,10 +1,14 @@
+import { LOADER_LIMITS } from './limits.js';
+
 /**
- * How deep an answer's JSON may nest. DRF renders with Python's json module, whose recursion
- * limit (about 1,000) no serializer nears; the list envelope with desk items is 3 deep. Anything
- * deeper is refused before it is parsed: JSON.parse would manage, but every recursive walk after
- * it (Ajv, deep equality, JSON.stringify of a value to show) would overflow the stack.
+ * How deep an answer's JSON may nest: the loader's bound, so that an item the checker accepts in
+ * a page (three levels in: envelope, results, item) is one the stub loads from a fixture (two
+ * levels in). DRF renders with Python's json module, whose recursion limit (about 1,000) no
+ * serializer nears; the list envelope with desk items is 3 deep. Anything deeper is refused before
+ * it is parsed: JSON.parse would manage, but every recursive walk after it (Ajv, deep equality,
+ * JSON.stringify of a value to show) would overflow the stack.
  */
-export const MAX_JSON_DEPTH = 512;
+export const MAX_JSON_DEPTH = LOADER_LIMITS.maxDepth;
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; reason: string };
 

@@ -52,11 +52,11 @@ describe('hostile answers are reported, never a crash', () => {
     try {
       const report = await runCheck(contract, opts(d.base));
       const hit = report.violations.find((v) => v.rule === 'json');
-      expect(hit?.found).toMatch(/nested deeper than 512 levels/);
+      expect(hit?.found).toMatch(/nested deeper than 256 levels/);
       expect(exitCode(report)).toBe(1);
       const cli = await runCli(['check', '--base-url', d.base, '--only', 'desk']);
       expect(cli.code).toBe(1);
-      expect(cli.stdout).toMatch(/json \(spec: the body is valid JSON, nested at most 512 levels\)/);
+      expect(cli.stdout).toMatch(/json \(spec: the body is valid JSON, nested at most 256 levels\)/);
       expect(cli.stderr).toBe('');
     } finally {
       await d.close();
@@ -539,7 +539,7 @@ describe('arguments and exit codes', () => {
     [['--timeout', '99999999999'], /--timeout.*must be from 1 to 600000 ms/],
     [['--max-pages', '0'], /--max-pages.*must be from 1 to 1000000/],
     [['--concurrency', '0'], /--concurrency.*must be from 1 to 64/],
-    [['--max-body', '0'], /--max-body.*must be from 1k to 1g/],
+    [['--max-body', '0'], /--max-body.*must be from 1k to 512m/],
     [['--max-body', 'lots'], /--max-body.*a size in bytes/],
     [['--item-urls', '-1'], /--item-urls/],
     [['--header', 'NoColon'], /--header takes "Name: value"/],

@@ -79,8 +79,8 @@ describe('control characters never reach a terminal', () => {
 describe('JSON with a depth limit', () => {
   it('refuses 100,000 levels without recursion, and reads ordinary JSON', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    expect(nestingDepth(deep, 512)).toBe(513);
-    expect(parseJson(deep)).toEqual({ ok: false, reason: 'JSON nested deeper than 512 levels' });
+    expect(nestingDepth(deep, 256)).toBe(257);
+    expect(parseJson(deep)).toEqual({ ok: false, reason: 'JSON nested deeper than 256 levels' });
     expect(parseJson('{"a":"[[[[{{{{","b":[1,{"c":2}]}')).toEqual({
       ok: true,
       value: { a: '[[[[{{{{', b: [1, { c: 2 }] },
