@@ -1,5 +1,6 @@
 import type { DetailOperation } from '../openapi/operations.js';
 import type { AnswerContext } from './answer-rules.js';
+import { memberText } from './json.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { itemUrlPath } from '../core/django/urls.js';
@@ -76,24 +77,19 @@ export function itemUrlRules(
     f.report('urls.base', url, `${where}/url`, `an absolute url on ${ctx.scope.href}/`, itemUrl);
     return undefined;
   }
-  const pk = item[ctx.pkField];
-  if (typeof pk === 'number' || typeof pk === 'string') {
+  // The pk as the deployment wrote it: an integer past 2^53 is compared by its text, not rounded.
+  const pk = memberText(item, ctx.pkField);
+  if (pk !== undefined) {
     let segment: string | undefined;
     try {
       segment = decodeURIComponent(new URL(itemUrl).pathname.split('/').at(-1) ?? '');
     } catch {
       segment = undefined;
     }
-    if (segment !== String(pk))
-      f.report(
-        'item-url.pk',
-        url,
-        `${where}/url`,
-        `last path segment ${String(pk)} (the item's ${ctx.pkField})`,
-        itemUrl,
-      );
+    if (segment !== pk)
+      f.report('item-url.pk', url, `${where}/url`, `last path segment ${pk} (the item's ${ctx.pkField})`, itemUrl);
     else {
-      const expected = `${ctx.scope.url(itemUrlPath(ctx.detail, String(pk)))}${ctx.formatQuery}`;
+      const expected = `${ctx.scope.url(itemUrlPath(ctx.detail, pk))}${ctx.formatQuery}`;
       if (itemUrl !== expected) f.report('item-url.shape', url, `${where}/url`, expected, itemUrl);
     }
   }

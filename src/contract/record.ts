@@ -6,6 +6,7 @@ import { type CheckOptions, runCheck } from './checker.js';
 import type { CrawlObserver } from './collection-check.js';
 import { SchemaInferrer } from './infer-schema.js';
 import type { Contract } from './load.js';
+import { stringifyExact, withoutMember } from './json.js';
 import { REDACTED, Redactor } from './redact.js';
 import type { CheckReport, EndpointResult } from './report.js';
 import { BaseScope } from './scope.js';
@@ -156,10 +157,13 @@ function fixtureItem(
   p.infer?.add(item);
   if (contract.ajv.validate(p.list.itemPointer, item).length > 0) p.entry.invalid++;
   // The item's own url names the recorded deployment: the stub builds it per request (§9.2).
-  const { url, ...rest } = item as Record<string, unknown>;
+  const { url } = item as Record<string, unknown>;
   const kept =
-    p.buildsUrl || (typeof url === 'string' && scope.holdsLink(url)) ? rest : (item as Record<string, unknown>);
-  const json = JSON.stringify(kept, null, 2);
+    p.buildsUrl || (typeof url === 'string' && scope.holdsLink(url))
+      ? withoutMember(item as Record<string, unknown>, 'url')
+      : item;
+  // Integers exactly as the deployment sent them (a BigAutoField pk past 2^53 is not rounded).
+  const json = stringifyExact(kept, 2);
   const safe = redactor.redact(json);
   if (safe !== json) {
     p.entry.redacted++;
