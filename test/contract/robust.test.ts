@@ -505,6 +505,48 @@ describe('links are resolved before they are compared with the base; credentials
     }
   });
 
+  it('under a prefix, a link a front server would route elsewhere is reported and never requested', async () => {
+    const desk = {
+      building: 'A',
+      floor: 1,
+      number: '3',
+      active: true,
+      lead: false,
+      ergonomic: false,
+      held_today: false,
+    };
+    const d = await deployment((req, res, { origin }) => {
+      const p = pathOf(req);
+      if (p === '/prefix/api/v1/desk')
+        return sendJson(res, 200, {
+          count: 3,
+          // nginx decodes %2F before routing: /prefix/..%2Fother%2Fsteal reaches /other/steal.
+          next: `${origin}/prefix/..%2Fother%2Fsteal`,
+          previous: null,
+          results: [
+            { url: `${origin}/prefix/api/v1/desk/..;/..;/admin`, pk: 1, ...desk },
+            { url: `${origin}/prefix/api/v1/desk/1%2F..%2F..%2F..%2Fadmin`, pk: 2, ...desk },
+          ],
+        });
+      sendJson(res, 200, EMPTY_PAGE);
+    }, '/prefix');
+    try {
+      const report = await runCheck(
+        contract,
+        opts(d.base, { only: ['desk'], headers: { authorization: 'Token prefix-secret-2' } }),
+      );
+      expect(report.violations.filter((v) => v.rule === 'urls.base').map((v) => `${v.pointer} ${v.found}`)).toEqual([
+        `/next "${d.origin}/prefix/..%2Fother%2Fsteal"`,
+        `/results/0/url ${d.origin}/prefix/api/v1/desk/..;/..;/admin`,
+        `/results/1/url ${d.origin}/prefix/api/v1/desk/1%2F..%2F..%2F..%2Fadmin`,
+      ]);
+      // The reachability probe, then the first page: nothing else.
+      expect(d.seen.map((s) => s.url)).toEqual(['/prefix/api/v1/desk', '/prefix/api/v1/desk?format=api']);
+    } finally {
+      await d.close();
+    }
+  });
+
   it('the base URL is the deployment root: …/api/v1/ is refused with a hint', async () => {
     const port = await freePort();
     const r = await runCli(['check', '--base-url', `http://127.0.0.1:${port}/api/v1/`]);

@@ -105,8 +105,30 @@ describe('links are resolved before they are compared with the base', () => {
     ['http://127.0.0.1:8000@evil.example/prefix/api', false],
     ['/prefix/api/v1/desk', false],
     ['//127.0.0.1:8000/prefix/api/v1/desk', false],
+    // What a server in front may read as leaving the prefix, though WHATWG URL keeps it under.
+    ['http://127.0.0.1:8000/prefix/..%2Fother%2Fsteal', false],
+    ['http://127.0.0.1:8000/prefix/..%2fadmin', false],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/a%2Fb', false],
+    ['http://127.0.0.1:8000/prefix/..%5Cadmin', false],
+    ['http://127.0.0.1:8000/prefix/..;/admin', false],
+    ['http://127.0.0.1:8000/prefix/api/.;/x', false],
+    ['http://127.0.0.1:8000/prefix/..%3B/admin', false],
+    ['http://127.0.0.1:8000/prefix/%2e%2e;x/admin', false],
+    ['http://127.0.0.1:8000/prefix/%252e%252e/admin', false],
+    ['http://127.0.0.1:8000/prefix/..%252Fadmin', false],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk;x=1', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/a;b', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/...', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/50%25off', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/%zz', true],
   ])('%s on the base: %s', (link, on) => {
     expect(scope.holdsLink(link)).toBe(on);
+  });
+});
+
+describe('a base without a prefix: every path of its origin is on it', () => {
+  it.each(['http://h/..%2Fadmin', 'http://h/..;/admin', 'http://h/api/v1/desk'])('%s', (link) => {
+    expect(new BaseScope('http://h').holdsLink(link)).toBe(true);
   });
 });
 
