@@ -62,6 +62,27 @@ describe('redaction: every encoding, before any clipping', () => {
   });
 });
 
+describe('redaction: base64 and base64url of a secret inside a longer value, at every alignment', () => {
+  // Bytes whose base64 holds '+' and '/' (base64url: '-' and '_').
+  const token = 'k>?~s3cr>t?~v9';
+  const r = Redactor.forHeaders({ authorization: `Token ${token}` });
+  const cases: [string, string, string, string][] = [];
+  for (const before of ['', 't', 'to', 'tok=', 'token=', '{"a":1,"tok":"'])
+    for (const after of ['', '"', '";x', '&y=1'])
+      for (const encoding of ['base64', 'base64url'] as const)
+        cases.push([encoding, before, after, Buffer.from(`${before}${token}${after}`).toString(encoding)]);
+
+  it.each(cases)('%s of %j + token + %j', (_encoding, before, _after, encoded) => {
+    const out = r.redact(`value=${encoded};`);
+    expect(out).toContain(REDACTED);
+    // No four characters that the token's bytes alone decide are left.
+    const start = Math.ceil((before.length * 8) / 6);
+    const end = Math.floor(((before.length + token.length) * 8) / 6);
+    const tokenChars = encoded.slice(start, end);
+    for (let i = 0; i + 4 <= tokenChars.length; i++) expect(out).not.toContain(tokenChars.slice(i, i + 4));
+  });
+});
+
 describe('control characters never reach a terminal', () => {
   it.each([
     ['ESC (CSI, clear screen)', '\u001b[2J'],
