@@ -293,6 +293,12 @@ httpOptions(
       ),
     )
     .option('--errors', 'answer 502 application/problem+json listing the violations instead of a broken answer', false)
+    .option(
+      '--cors-origin <origin>',
+      'an origin besides loopback ones (localhost, *.localhost, 127.0.0.1, [::1]) whose pages may read the answers, e.g. https://dev.example.org (repeatable; null never)',
+      collect,
+      [],
+    )
     .option('--junit <file>', 'at exit (SIGINT/SIGTERM), write the answers seen as JUnit XML'),
   { header: false, pages: false },
 ).action(async (flags: ProxyFlags) => {

@@ -1,5 +1,6 @@
 import { type Contract, loadContract } from '../contract/load.js';
 import { junitFromEndpoints } from '../contract/junit.js';
+import { corsOrigin } from '../contract/proxy/cors.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
@@ -12,6 +13,7 @@ export interface ProxyFlags {
   host: string;
   spec: string;
   errors: boolean;
+  corsOrigin: string[];
   junit?: string;
   timeout: number;
   maxBody: number;
@@ -27,6 +29,15 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
   if (!upstream.ok) {
     process.stderr.write(`error: ${upstream.error}\n`);
     return 2;
+  }
+  const corsOrigins: string[] = [];
+  for (const value of flags.corsOrigin) {
+    const o = corsOrigin(value);
+    if (!o.ok) {
+      process.stderr.write(`error: ${printable(o.error)}\n`);
+      return 2;
+    }
+    corsOrigins.push(o.origin);
   }
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
@@ -52,6 +63,7 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
       errors: flags.errors,
       timeoutMs: flags.timeout,
       maxBody: flags.maxBody,
+      corsOrigins,
       log: (line) => process.stderr.write(`${printable(line)}\n`),
     });
   } catch (e) {
