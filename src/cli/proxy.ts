@@ -1,19 +1,20 @@
 import { type Contract, loadContract } from '../contract/load.js';
 import { junitFromEndpoints } from '../contract/junit.js';
-import { corsOrigin } from '../contract/proxy/cors.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { checkBaseUrl } from './contract-options.js';
 import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
+/** The settings of `proxy`, resolved (contract-config.ts): every value checked already. */
 export interface ProxyFlags {
-  upstream: string;
+  /** The upstream (--upstream). */
+  baseUrl: string;
   port: number;
   host: string;
   spec: string;
   errors: boolean;
-  corsOrigin: string[];
+  /** Origins checked by corsOrigin already. */
+  corsOrigins?: string[];
   junit?: string;
   timeout: number;
   maxBody: number;
@@ -25,20 +26,6 @@ export interface ProxyFlags {
  * port it cannot listen on, 3 when it failed itself.
  */
 export async function proxy(flags: ProxyFlags): Promise<number> {
-  const upstream = checkBaseUrl(flags.upstream, '--upstream');
-  if (!upstream.ok) {
-    process.stderr.write(`error: ${upstream.error}\n`);
-    return 2;
-  }
-  const corsOrigins: string[] = [];
-  for (const value of flags.corsOrigin) {
-    const o = corsOrigin(value);
-    if (!o.ok) {
-      process.stderr.write(`error: ${printable(o.error)}\n`);
-      return 2;
-    }
-    corsOrigins.push(o.origin);
-  }
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
     if (why) {
@@ -57,13 +44,13 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
   try {
     running = await startProxy({
       contract,
-      upstream: flags.upstream,
+      upstream: flags.baseUrl,
       host: flags.host,
       port: flags.port,
       errors: flags.errors,
       timeoutMs: flags.timeout,
       maxBody: flags.maxBody,
-      corsOrigins,
+      corsOrigins: flags.corsOrigins ?? [],
       log: (line) => process.stderr.write(`${printable(line)}\n`),
     });
   } catch (e) {

@@ -7,15 +7,15 @@ import { exitCode } from '../contract/report.js';
 import { textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { checkBaseUrl, parseHeaders } from './contract-options.js';
 import { reason } from './report-files.js';
 
+/** The settings of `record`, resolved (contract-config.ts): every value checked already. */
 export interface RecordFlags {
   baseUrl: string;
   out: string;
   force: boolean;
   spec: string;
-  header: string[];
+  headers?: Record<string, string>;
   timeout: number;
   maxBody: number;
   concurrency: number;
@@ -36,10 +36,6 @@ const fail = (message: string): number => {
  * reachable, 3 when the recorder failed itself.
  */
 export async function record(flags: RecordFlags): Promise<number> {
-  const base = checkBaseUrl(flags.baseUrl, '--base-url');
-  if (!base.ok) return fail(base.error);
-  const headers = parseHeaders(flags.header);
-  if (!headers.ok) return fail(headers.error);
   let contract: Contract;
   try {
     contract = await loadContract(flags.spec);
@@ -63,7 +59,7 @@ export async function record(flags: RecordFlags): Promise<number> {
   try {
     const result = await runRecord(contract, {
       baseUrl: flags.baseUrl,
-      headers: headers.headers,
+      headers: flags.headers ?? {},
       timeoutMs: flags.timeout,
       maxBody: flags.maxBody,
       concurrency: flags.concurrency,
