@@ -12,6 +12,7 @@ import { memberText, sameJson, sameMember } from './json.js';
 import { asJson, asJsonMember } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { buildsUrl, describesFields, lookupField } from '../openapi/item-schema.js';
+import { count } from './words.js';
 
 /** Sees each page's items while they are held (drift and the recorder), then the collection's end. */
 export interface CrawlObserver {
@@ -207,21 +208,22 @@ export class CollectionCheck {
     return r;
   }
 
-  #conclude(firstUrl: string, count: number | undefined): void {
+  #conclude(firstUrl: string, total: number | undefined): void {
     const r = this.result;
     const skip = (rules: readonly RuleId[], why: string) => {
       for (const rule of rules) if (this.findings.count(rule) === 0 && r.rules.includes(rule)) r.skipped[rule] ??= why;
     };
     if (r.truncated) {
       const why = `not verified: the crawl stopped at --max-pages ${this.s.maxPages} before the last page`;
-      if (this.s.allowTruncated) skip(['crawl.truncated'], `allowed by --allow-truncated: stopped at ${r.pages} pages`);
+      if (this.s.allowTruncated)
+        skip(['crawl.truncated'], `allowed by --allow-truncated: stopped at ${count(r.pages, 'page')}`);
       else
         this.findings.report(
           'crawl.truncated',
           firstUrl,
           '/next',
           `the last page within --max-pages ${this.s.maxPages}`,
-          `a next link after page ${r.pages}: ${r.items} items of ${String(count)} reached; count, duplicates and later pages not verified`,
+          `a next link after page ${r.pages}: ${count(r.items, 'item')} of ${String(total)} reached; count, duplicates and later pages not verified`,
         );
       skip(['envelope.count-reached'], why);
     }
@@ -233,13 +235,13 @@ export class CollectionCheck {
     } else if (!r.reachedEnd && !r.truncated) {
       skip(['envelope.count-reached'], `not verified: the crawl stopped at page ${r.pages + 1}`);
     }
-    if (r.reachedEnd && count !== undefined && r.items !== count) {
+    if (r.reachedEnd && total !== undefined && r.items !== total) {
       this.findings.report(
         'envelope.count-reached',
         firstUrl,
         '/count',
         `${r.items} (the items reached by following next)`,
-        String(count),
+        String(total),
       );
     }
     if (r.rules.includes('item-url.addressable') && r.itemUrlsFetched === 0 && r.items > 0 && this.s.itemUrls === 0) {

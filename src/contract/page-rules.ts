@@ -4,6 +4,7 @@ import { memberText } from './json.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { itemUrlPath } from '../core/django/urls.js';
+import { count } from './words.js';
 
 /** The list envelope, as far as a page has it. */
 export interface Envelope {
@@ -41,15 +42,15 @@ export function pageRules(ctx: PageContext, url: string, body: Envelope, isFirst
     if (body.count === 0) {
       if (body.next !== null) f.report('envelope.empty', url, '/next', 'null (count is 0)', asJson(body.next));
       if (body.results.length > 0)
-        f.report('envelope.empty', url, '/results', '[] (count is 0)', `${body.results.length} items`);
+        f.report('envelope.empty', url, '/results', '[] (count is 0)', count(body.results.length, 'item'));
     }
     if (body.next === null && body.results.length !== body.count) {
       f.report(
         'envelope.single-page',
         url,
         '/results',
-        `${body.count} items (count, and next is null)`,
-        `${body.results.length} items`,
+        `${count(body.count, 'item')} (count, and next is null)`,
+        count(body.results.length, 'item'),
       );
     }
   }

@@ -313,7 +313,9 @@ function recordingNote(
     // Only a complete recording is one to serve: the stub would make up the collections missing.
     ...(complete
       ? { serve: `workplace-stub --fixtures ${out}${pageSize ? ` --page-size ${pageSize}` : ''}` }
-      : { incomplete: `${collections.filter((c) => c.reason !== undefined).length} collections not recorded` }),
+      : {
+          incomplete: `${count(collections.filter((c) => c.reason !== undefined).length, 'collection')} not recorded`,
+        }),
     pageSize: pageSize ?? null,
     contractViolations: report.violations.length,
     collections: Object.fromEntries(

@@ -12,6 +12,7 @@ import { CorsPolicy, corsHeaders, hasOwnCors, preflightHeaders } from './cors.js
 import { BaseRewriter, isRewritable } from './rewrite.js';
 import { ProxySession } from './session.js';
 import { proxyRules, route, validateAnswer } from './validate.js';
+import { count } from '../words.js';
 
 export interface ProxyOptions {
   readonly contract: Contract;
@@ -232,7 +233,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
         res,
         502,
         "The upstream's answer breaks the contract",
-        `${method} ${upstream.relative(target)}: ${violations.length} violations`,
+        `${method} ${upstream.relative(target)}: ${count(violations.length, 'violation')}`,
         {
           upstream: { status: r.status },
           violations: violations.map(describe),
