@@ -5,16 +5,16 @@ import { type CheckReport, type EndpointResult, exitCode } from '../contract/rep
 import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { checkBaseUrl, parseHeaders } from './contract-options.js';
 import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
+/** The settings of `check`, resolved (contract-config.ts): every value checked already. */
 export interface CheckFlags {
   baseUrl: string;
   compare?: string;
-  compareHeader: string[];
+  compareHeaders?: Record<string, string>;
   failOnDrift: boolean;
   spec: string;
-  header: string[];
+  headers?: Record<string, string>;
   timeout: number;
   concurrency: number;
   maxPages: number;
@@ -39,14 +39,6 @@ const fail = (message: string): number => {
  * 3 the checker itself failed: one line on stderr saying why, after the reports of what was done.
  */
 export async function check(flags: CheckFlags): Promise<number> {
-  const base = checkBaseUrl(flags.baseUrl, '--base-url');
-  if (!base.ok) return fail(base.error);
-  const other = flags.compare === undefined ? undefined : checkBaseUrl(flags.compare, '--compare');
-  if (other && !other.ok) return fail(other.error);
-  const headers = parseHeaders(flags.header);
-  if (!headers.ok) return fail(headers.error);
-  const compareHeaders = parseHeaders(flags.compareHeader, '--compare-header');
-  if (!compareHeaders.ok) return fail(compareHeaders.error);
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
     if (why) return fail(`--junit: ${why}`);
@@ -65,7 +57,7 @@ export async function check(flags: CheckFlags): Promise<number> {
   const done: EndpointResult[] = [];
   const opts: CheckOptions = {
     baseUrl: flags.baseUrl,
-    headers: headers.headers,
+    headers: flags.headers ?? {},
     timeoutMs: flags.timeout,
     concurrency: flags.concurrency,
     maxPages: flags.maxPages,
@@ -85,7 +77,7 @@ export async function check(flags: CheckFlags): Promise<number> {
     const why = reason(e);
     if (progress) process.stderr.write('\r\x1b[2K');
     const partial: CheckReport = {
-      baseUrl: base.url.href,
+      baseUrl: new URL(flags.baseUrl).href,
       specFile: contract.spec.rootFile,
       durationMs: 0,
       requests: 0,
@@ -111,11 +103,11 @@ export async function check(flags: CheckFlags): Promise<number> {
   try {
     let code: number;
     let outputs: { text: string; json: string; junit: string };
-    if (other?.ok) {
+    if (flags.compare !== undefined) {
       const result = await runCompare(
         contract,
         opts,
-        { ...opts, baseUrl: flags.compare ?? '', headers: compareHeaders.headers },
+        { ...opts, baseUrl: flags.compare, headers: flags.compareHeaders ?? {} },
         flags.failOnDrift,
       );
       code = compareExitCode(result);

@@ -6,10 +6,7 @@ import { DEFAULTS, LOOPBACK_HOSTS, resolveConfig, type StubConfig } from '../ser
 import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
-import type { CheckFlags } from './check.js';
-import { BOUNDS, bounded, collect, httpOptions } from './contract-options.js';
-import type { ProxyFlags } from './proxy.js';
-import type { RecordFlags } from './record.js';
+import { addContractCommands } from './contract-commands.js';
 
 // A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
 // else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
@@ -279,96 +276,7 @@ program
     process.exit(await (await import('./snapshot.js')).snapshot(flags));
   });
 
-httpOptions(
-  program
-    .command('check')
-    .description(
-      'check a deployment against the spec and the interface document (exit 0 holds, 1 violations, 2 bad arguments or nothing reachable, 3 the checker failed)',
-    )
-    .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org (not …/api/v1)")
-    .addOption(
-      new Option('--spec <file>', 'root file of the OpenAPI document').default(
-        DEFAULTS.specFile,
-        'the bundled openapi/openapi.yaml',
-      ),
-    ),
-)
-  .addOption(
-    new Option(
-      '--item-urls <n>',
-      'item urls fetched per collection at most (0: none; each is checked to answer its item)',
-    )
-      .default(undefined, 'all')
-      .argParser(bounded(BOUNDS.itemUrls.min, BOUNDS.itemUrls.max)),
-  )
-  .option(
-    '--probes',
-    "also check each collection's error contract: invalid page, page past the end, unknown format and pk, a write method, HEAD",
-    false,
-  )
-  .option(
-    '--compare <url>',
-    'a second deployment (e.g. production): each checked on its own, then what differs between them is reported',
-  )
-  .option(
-    '--compare-header <header>',
-    'a header for the --compare deployment only (repeatable; --header goes to --base-url only)',
-    collect,
-    [],
-  )
-  .option('--fail-on-drift', 'with --compare: differences between the deployments fail the run (exit 1)', false)
-  .option('--json', 'the report as JSON on stdout', false)
-  .option('--junit <file>', 'also write JUnit XML (its folder is created)')
-  .action(async (flags: CheckFlags) => {
-    process.exit(await (await import('./check.js')).check(flags));
-  });
-
-httpOptions(
-  program
-    .command('proxy')
-    .description(
-      "a validating proxy: forwards every request to --upstream, checks each answer against the contract, rewrites the upstream's urls to its own, adds x-contract-violations",
-    )
-    .requiredOption('--upstream <url>', "the deployment's root, e.g. https://staging.example.org")
-    .addOption(
-      new Option('-p, --port <n>', 'port to listen on (0: any free port)')
-        .default(4011)
-        .argParser(bounded(BOUNDS.port.min, BOUNDS.port.max)),
-    )
-    .addOption(
-      new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)').default('127.0.0.1'),
-    )
-    .addOption(
-      new Option('--spec <file>', 'root file of the OpenAPI document').default(
-        DEFAULTS.specFile,
-        'the bundled openapi/openapi.yaml',
-      ),
-    )
-    .option('--errors', 'answer 502 application/problem+json listing the violations instead of a broken answer', false)
-    .option('--junit <file>', 'at exit (SIGINT/SIGTERM), write the answers seen as JUnit XML'),
-  { header: false, pages: false },
-).action(async (flags: ProxyFlags) => {
-  process.exit(await (await import('./proxy.js')).proxy(flags));
-});
-
-httpOptions(
-  program
-    .command('record')
-    .description(
-      'record a deployment into fixtures: <out>/<resource>.json per collection, and suggested-schemas.yaml for items the spec does not describe',
-    )
-    .requiredOption('--base-url <url>', "the deployment's root, e.g. https://staging.example.org")
-    .requiredOption('--out <dir>', 'the folder of the fixtures (created when missing)')
-    .option('--force', 'overwrite fixtures that exist', false)
-    .addOption(
-      new Option('--spec <file>', 'root file of the OpenAPI document').default(
-        DEFAULTS.specFile,
-        'the bundled openapi/openapi.yaml',
-      ),
-    ),
-).action(async (flags: RecordFlags) => {
-  process.exit(await (await import('./record.js')).record(flags));
-});
+addContractCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -3,15 +3,18 @@ import { junitFromEndpoints } from '../contract/junit.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { checkBaseUrl } from './contract-options.js';
 import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
+/** The settings of `proxy`, resolved (contract-config.ts): every value checked already. */
 export interface ProxyFlags {
-  upstream: string;
+  /** The upstream (--upstream). */
+  baseUrl: string;
   port: number;
   host: string;
   spec: string;
   errors: boolean;
+  /** Origins checked by corsOrigin already. */
+  corsOrigins?: string[];
   junit?: string;
   timeout: number;
   maxBody: number;
@@ -23,11 +26,6 @@ export interface ProxyFlags {
  * port it cannot listen on, 3 when it failed itself.
  */
 export async function proxy(flags: ProxyFlags): Promise<number> {
-  const upstream = checkBaseUrl(flags.upstream, '--upstream');
-  if (!upstream.ok) {
-    process.stderr.write(`error: ${upstream.error}\n`);
-    return 2;
-  }
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
     if (why) {
@@ -46,12 +44,13 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
   try {
     running = await startProxy({
       contract,
-      upstream: flags.upstream,
+      upstream: flags.baseUrl,
       host: flags.host,
       port: flags.port,
       errors: flags.errors,
       timeoutMs: flags.timeout,
       maxBody: flags.maxBody,
+      corsOrigins: flags.corsOrigins ?? [],
       log: (line) => process.stderr.write(`${printable(line)}\n`),
     });
   } catch (e) {

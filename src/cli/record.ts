@@ -1,19 +1,21 @@
 import path from 'node:path';
 import { type Contract, loadContract } from '../contract/load.js';
 import { runRecord } from '../contract/record.js';
+import { discardStage } from '../contract/record-folder.js';
+import { count } from '../contract/words.js';
 import { exitCode } from '../contract/report.js';
 import { textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
 import { printLoadError } from '../load/report.js';
-import { checkBaseUrl, parseHeaders } from './contract-options.js';
 import { reason } from './report-files.js';
 
+/** The settings of `record`, resolved (contract-config.ts): every value checked already. */
 export interface RecordFlags {
   baseUrl: string;
   out: string;
   force: boolean;
   spec: string;
-  header: string[];
+  headers?: Record<string, string>;
   timeout: number;
   maxBody: number;
   concurrency: number;
@@ -34,10 +36,6 @@ const fail = (message: string): number => {
  * reachable, 3 when the recorder failed itself.
  */
 export async function record(flags: RecordFlags): Promise<number> {
-  const base = checkBaseUrl(flags.baseUrl, '--base-url');
-  if (!base.ok) return fail(base.error);
-  const headers = parseHeaders(flags.header);
-  if (!headers.ok) return fail(headers.error);
   let contract: Contract;
   try {
     contract = await loadContract(flags.spec);
@@ -47,10 +45,21 @@ export async function record(flags: RecordFlags): Promise<number> {
   }
   const unknown = flags.only.filter((r) => !contract.operations.lists.some((l) => l.resource === r));
   if (unknown.length > 0) return fail(`--only names no collection of the spec: ${unknown.join(', ')}`);
+  // Interrupted (Ctrl-C, a CI job cancelled): the staging folder goes, --out is left as it was;
+  // then the process ends by the same signal, as it would have without this handler.
+  let stage: string | undefined;
+  const interrupted = (signal: NodeJS.Signals) => {
+    if (stage !== undefined) discardStage(stage);
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
   try {
     const result = await runRecord(contract, {
       baseUrl: flags.baseUrl,
-      headers: headers.headers,
+      headers: flags.headers ?? {},
       timeoutMs: flags.timeout,
       maxBody: flags.maxBody,
       concurrency: flags.concurrency,
@@ -60,6 +69,9 @@ export async function record(flags: RecordFlags): Promise<number> {
       format: flags.format === 'none' ? '' : flags.format,
       outDir: flags.out,
       force: flags.force,
+      onStage: (dir) => {
+        stage = dir;
+      },
     });
     if (!result.ok) return fail(result.error);
     const code = exitCode(result.report);
@@ -72,10 +84,12 @@ export async function record(flags: RecordFlags): Promise<number> {
     for (const c of result.collections) {
       lines.push(
         c.written
-          ? `✓ ${c.resource}: ${c.items} items → ${rel(c.file)}${c.redacted ? ` (${c.redacted} with a credential redacted)` : ''}`
+          ? `✓ ${c.resource}: ${count(c.items, 'item')} → ${rel(c.file)}${c.redacted ? ` (${c.redacted} with a credential redacted)` : ''}`
           : `✗ ${c.resource}: not written: ${c.reason ?? ''}`,
       );
     }
+    if (result.carried.length > 0)
+      lines.push('', `Kept from the folder before (not recorded this time): ${result.carried.join(', ')}`);
     if (result.suggested)
       lines.push(
         '',
@@ -85,17 +99,25 @@ export async function record(flags: RecordFlags): Promise<number> {
     if (violations > 0)
       lines.push(
         '',
-        `${violations} contract violations seen while recording: run \`workplace-stub check --base-url ${result.report.baseUrl}\` for them`,
+        `${count(violations, 'contract violation')} seen while recording: run \`workplace-stub check --base-url ${result.report.baseUrl}\` for them`,
       );
+    const missing = result.collections.filter((c) => !c.written);
+    // Only a whole recording is one to serve: in place of a collection missing, the stub would
+    // serve the spec's examples beside the recorded ones.
     lines.push(
       '',
-      `Serve it: workplace-stub --fixtures ${rel(flags.out)}${result.pageSize ? ` --page-size ${result.pageSize}` : ''}`,
+      missing.length === 0
+        ? `Serve it: workplace-stub --fixtures ${rel(flags.out)}${result.pageSize ? ` --page-size ${result.pageSize}` : ''}`
+        : `Not a complete recording: ${count(missing.length, 'collection')} of ${result.collections.length} not recorded (${missing.map((c) => c.resource).join(', ')}). Record again when the reasons above are gone (--only names the collections to record; the others are kept).`,
       '',
     );
     process.stdout.write(lines.join('\n'));
-    return result.collections.every((c) => c.written) ? 0 : 1;
+    return missing.length === 0 ? 0 : 1;
   } catch (e) {
     process.stderr.write(`error: the recorder failed: ${printable(reason(e))}\n`);
     return 3;
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
   }
 }

@@ -5,6 +5,7 @@ import { runProbes } from './probes.js';
 import { Redactor } from './redact.js';
 import type { CheckReport, EndpointResult } from './report.js';
 import { BaseScope } from './scope.js';
+import { count } from './words.js';
 
 export { exitCode } from './report.js';
 export type { CheckReport, EndpointResult } from './report.js';
@@ -61,7 +62,7 @@ function hintsFor(scope: BaseScope, endpoints: readonly EndpointResult[]): { hin
   const refused = endpoints.length > 0 && denied === endpoints.length;
   if (denied > 0) {
     hints.push(
-      `${refused ? 'every collection' : `${denied} of ${endpoints.length} collections`} answered 401/403: does the deployment need credentials? Pass them with --header 'Authorization: Token …' (sent to the base URL only, never reported).`,
+      `${refused ? 'every collection' : `${denied} of ${count(endpoints.length, 'collection')}`} answered 401/403: does the deployment need credentials? Pass them with --header 'Authorization: Token …' (sent to the base URL only, never reported).`,
     );
   }
   if (namesApiPrefix(scope))

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { DetailOperation, ListOperation } from '../openapi/operations.js';
 import { type AnswerContext, checkAnswer } from './answer-rules.js';
 import { Findings } from './findings.js';
@@ -9,9 +8,11 @@ import { asEnvelope, itemUrlRules, type PageContext, pageRules } from './page-ru
 import type { Redactor } from './redact.js';
 import type { EndpointResult } from './report.js';
 import { ANSWER_RULES, CRAWL_RULES, ITEM_RULES, ITEM_URL_RULES, PROBE_RULES, type RuleId } from './rules.js';
-import { asJson } from './safe-text.js';
+import { memberText, sameJson, sameMember } from './json.js';
+import { asJson, asJsonMember } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { buildsUrl, describesFields, lookupField } from '../openapi/item-schema.js';
+import { count } from './words.js';
 
 /** Sees each page's items while they are held (drift and the recorder), then the collection's end. */
 export interface CrawlObserver {
@@ -207,21 +208,22 @@ export class CollectionCheck {
     return r;
   }
 
-  #conclude(firstUrl: string, count: number | undefined): void {
+  #conclude(firstUrl: string, total: number | undefined): void {
     const r = this.result;
     const skip = (rules: readonly RuleId[], why: string) => {
       for (const rule of rules) if (this.findings.count(rule) === 0 && r.rules.includes(rule)) r.skipped[rule] ??= why;
     };
     if (r.truncated) {
       const why = `not verified: the crawl stopped at --max-pages ${this.s.maxPages} before the last page`;
-      if (this.s.allowTruncated) skip(['crawl.truncated'], `allowed by --allow-truncated: stopped at ${r.pages} pages`);
+      if (this.s.allowTruncated)
+        skip(['crawl.truncated'], `allowed by --allow-truncated: stopped at ${count(r.pages, 'page')}`);
       else
         this.findings.report(
           'crawl.truncated',
           firstUrl,
           '/next',
           `the last page within --max-pages ${this.s.maxPages}`,
-          `a next link after page ${r.pages}: ${r.items} items of ${String(count)} reached; count, duplicates and later pages not verified`,
+          `a next link after page ${r.pages}: ${count(r.items, 'item')} of ${String(total)} reached; count, duplicates and later pages not verified`,
         );
       skip(['envelope.count-reached'], why);
     }
@@ -233,13 +235,13 @@ export class CollectionCheck {
     } else if (!r.reachedEnd && !r.truncated) {
       skip(['envelope.count-reached'], `not verified: the crawl stopped at page ${r.pages + 1}`);
     }
-    if (r.reachedEnd && count !== undefined && r.items !== count) {
+    if (r.reachedEnd && total !== undefined && r.items !== total) {
       this.findings.report(
         'envelope.count-reached',
         firstUrl,
         '/count',
         `${r.items} (the items reached by following next)`,
-        String(count),
+        String(total),
       );
     }
     if (r.rules.includes('item-url.addressable') && r.itemUrlsFetched === 0 && r.items > 0 && this.s.itemUrls === 0) {
@@ -256,12 +258,9 @@ export class CollectionCheck {
       const rec = item as Record<string, unknown>;
       const pk = rec[this.ctx.pkField];
       if (typeof pk === 'number' && Number.isSafeInteger(pk) && pk > this.#maxIntegerPk) this.#maxIntegerPk = pk;
-      const key =
-        typeof rec.url === 'string'
-          ? `url ${rec.url}`
-          : typeof pk === 'number' || typeof pk === 'string'
-            ? `pk ${String(pk)}`
-            : undefined;
+      // A pk by its text: two integers past 2^53 that round to one number are two items.
+      const pkText = memberText(rec, this.ctx.pkField);
+      const key = typeof rec.url === 'string' ? `url ${rec.url}` : pkText !== undefined ? `pk ${pkText}` : undefined;
       if (key !== undefined) {
         const id = identity(key);
         const before = seen.get(id);
@@ -301,7 +300,7 @@ export class CollectionCheck {
         return;
       }
       const got = checkAnswer(ctx, url, r, 'ok');
-      if (!got?.parsed || isDeepStrictEqual(got.body, item)) return;
+      if (!got?.parsed || sameJson(got.body, item)) return;
       const found = got.body;
       if (found === null || typeof found !== 'object' || Array.isArray(found)) {
         f.report('item-url.detail-equals', url, '', asJson(item), asJson(found), detail);
@@ -310,13 +309,13 @@ export class CollectionCheck {
       // One violation per member that differs, so the report names the field.
       const other = found as Record<string, unknown>;
       for (const key of new Set([...Object.keys(item), ...Object.keys(other)])) {
-        if (!isDeepStrictEqual(item[key], other[key]))
+        if (!sameMember(item, key, other, key))
           f.report(
             'item-url.detail-equals',
             url,
             `/${key}`,
-            `${asJson(item[key])} (as listed at ${where})`,
-            asJson(other[key]),
+            `${asJsonMember(item, key)} (as listed at ${where})`,
+            asJsonMember(other, key),
             detail,
           );
       }

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { ListOperation } from '../openapi/operations.js';
 import type { CrawlObserver } from './collection-check.js';
 import { Findings, type OperationRef } from './findings.js';
@@ -6,7 +5,8 @@ import type { Contract } from './load.js';
 import type { Redactor } from './redact.js';
 import type { EndpointResult } from './report.js';
 import type { Violation } from './rules.js';
-import { asJson } from './safe-text.js';
+import { keepExact, memberText, parseExact, sameMember, stringifyExact } from './json.js';
+import { asJsonMember } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { lookupField } from '../openapi/item-schema.js';
 
@@ -31,10 +31,12 @@ function withoutBase(value: unknown, base: string): unknown {
     return value === base || value.startsWith(`${base}/`) || value.startsWith(`${base}?`)
       ? PLACEHOLDER + value.slice(base.length)
       : value;
-  if (Array.isArray(value)) return value.map((v) => withoutBase(v, base));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBase(v, base)]));
-  return value;
+  if (value === null || typeof value !== 'object') return value;
+  const copy = Array.isArray(value)
+    ? value.map((v) => withoutBase(v, base))
+    : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBase(v, base)]));
+  keepExact(value, copy);
+  return copy;
 }
 
 interface Side {
@@ -64,8 +66,8 @@ export class DriftCollector {
   #key(list: ListOperation, item: Record<string, unknown>, json: string): string {
     const detail = this.contract.operations.detailOf.get(list.path) ?? { pkParam: 'pk' };
     const field = lookupField(this.contract.spec.doc, list, detail, item);
-    const pk = field === undefined ? undefined : item[field];
-    return typeof pk === 'number' || typeof pk === 'string' ? `${field}=${String(pk)}` : `json ${json}`;
+    const pk = field === undefined ? undefined : memberText(item, field);
+    return pk !== undefined ? `${field}=${pk}` : `json ${json}`;
   }
 
   #side(map: Map<string, Side>, resource: string): Side {
@@ -95,7 +97,7 @@ export class DriftCollector {
           if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) continue;
           const item = withoutBase(raw, this.scopeA.href) as Record<string, unknown>;
           for (const k of Object.keys(item)) side.fields.add(k);
-          const json = JSON.stringify(item);
+          const json = stringifyExact(item);
           const key = this.#key(list, item, json);
           // Items without a pk: a multiset, counted in the key.
           let k = key;
@@ -117,7 +119,7 @@ export class DriftCollector {
           if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) continue;
           const item = withoutBase(raw, this.scopeB.href) as Record<string, unknown>;
           for (const k of Object.keys(item)) b.fields.add(k);
-          const json = JSON.stringify(item);
+          const json = stringifyExact(item);
           const key = this.#key(list, item, json);
           let k = key;
           for (let n = 2; b.items.has(k); n++) k = `${key} #${n}`;
@@ -127,10 +129,16 @@ export class DriftCollector {
           if (before === undefined) continue;
           a.items.delete(k);
           if (before === json) continue;
-          const other = JSON.parse(before) as Record<string, unknown>;
+          const other = parseExact(before) as Record<string, unknown>;
           for (const field of new Set([...Object.keys(other), ...Object.keys(item)])) {
-            if (!isDeepStrictEqual(other[field], item[field]))
-              f.report('drift.items', `${list.path} (${k})`, `/${field}`, asJson(other[field]), asJson(item[field]));
+            if (!sameMember(other, field, item, field))
+              f.report(
+                'drift.items',
+                `${list.path} (${k})`,
+                `/${field}`,
+                asJsonMember(other, field),
+                asJsonMember(item, field),
+              );
           }
         }
       },

@@ -3,6 +3,7 @@ import https from 'node:https';
 import type { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { BaseScope } from './scope.js';
+import { count } from './words.js';
 
 /** The default of `--max-body`: a page of 100 desks is about 20 KB; 16 MiB is far above any real page. */
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
@@ -125,7 +126,7 @@ export function send(url: string | URL, opts: SendOptions): Promise<Fetched> {
       res = response;
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > opts.maxBody) {
-        fail('TOO_LARGE', `the answer declares ${declared} bytes, more than --max-body ${opts.maxBody}`);
+        fail('TOO_LARGE', `the answer declares ${count(declared, 'byte')}, more than --max-body ${opts.maxBody}`);
         return;
       }
       const encodings = headerText(response.headers, 'content-encoding')

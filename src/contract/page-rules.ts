@@ -1,8 +1,10 @@
 import type { DetailOperation } from '../openapi/operations.js';
 import type { AnswerContext } from './answer-rules.js';
+import { memberText } from './json.js';
 import { asJson } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { itemUrlPath } from '../core/django/urls.js';
+import { count } from './words.js';
 
 /** The list envelope, as far as a page has it. */
 export interface Envelope {
@@ -40,15 +42,15 @@ export function pageRules(ctx: PageContext, url: string, body: Envelope, isFirst
     if (body.count === 0) {
       if (body.next !== null) f.report('envelope.empty', url, '/next', 'null (count is 0)', asJson(body.next));
       if (body.results.length > 0)
-        f.report('envelope.empty', url, '/results', '[] (count is 0)', `${body.results.length} items`);
+        f.report('envelope.empty', url, '/results', '[] (count is 0)', count(body.results.length, 'item'));
     }
     if (body.next === null && body.results.length !== body.count) {
       f.report(
         'envelope.single-page',
         url,
         '/results',
-        `${body.count} items (count, and next is null)`,
-        `${body.results.length} items`,
+        `${count(body.count, 'item')} (count, and next is null)`,
+        count(body.results.length, 'item'),
       );
     }
   }
@@ -76,24 +78,19 @@ export function itemUrlRules(
     f.report('urls.base', url, `${where}/url`, `an absolute url on ${ctx.scope.href}/`, itemUrl);
     return undefined;
   }
-  const pk = item[ctx.pkField];
-  if (typeof pk === 'number' || typeof pk === 'string') {
+  // The pk as the deployment wrote it: an integer past 2^53 is compared by its text, not rounded.
+  const pk = memberText(item, ctx.pkField);
+  if (pk !== undefined) {
     let segment: string | undefined;
     try {
       segment = decodeURIComponent(new URL(itemUrl).pathname.split('/').at(-1) ?? '');
     } catch {
       segment = undefined;
     }
-    if (segment !== String(pk))
-      f.report(
-        'item-url.pk',
-        url,
-        `${where}/url`,
-        `last path segment ${String(pk)} (the item's ${ctx.pkField})`,
-        itemUrl,
-      );
+    if (segment !== pk)
+      f.report('item-url.pk', url, `${where}/url`, `last path segment ${pk} (the item's ${ctx.pkField})`, itemUrl);
     else {
-      const expected = `${ctx.scope.url(itemUrlPath(ctx.detail, String(pk)))}${ctx.formatQuery}`;
+      const expected = `${ctx.scope.url(itemUrlPath(ctx.detail, pk))}${ctx.formatQuery}`;
       if (itemUrl !== expected) f.report('item-url.shape', url, `${where}/url`, expected, itemUrl);
     }
   }

@@ -10,6 +10,7 @@ import { parseJson } from './json.js';
 import type { RuleId } from './rules.js';
 import { asJson } from './safe-text.js';
 import { itemUrlPath } from '../core/django/urls.js';
+import { count } from './words.js';
 
 // Values no spec of this service declares: asked only to see the error the spec declares for them.
 const UNKNOWN_FORMAT = 'no-such-format';
@@ -215,5 +216,5 @@ async function head(check: CollectionCheck, facts: CrawlFacts): Promise<void> {
   const getLength = headerText(get.headers, 'content-length') || String(get.body.length);
   if (length !== '' && length !== getLength && r.status === get.status)
     f.report(rule, facts.firstUrl, 'content-length', `${getLength} (as GET)`, length);
-  if (r.body.length > 0) f.report(rule, facts.firstUrl, '', 'no body', `${r.body.length} bytes`);
+  if (r.body.length > 0) f.report(rule, facts.firstUrl, '', 'no body', count(r.body.length, 'byte'));
 }

@@ -1,4 +1,4 @@
-import { access, type FileHandle, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { ListOperation } from '../openapi/operations.js';
@@ -6,20 +6,33 @@ import { type CheckOptions, runCheck } from './checker.js';
 import type { CrawlObserver } from './collection-check.js';
 import { SchemaInferrer } from './infer-schema.js';
 import type { Contract } from './load.js';
+import { memberText, stringifyExact, withoutMember } from './json.js';
 import { REDACTED, Redactor } from './redact.js';
 import type { CheckReport, EndpointResult } from './report.js';
 import { BaseScope } from './scope.js';
-import { buildsUrl, describesFields } from '../openapi/item-schema.js';
+import { buildsUrl, describesFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
+import { PK_SEGMENT } from '../core/django/urls.js';
+import { count, formatBytes } from './words.js';
+import { LOADER_LIMITS } from './limits.js';
+import { carryOver, commitStage, discardStage, openStage, type Stage } from './record-folder.js';
 
 export type RecordOptions = Omit<CheckOptions, 'itemUrls' | 'probes' | 'observer'> & {
-  /** The folder the fixtures go to (created when missing). */
+  /** The folder the fixtures go to (created when missing, replaced whole at the end). */
   readonly outDir: string;
   /** Overwrite fixtures that exist. */
   readonly force: boolean;
+  /** The largest fixture written (the loader's limit unless a test sets another). */
+  readonly maxFileBytes?: number;
+  /**
+   * Told the staging folder when it is made, and undefined once it is in place or removed: what a
+   * signal handler removes before the process ends (src/cli/record.ts).
+   */
+  readonly onStage?: (dir: string | undefined) => void;
 };
 
 export interface RecordedCollection {
   readonly resource: string;
+  /** Where the fixture is once the recording is in place. */
   readonly file: string;
   items: number;
   written: boolean;
@@ -39,6 +52,8 @@ export type RecordResult =
       suggested: string | undefined;
       pageSize: number | undefined;
       metadata: string | undefined;
+      /** Files of the folder before that this recording did not write, carried into it. */
+      carried: string[];
     }
   | { ok: false; error: string };
 
@@ -50,56 +65,70 @@ export const RECORDING_NOTE = 'recording.yaml';
 
 interface Pending {
   readonly list: ListOperation;
-  readonly tmp: string;
-  readonly final: string;
+  /** The fixture in the staging folder. */
+  readonly staged: string;
   handle: FileHandle | undefined;
   readonly entry: RecordedCollection;
   readonly infer: SchemaInferrer | undefined;
   /** The stub builds the items' url: a recorded one is dropped wherever it points. */
   readonly buildsUrl: boolean;
+  /** The item path's parameter, the first choice of the field items are looked up by (as the loader). */
+  readonly pkParam: string;
+  /** The field items are looked up by, once the first item told it. */
+  lookup: string | undefined | null;
+  /** Each pk written (as its text) and the page it came from: the loader refuses a pk twice. */
+  readonly pks: Map<string, number>;
+  bytes: number;
+  /** Why the fixture cannot be written, found while items came (a pk twice, too large). */
+  broken: string | undefined;
 }
 
 /**
  * Records a deployment into fixtures: crawls it as the checker does (same bounds, same rules,
  * credentials only to the base) and streams each collection's items into `<out>/<resource>.json`
  * as they arrive, each validated against the item schema, its url removed (the stub builds it per
- * request), any credential redacted. A fixture is written only when its collection was crawled to
- * the end and every item is valid: a partial or invalid fixture would serve a different
- * deployment or stop the stub. For collections whose item schema describes no field, a schema
- * inferred from the items goes to `suggested-schemas.yaml`, for a designer to review.
+ * request), any credential redacted, integers as the deployment wrote them. A fixture is written
+ * only when its collection was crawled to the end and the stub would load it: every item valid, no
+ * pk twice (an insert while crawling shifts an item onto the next page), within the loader's size;
+ * a partial or refused fixture would serve a different deployment or stop the stub. For
+ * collections whose item schema describes no field, a schema inferred from the items goes to
+ * `suggested-schemas.yaml`, for a designer to review. Everything is written into a staging folder
+ * that takes `--out`'s place at the end (record-folder.ts).
  */
 export async function runRecord(contract: Contract, opts: RecordOptions): Promise<RecordResult> {
   const scope = new BaseScope(opts.baseUrl);
   const redactor = Redactor.forHeaders(opts.headers, [scope.password, `${scope.username}:${scope.password}`]);
   const doc = contract.spec.doc;
+  const maxFileBytes = opts.maxFileBytes ?? LOADER_LIMITS.maxFileBytes;
   const lists = contract.operations.lists.filter((l) => opts.only.length === 0 || opts.only.includes(l.resource));
-  const out = path.resolve(opts.outDir);
-  await mkdir(out, { recursive: true });
   const targets = [...lists.map(fixtureFile), SUGGESTED_SCHEMAS, RECORDING_NOTE];
-  if (!opts.force) {
-    const existing: string[] = [];
-    for (const name of targets)
-      if (
-        await access(path.join(out, name)).then(
-          () => true,
-          () => false,
-        )
-      )
-        existing.push(name);
-    if (existing.length > 0)
-      return { ok: false, error: `${out} already holds ${existing.join(', ')} (--force overwrites)` };
-  }
+  const opened = await openStage(opts.outDir, targets, opts.force);
+  if (!opened.ok) return opened;
+  const stage = opened.stage;
+  opts.onStage?.(stage.dir);
   const pending = new Map<string, Pending>();
   for (const list of lists) {
-    const final = path.join(out, fixtureFile(list));
+    const route = contract.operations.itemRouteOf.get(list.path);
+    const detail = contract.operations.detailOf.get(list.path);
     pending.set(list.path, {
       list,
-      final,
-      tmp: `${final}.partial-${process.pid}`,
+      staged: path.join(stage.dir, fixtureFile(list)),
       handle: undefined,
-      entry: { resource: list.resource, file: final, items: 0, written: false, invalid: 0, redacted: 0 },
+      entry: {
+        resource: list.resource,
+        file: path.join(stage.out, fixtureFile(list)),
+        items: 0,
+        written: false,
+        invalid: 0,
+        redacted: 0,
+      },
       infer: describesFields(doc, list.itemPointer) ? undefined : new SchemaInferrer(),
-      buildsUrl: buildsUrl(doc, list, contract.operations.detailOf.get(list.path)),
+      buildsUrl: buildsUrl(doc, list, detail) && !writeOnlyFields(doc, list.itemPointer).includes('url'),
+      pkParam: (route && /\{([^}]+)\}$/.exec(route.path)?.[1]) ?? 'pk',
+      lookup: null,
+      pks: new Map(),
+      bytes: 0,
+      broken: undefined,
     });
   }
   let pageSize: number | undefined;
@@ -108,36 +137,53 @@ export async function runRecord(contract: Contract, opts: RecordOptions): Promis
       const p = pending.get(list.path);
       if (!p) return;
       if (page.hasNext && page.number === 1) pageSize = Math.max(pageSize ?? 0, items.length);
-      p.handle ??= await open(p.tmp, 'w');
+      if (p.broken !== undefined) return;
+      // Never through a link: the stage is this recording's own, and `wx` refuses any file there.
+      p.handle ??= await open(p.staged, 'wx');
       let text = '';
       for (const item of items) {
-        const line = fixtureItem(contract, scope, redactor, p, item);
+        const line = fixtureItem(contract, scope, redactor, p, item, page.number);
+        if (p.broken !== undefined) return;
         if (line === undefined) continue;
-        text += `${p.entry.items === 0 ? '[\n' : ',\n'}${line}`;
+        const piece = `${p.entry.items === 0 ? '[\n' : ',\n'}${line}`;
+        // The closing `\n]\n` is counted too: the file as the loader will find it.
+        if (p.bytes + Buffer.byteLength(text) + Buffer.byteLength(piece) + 3 > maxFileBytes) {
+          p.broken = `larger than ${formatBytes(maxFileBytes)}, the largest fixture the stub reads`;
+          return;
+        }
+        text += piece;
         p.entry.items++;
       }
-      if (text !== '') await p.handle.write(text);
+      if (text !== '') {
+        p.bytes += Buffer.byteLength(text);
+        await p.handle.write(text);
+      }
     },
     done: async (list, result) => {
       const p = pending.get(list.path);
       if (p) await finish(p, result, opts.allowTruncated ?? false);
     },
   };
+  let placed = false;
   try {
     const report = await runCheck(contract, { ...opts, itemUrls: 0, probes: false, observer });
     const collections = [...pending.values()].map((p) => p.entry);
     // Nothing was recorded: nothing is written (a second try needs no --force).
     if (report.unreachable !== undefined || report.refused)
-      return { ok: true, report, collections, suggested: undefined, pageSize, metadata: undefined };
-    const suggested = await writeSuggestions(out, scope, [...pending.values()]);
-    const metadata = path.join(out, RECORDING_NOTE);
-    await writeFile(metadata, recordingNote(scope, report, collections, pageSize, suggested));
-    return { ok: true, report, collections, suggested, pageSize, metadata };
+      return { ok: true, report, collections, suggested: undefined, pageSize, metadata: undefined, carried: [] };
+    const suggested = await writeSuggestions(stage, scope, [...pending.values()]);
+    const carried = await carryOver(stage, targets);
+    const note = recordingNote(stage.out, scope, report, collections, pageSize, suggested, carried);
+    await writeFile(path.join(stage.dir, RECORDING_NOTE), note, { flag: 'wx' });
+    await commitStage(stage);
+    placed = true;
+    for (const c of collections) c.written = c.reason === undefined;
+    const metadata = path.join(stage.out, RECORDING_NOTE);
+    return { ok: true, report, collections, suggested, pageSize, metadata, carried };
   } finally {
-    for (const p of pending.values()) {
-      await p.handle?.close().catch(() => undefined);
-      await rm(p.tmp, { force: true });
-    }
+    for (const p of pending.values()) await p.handle?.close().catch(() => undefined);
+    if (!placed) discardStage(stage.dir);
+    opts.onStage?.(undefined);
   }
 }
 
@@ -148,18 +194,39 @@ function fixtureItem(
   redactor: Redactor,
   p: Pending,
   item: unknown,
+  page: number,
 ): string | undefined {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     p.entry.invalid++;
     return undefined;
   }
+  const record = item as Record<string, unknown>;
   p.infer?.add(item);
-  if (contract.ajv.validate(p.list.itemPointer, item).length > 0) p.entry.invalid++;
+  // The field the loader looks items up by: the item path's parameter, pk or id, among the
+  // schema's fields and the first item's members.
+  if (p.lookup === null) p.lookup = lookupField(contract.spec.doc, p.list, { pkParam: p.pkParam }, item);
+  const pk = p.lookup === undefined ? undefined : memberText(record, p.lookup);
+  // What the loader refuses: an item against its schema, or (where the stub builds the url from
+  // the pk) a pk that cannot be a path segment. The collection will not be written.
+  if (
+    contract.ajv.validate(p.list.itemPointer, item).length > 0 ||
+    (p.buildsUrl && (pk === undefined || !PK_SEGMENT.test(pk)))
+  ) {
+    p.entry.invalid++;
+    return undefined;
+  }
+  if (pk !== undefined) {
+    const before = p.pks.get(pk);
+    if (before !== undefined) {
+      p.broken = `${p.lookup ?? 'pk'} ${pk} came on page ${before} and again on page ${page}: the collection changed while it was crawled (record it again)`;
+      return undefined;
+    }
+    p.pks.set(pk, page);
+  }
   // The item's own url names the recorded deployment: the stub builds it per request (§9.2).
-  const { url, ...rest } = item as Record<string, unknown>;
-  const kept =
-    p.buildsUrl || (typeof url === 'string' && scope.holdsLink(url)) ? rest : (item as Record<string, unknown>);
-  const json = JSON.stringify(kept, null, 2);
+  const kept = p.buildsUrl || scope.holdsLink(record.url) ? withoutMember(record, 'url') : record;
+  // Integers exactly as the deployment sent them (a BigAutoField pk past 2^53 is not rounded).
+  const json = stringifyExact(kept, 2);
   const safe = redactor.redact(json);
   if (safe !== json) {
     p.entry.redacted++;
@@ -188,21 +255,23 @@ async function finish(p: Pending, result: EndpointResult, allowTruncated: boolea
     e.reason = `the crawl stopped at --max-pages before the last page (--allow-truncated records what was read)`;
   else if (!result.reachedEnd && !result.truncated)
     e.reason = `the crawl stopped at page ${result.pages + 1} (see the check's violations)`;
-  else if (e.invalid > 0) e.reason = `${e.invalid} items break the item schema (the stub would refuse the fixture)`;
-  const handle = p.handle ?? (await open(p.tmp, 'w'));
+  else if (p.broken !== undefined) e.reason = p.broken;
+  else if (e.invalid > 0)
+    e.reason = `${count(e.invalid, 'item')} the stub would refuse (against the item schema, or a pk that cannot be a path segment)`;
+  const handle = p.handle ?? (e.reason === undefined ? await open(p.staged, 'wx') : undefined);
   p.handle = undefined;
-  try {
-    await handle.write(e.items === 0 ? '[]\n' : '\n]\n');
-  } finally {
-    await handle.close();
+  if (handle) {
+    try {
+      if (e.reason === undefined) await handle.write(e.items === 0 ? '[]\n' : '\n]\n');
+    } finally {
+      await handle.close();
+    }
   }
-  if (e.reason !== undefined) return;
-  await rename(p.tmp, p.final);
-  e.written = true;
+  if (e.reason !== undefined) await rm(p.staged, { force: true });
 }
 
 async function writeSuggestions(
-  out: string,
+  stage: Stage,
   scope: BaseScope,
   pending: readonly Pending[],
 ): Promise<string | undefined> {
@@ -215,7 +284,7 @@ async function writeSuggestions(
     };
   }
   if (Object.keys(schemas).length === 0) return undefined;
-  const file = path.join(out, SUGGESTED_SCHEMAS);
+  const file = path.join(stage.dir, SUGGESTED_SCHEMAS);
   const header = [
     `# Item schemas inferred from a recording of ${scope.href} on ${new Date().toISOString().slice(0, 10)}, for the`,
     '# collections whose item schema in the spec describes no field. For a designer to review and copy into',
@@ -223,33 +292,43 @@ async function writeSuggestions(
     '# seen, so a member that happened to be absent or null in every recorded item is missed or loose.',
     '',
   ].join('\n');
-  await writeFile(file, `${header}${stringify(schemas, { lineWidth: 0 })}`);
-  return file;
+  await writeFile(file, `${header}${stringify(schemas, { lineWidth: 0 })}`, { flag: 'wx' });
+  return path.join(stage.out, SUGGESTED_SCHEMAS);
 }
 
 function recordingNote(
+  out: string,
   scope: BaseScope,
   report: CheckReport,
   collections: readonly RecordedCollection[],
   pageSize: number | undefined,
   suggested: string | undefined,
+  carried: readonly string[],
 ): string {
+  const complete = collections.every((c) => c.reason === undefined);
   const note = {
     recorded: scope.href,
     at: new Date().toISOString(),
     // The stub pages with its own PAGE_SIZE: serve with the deployment's to answer the same pages.
-    serve: `workplace-stub --fixtures ${path.dirname(collections[0]?.file ?? '.')}${pageSize ? ` --page-size ${pageSize}` : ''}`,
+    // Only a complete recording is one to serve: the stub would make up the collections missing.
+    ...(complete
+      ? { serve: `workplace-stub --fixtures ${out}${pageSize ? ` --page-size ${pageSize}` : ''}` }
+      : {
+          incomplete: `${count(collections.filter((c) => c.reason !== undefined).length, 'collection')} not recorded`,
+        }),
     pageSize: pageSize ?? null,
     contractViolations: report.violations.length,
     collections: Object.fromEntries(
       collections.map((c) => [
         c.resource,
-        c.written
+        c.reason === undefined
           ? { items: c.items, file: path.basename(c.file), ...(c.redacted ? { redacted: c.redacted } : {}) }
           : { written: false, reason: c.reason },
       ]),
     ),
     suggestedSchemas: suggested ? path.basename(suggested) : null,
+    // Files of the folder before that this recording did not write (--only, a README), kept.
+    ...(carried.length > 0 ? { keptFromBefore: carried } : {}),
     secrets: `every --header value is replaced by ${REDACTED} wherever an item held it`,
   };
   return stringify(note, { lineWidth: 0 });

@@ -20,8 +20,26 @@ const NOT_SECRET = new Set([
 
 const b64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 const b64url = (s: string): string => Buffer.from(s, 'utf8').toString('base64url');
+const toUrlAlphabet = (b64text: string): string => b64text.replaceAll('+', '-').replaceAll('/', '_');
 
-/** Every form in which a deployment may echo `secret` back: raw, JSON-escaped, URL-encoded, HTML-escaped, base64. */
+/**
+ * The base64 and base64url text of `secret` wherever it starts inside a longer value
+ * (`base64("tok=" + token)`, a JWT's payload): for each of the three byte alignments, the
+ * characters that the secret's bytes alone decide. The first one or two characters of each
+ * alignment also carry bits of the bytes before, the last one those of the bytes after: left out.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (const before of [0, 1, 2]) {
+    const text = Buffer.concat([Buffer.alloc(before), bytes]).toString('base64');
+    const core = text.slice(Math.ceil((before * 8) / 6), Math.floor(((before + bytes.length) * 8) / 6));
+    out.push(core, toUrlAlphabet(core));
+  }
+  return out;
+}
+
+/** Every form in which a deployment may echo `secret` back: raw, JSON-escaped, URL-encoded, HTML-escaped, base64 and base64url at any alignment. */
 export function encodingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // Python's json.dumps(ensure_ascii=True) and some renderers escape every non-ASCII character.
@@ -52,6 +70,7 @@ export function encodingsOf(secret: string): string[] {
     b64(secret),
     b64(secret).replace(/=+$/, ''),
     b64url(secret),
+    ...base64Cores(secret),
   ];
 }
 

@@ -4,6 +4,7 @@ import type { DriftReport } from './drift.js';
 import { type CheckReport, type EndpointResult, totalViolations, violationCount } from './report.js';
 import { RULES, type Violation } from './rules.js';
 import { printable } from './safe-text.js';
+import { count } from './words.js';
 
 export { junitReport } from './junit.js';
 
@@ -27,7 +28,7 @@ export function summaryLine(report: CheckReport): string {
   ).size;
   const notVerified = report.endpoints.filter((e) => e.truncated).length;
   const note = notVerified > 0 ? ` (${notVerified} not verified to the end: --max-pages)` : '';
-  return `${report.endpoints.length} endpoints checked with ${report.requests} requests in ${report.durationMs} ms: ${report.endpoints.length - failed} passed, ${failed} failed${note}; ${totalViolations(report)} violations of ${rules} rules`;
+  return `${count(report.endpoints.length, 'endpoint')} checked with ${count(report.requests, 'request')} in ${report.durationMs} ms: ${report.endpoints.length - failed} passed, ${failed} failed${note}; ${count(totalViolations(report), 'violation')} of ${count(rules, 'rule')}`;
 }
 
 function violationLines(e: EndpointResult, vs: readonly Violation[], omitted: number): string[] {
@@ -45,9 +46,9 @@ function violationLines(e: EndpointResult, vs: readonly Violation[], omitted: nu
 
 function endpointNotes(e: EndpointResult): string {
   const notes = [
-    e.truncated ? `stopped at ${e.pages} pages, --max-pages: not verified` : '',
+    e.truncated ? `stopped at ${count(e.pages, 'page')}, --max-pages: not verified` : '',
     e.itemUrlsSkipped > 0
-      ? `${e.itemUrlsFetched} of ${e.itemUrlsFetched + e.itemUrlsSkipped} item urls fetched, --item-urls`
+      ? `${e.itemUrlsFetched} of ${count(e.itemUrlsFetched + e.itemUrlsSkipped, 'item url')} fetched, --item-urls`
       : '',
   ].filter(Boolean);
   return notes.length > 0 ? colors.yellow(` (${notes.join('; ')})`) : '';
@@ -62,7 +63,7 @@ export function textReport(report: CheckReport, drift?: DriftReport): string {
     '',
   ];
   for (const e of report.endpoints) {
-    const stats = colors.dim(` ${e.pages} pages, ${e.items} items`);
+    const stats = colors.dim(` ${count(e.pages, 'page')}, ${count(e.items, 'item')}`);
     if (violationCount(e) === 0) {
       lines.push(`${colors.green('✓')} ${e.endpoint}${stats}${endpointNotes(e)}`);
       continue;
@@ -111,7 +112,7 @@ function driftLines(drift: DriftReport): string[] {
     n === 0
       ? colors.green('no drift: the same collections, counts, items and fields')
       : colors.yellow(
-          `${n} differences (${drift.failOnDrift ? 'failing the run: --fail-on-drift' : 'reported only; --fail-on-drift fails the run'})`,
+          `${count(n, 'difference')} (${drift.failOnDrift ? 'failing the run: --fail-on-drift' : 'reported only; --fail-on-drift fails the run'})`,
         ),
     '',
   );

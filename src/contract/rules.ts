@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from './json.js';
+
 /**
  * The contract's rules: what the checker, the proxy and the recorder hold a deployment to. Each
  * has an id (stable, for reports and CI: JUnit testcases are named after it), the place in the
@@ -11,7 +13,7 @@ export const RULES = {
   'answer.size': { source: 'checker', text: 'the answer fits in --max-body bytes, on the wire and decompressed' },
   status: { source: 'spec', text: 'a collection page and an item url answer 200' },
   'content-type': { source: 'spec', text: 'the answer is application/json, as the spec declares' },
-  json: { source: 'spec', text: 'the body is valid JSON, nested at most 512 levels' },
+  json: { source: 'spec', text: `the body is valid JSON, nested at most ${MAX_JSON_DEPTH} levels` },
   schema: { source: 'spec', text: "the body validates against the spec's response schema for its status" },
   // The crawl of a collection.
   'crawl.truncated': {

@@ -1,3 +1,5 @@
+import { memberText, stringifyExact } from './json.js';
+
 // Text that came from a deployment is hostile: it may carry terminal escape codes (ESC [ 2 J, OSC
 // 8 links, C1 CSI), bidi overrides that reorder a line as shown, or line breaks that forge report
 // lines. Everything a report shows is passed through `printable` first.
@@ -22,13 +24,21 @@ export function clip(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
-/** A value as reports show it: JSON, `nothing` for undefined. */
+/** A value as reports show it: JSON (integers as the deployment wrote them), `nothing` for undefined. */
 export function asJson(value: unknown): string {
   if (value === undefined) return 'nothing';
   try {
-    return JSON.stringify(value) ?? String(value);
+    return value !== null && typeof value === 'object'
+      ? stringifyExact(value)
+      : (JSON.stringify(value) ?? String(value));
   } catch {
     // A value JSON cannot write (a cycle, a BigInt): never a reason for the checker to fail.
     return String(value);
   }
+}
+
+/** `container[key]` as reports show it: asJson, a number as the deployment wrote it. */
+export function asJsonMember(container: object, key: string): string {
+  const v = (container as Record<string, unknown>)[key];
+  return typeof v === 'number' ? (memberText(container, key) ?? asJson(v)) : asJson(v);
 }

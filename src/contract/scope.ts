@@ -1,9 +1,37 @@
+// Percent-escapes decoded byte by byte: only ASCII matters here ('/', '\', '.', ';'), and a
+// malformed escape (`%zz`) stays as it is instead of throwing.
+const decodeBytes = (s: string): string =>
+  s.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/**
+ * Does a path under a prefixed base (the part after the prefix) lead off it once a server on the
+ * way reads it otherwise than WHATWG URL does? An encoded `/` or `\` in a segment (nginx decodes
+ * `%2F` before routing: `/workplace/..%2Fother` reaches `/other`), or a dot segment with a path
+ * parameter (`..;`, Tomcat and Jetty's form), in any encoding, decoded up to three times.
+ */
+export function leavesPrefix(path: string): boolean {
+  for (const raw of path.split('/')) {
+    let segment = raw;
+    for (let k = 0; k < 3 && segment.includes('%'); k++) {
+      const decoded = decodeBytes(segment);
+      if (decoded === segment) break;
+      segment = decoded;
+    }
+    if (segment.includes('/') || segment.includes('\\')) return true;
+    const name = segment.split(';', 1)[0];
+    if (segment.includes(';') && (name === '.' || name === '..')) return true;
+    if (segment !== raw && (segment === '.' || segment === '..')) return true;
+  }
+  return false;
+}
+
 /**
  * The deployment under check: its base URL (the deployment root, which may carry a path prefix:
  * `https://host/workplace`) and what lies on it. A link is compared with the base only after it
  * is resolved as a browser would (WHATWG URL: `..` and `%2e%2e` segments removed, host lower-cased,
- * default port dropped), so `https://host/workplace/../admin` is not on `https://host/workplace`.
- * Credentials go only to urls on the base; nothing off it is ever requested.
+ * default port dropped), so `https://host/workplace/../admin` is not on `https://host/workplace`;
+ * under a prefix, neither is a path that another server would read as leaving it (leavesPrefix).
+ * Credentials go only to urls on the base; nothing off it is ever requested or forwarded.
  */
 export class BaseScope {
   /** The base without a trailing slash and without user info: `https://host/workplace`. */
@@ -47,7 +75,9 @@ export class BaseScope {
       return false;
     }
     if (u.origin !== this.origin || u.username !== '' || u.password !== '') return false;
-    return this.path === '' || u.pathname === this.path || u.pathname.startsWith(`${this.path}/`);
+    if (this.path === '') return true;
+    if (u.pathname !== this.path && !u.pathname.startsWith(`${this.path}/`)) return false;
+    return !leavesPrefix(u.pathname.slice(this.path.length));
   }
 
   /** An absolute link (it names its scheme) that resolves onto this deployment. */

@@ -10,7 +10,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Contract, loadContract } from '../../src/contract/load.js';
 import { type RunningProxy, startProxy } from '../../src/contract/proxy/proxy-server.js';
-import { startCli } from '../cli-helpers.js';
+import { runCli, startCli } from '../cli-helpers.js';
 import { listen, makeApp, SPEC } from '../helpers.js';
 import { deployment, type Deployment, EMPTY_PAGE, sendJson, stubAnswer, stubbed } from './deployments.js';
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 async function proxyOf(
   upstream: string,
-  more: { errors?: boolean; timeoutMs?: number; maxBody?: number } = {},
+  more: { errors?: boolean; timeoutMs?: number; maxBody?: number; corsOrigins?: string[] } = {},
 ): Promise<{ proxy: RunningProxy; log: string[] }> {
   const log: string[] = [];
   const proxy = await startProxy({
@@ -44,6 +44,7 @@ async function proxyOf(
     errors: more.errors ?? false,
     timeoutMs: more.timeoutMs ?? 3000,
     maxBody: more.maxBody ?? 4 * 1024 * 1024,
+    corsOrigins: more.corsOrigins,
     log: (l) => log.push(l),
   });
   proxies.push(proxy);
@@ -120,12 +121,23 @@ describe('through the proxy, a frontend sees the upstream with working links', (
     expect(page.next).toBe(`${proxy.url}/api/v1/desk?format=api&page=3`);
     expect(page.previous).toBe(`${proxy.url}/api/v1/desk?format=api`);
     expect(page.results[0]?.url).toMatch(new RegExp(`^${proxy.url}/api/v1/desk/\\d+\\?format=api$`));
-    for (const path of ['/../admin', '/%2e%2e/admin', '/api/../../admin']) {
+    for (const path of [
+      '/../admin',
+      '/%2e%2e/admin',
+      '/api/../../admin',
+      // Read by a front server (nginx decodes %2F; Tomcat and Jetty drop `;…`) as leaving /prefix.
+      '/..%2F..%2Fadmin',
+      '/..%2fadmin',
+      '/..;/admin',
+      '/api/..;/..;/admin',
+      '/%2e%2e%5cadmin',
+      '/..%3B/admin',
+    ]) {
       const r = await raw(proxy.url, path);
       expect(r.status, path).toBe(400);
       expect(r.headers['content-type']).toBe('application/problem+json');
     }
-    expect(d.seen.map((s) => s.url).filter((u) => !u.startsWith('/prefix/'))).toEqual([]);
+    expect(d.seen.map((s) => s.url).filter((u) => !u.startsWith('/prefix/') || /%2f|%5c|%3b|;/i.test(u))).toEqual([]);
   });
 
   it('credentials pass through, Host is the upstream’s, Location and Link are rewritten', async () => {
@@ -257,6 +269,108 @@ describe('a hostile upstream never brings the proxy down', () => {
     const fine = await fetch(`${proxy.url}/api/v1/mealstop?format=api`);
     expect(fine.status).toBe(200);
     expect(proxy.session.upstreamFailures).toBe(4);
+  });
+});
+
+describe('CORS: a page on a dev server reads the proxy, a page elsewhere does not', () => {
+  const cors = (r: { headers: Record<string, string | string[] | undefined> }) =>
+    Object.fromEntries(Object.entries(r.headers).filter(([k]) => k.startsWith('access-control-') || k === 'vary'));
+
+  // The stub as an upstream without a CORS policy (asked without the page's Origin).
+  let plain: Deployment;
+  beforeAll(async () => {
+    plain = await deployment(stubbed(stub));
+    closers.push(() => plain.close());
+  });
+
+  it.each([
+    ['http://localhost:5173', true],
+    ['http://127.0.0.1:3000', true],
+    ['http://[::1]:5173', true],
+    ['http://app.localhost:8080', true],
+    ['https://localhost', true],
+    ['https://dev.example.org', true], // --cors-origin
+    ['https://dev.example.org:8443', false],
+    ['http://dev.example.org', false],
+    ['null', false],
+    ['http://evil.example', false],
+    ['http://localhost.evil.example', false],
+    ['http://127.0.0.1.nip.io:5173', false],
+    ['file://', false],
+    ['http://localhost:5173/path', false],
+  ])('Origin %s: echoed %s', async (origin, echoed) => {
+    const { proxy } = await proxyOf(plain.base, { corsOrigins: ['https://dev.example.org'] });
+    const r = await raw(proxy.url, '/api/v1/desk?format=api', { origin });
+    expect(r.status).toBe(200);
+    expect(cors(r)).toEqual(
+      echoed
+        ? {
+            'access-control-allow-origin': origin,
+            'access-control-allow-credentials': 'true',
+            'access-control-expose-headers': 'x-contract-violations',
+            vary: expect.stringMatching(/(^|, )Origin$/),
+          }
+        : expect.not.objectContaining({ 'access-control-allow-origin': expect.anything() }),
+    );
+    const pre = await raw(
+      proxy.url,
+      '/api/v1/desk/3',
+      {
+        origin,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+      'OPTIONS',
+    );
+    if (echoed) {
+      expect(pre.status).toBe(204);
+      expect(cors(pre)).toMatchObject({
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': expect.stringContaining('PUT'),
+        'access-control-allow-headers': 'authorization, content-type',
+      });
+    } else expect(pre.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it("the proxy's own answers (a path off the base, an upstream gone) carry it too", async () => {
+    const gone = await deployment((_req, res) => void res.destroy());
+    closers.push(() => gone.close());
+    const { proxy } = await proxyOf(gone.base);
+    const origin = 'http://localhost:5173';
+    for (const path of ['/api/v1/desk', '/%2e%2e/admin']) {
+      const r = await raw(proxy.url, path, { origin });
+      expect(r.headers['content-type']).toBe('application/problem+json');
+      expect(r.headers['access-control-allow-origin'], path).toBe(origin);
+    }
+  });
+
+  it('an upstream with a CORS policy of its own keeps it: its headers pass unchanged, none added', async () => {
+    const up = await deployment((req, res) => {
+      const own = { 'access-control-allow-origin': 'https://app.example.org', vary: 'Origin' };
+      if (req.method === 'OPTIONS')
+        return void res.writeHead(200, { ...own, 'access-control-allow-methods': 'GET' }).end();
+      sendJson(res, 200, EMPTY_PAGE, own);
+    });
+    closers.push(() => up.close());
+    const { proxy } = await proxyOf(up.base);
+    const origin = 'http://localhost:5173';
+    const r = await raw(proxy.url, '/api/v1/employee', { origin });
+    expect(cors(r)).toEqual({ 'access-control-allow-origin': 'https://app.example.org', vary: 'Origin' });
+    const pre = await raw(proxy.url, '/api/v1/employee', { origin, 'access-control-request-method': 'GET' }, 'OPTIONS');
+    expect(pre.status).toBe(200);
+    expect(cors(pre)).toEqual({
+      'access-control-allow-origin': 'https://app.example.org',
+      'access-control-allow-methods': 'GET',
+      vary: 'Origin',
+    });
+    expect(up.seen.map((x) => x.headers.origin)).toEqual([origin, origin]);
+  });
+
+  it.each([['null'], ['http://x/path'], ['ftp://x'], ['not an origin']])('--cors-origin %s: exit 2', async (value) => {
+    const r = await runCli(['proxy', '--upstream', stubUrl, '--port', '0', '--cors-origin', value]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --cors-origin /);
   });
 });
 

@@ -201,7 +201,11 @@ describe('workplace-stub record', () => {
       });
       if (!r.ok) throw new Error(r.error);
       expect(r.collections.map((c) => [c.resource, c.written, c.reason])).toEqual([
-        ['desk', false, '1 items break the item schema (the stub would refuse the fixture)'],
+        [
+          'desk',
+          false,
+          '1 item the stub would refuse (against the item schema, or a pk that cannot be a path segment)',
+        ],
         ['jobtitle', true, undefined],
       ]);
       await expect(access(`${out}/desk.json`)).rejects.toThrow();

@@ -52,11 +52,11 @@ describe('hostile answers are reported, never a crash', () => {
     try {
       const report = await runCheck(contract, opts(d.base));
       const hit = report.violations.find((v) => v.rule === 'json');
-      expect(hit?.found).toMatch(/nested deeper than 512 levels/);
+      expect(hit?.found).toMatch(/nested deeper than 256 levels/);
       expect(exitCode(report)).toBe(1);
       const cli = await runCli(['check', '--base-url', d.base, '--only', 'desk']);
       expect(cli.code).toBe(1);
-      expect(cli.stdout).toMatch(/json \(spec: the body is valid JSON, nested at most 512 levels\)/);
+      expect(cli.stdout).toMatch(/json \(spec: the body is valid JSON, nested at most 256 levels\)/);
       expect(cli.stderr).toBe('');
     } finally {
       await d.close();
@@ -505,6 +505,48 @@ describe('links are resolved before they are compared with the base; credentials
     }
   });
 
+  it('under a prefix, a link a front server would route elsewhere is reported and never requested', async () => {
+    const desk = {
+      building: 'A',
+      floor: 1,
+      number: '3',
+      active: true,
+      lead: false,
+      ergonomic: false,
+      held_today: false,
+    };
+    const d = await deployment((req, res, { origin }) => {
+      const p = pathOf(req);
+      if (p === '/prefix/api/v1/desk')
+        return sendJson(res, 200, {
+          count: 3,
+          // nginx decodes %2F before routing: /prefix/..%2Fother%2Fsteal reaches /other/steal.
+          next: `${origin}/prefix/..%2Fother%2Fsteal`,
+          previous: null,
+          results: [
+            { url: `${origin}/prefix/api/v1/desk/..;/..;/admin`, pk: 1, ...desk },
+            { url: `${origin}/prefix/api/v1/desk/1%2F..%2F..%2F..%2Fadmin`, pk: 2, ...desk },
+          ],
+        });
+      sendJson(res, 200, EMPTY_PAGE);
+    }, '/prefix');
+    try {
+      const report = await runCheck(
+        contract,
+        opts(d.base, { only: ['desk'], headers: { authorization: 'Token prefix-secret-2' } }),
+      );
+      expect(report.violations.filter((v) => v.rule === 'urls.base').map((v) => `${v.pointer} ${v.found}`)).toEqual([
+        `/next "${d.origin}/prefix/..%2Fother%2Fsteal"`,
+        `/results/0/url ${d.origin}/prefix/api/v1/desk/..;/..;/admin`,
+        `/results/1/url ${d.origin}/prefix/api/v1/desk/1%2F..%2F..%2F..%2Fadmin`,
+      ]);
+      // The reachability probe, then the first page: nothing else.
+      expect(d.seen.map((s) => s.url)).toEqual(['/prefix/api/v1/desk', '/prefix/api/v1/desk?format=api']);
+    } finally {
+      await d.close();
+    }
+  });
+
   it('the base URL is the deployment root: …/api/v1/ is refused with a hint', async () => {
     const port = await freePort();
     const r = await runCli(['check', '--base-url', `http://127.0.0.1:${port}/api/v1/`]);
@@ -539,7 +581,7 @@ describe('arguments and exit codes', () => {
     [['--timeout', '99999999999'], /--timeout.*must be from 1 to 600000 ms/],
     [['--max-pages', '0'], /--max-pages.*must be from 1 to 1000000/],
     [['--concurrency', '0'], /--concurrency.*must be from 1 to 64/],
-    [['--max-body', '0'], /--max-body.*must be from 1k to 1g/],
+    [['--max-body', '0'], /--max-body.*must be from 1k to 512m/],
     [['--max-body', 'lots'], /--max-body.*a size in bytes/],
     [['--item-urls', '-1'], /--item-urls/],
     [['--header', 'NoColon'], /--header takes "Name: value"/],

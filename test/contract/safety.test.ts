@@ -62,6 +62,27 @@ describe('redaction: every encoding, before any clipping', () => {
   });
 });
 
+describe('redaction: base64 and base64url of a secret inside a longer value, at every alignment', () => {
+  // Bytes whose base64 holds '+' and '/' (base64url: '-' and '_').
+  const token = 'k>?~s3cr>t?~v9';
+  const r = Redactor.forHeaders({ authorization: `Token ${token}` });
+  const cases: [string, string, string, string][] = [];
+  for (const before of ['', 't', 'to', 'tok=', 'token=', '{"a":1,"tok":"'])
+    for (const after of ['', '"', '";x', '&y=1'])
+      for (const encoding of ['base64', 'base64url'] as const)
+        cases.push([encoding, before, after, Buffer.from(`${before}${token}${after}`).toString(encoding)]);
+
+  it.each(cases)('%s of %j + token + %j', (_encoding, before, _after, encoded) => {
+    const out = r.redact(`value=${encoded};`);
+    expect(out).toContain(REDACTED);
+    // No four characters that the token's bytes alone decide are left.
+    const start = Math.ceil((before.length * 8) / 6);
+    const end = Math.floor(((before.length + token.length) * 8) / 6);
+    const tokenChars = encoded.slice(start, end);
+    for (let i = 0; i + 4 <= tokenChars.length; i++) expect(out).not.toContain(tokenChars.slice(i, i + 4));
+  });
+});
+
 describe('control characters never reach a terminal', () => {
   it.each([
     ['ESC (CSI, clear screen)', '\u001b[2J'],
@@ -79,8 +100,8 @@ describe('control characters never reach a terminal', () => {
 describe('JSON with a depth limit', () => {
   it('refuses 100,000 levels without recursion, and reads ordinary JSON', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    expect(nestingDepth(deep, 512)).toBe(513);
-    expect(parseJson(deep)).toEqual({ ok: false, reason: 'JSON nested deeper than 512 levels' });
+    expect(nestingDepth(deep, 256)).toBe(257);
+    expect(parseJson(deep)).toEqual({ ok: false, reason: 'JSON nested deeper than 256 levels' });
     expect(parseJson('{"a":"[[[[{{{{","b":[1,{"c":2}]}')).toEqual({
       ok: true,
       value: { a: '[[[[{{{{', b: [1, { c: 2 }] },
@@ -105,8 +126,30 @@ describe('links are resolved before they are compared with the base', () => {
     ['http://127.0.0.1:8000@evil.example/prefix/api', false],
     ['/prefix/api/v1/desk', false],
     ['//127.0.0.1:8000/prefix/api/v1/desk', false],
+    // What a server in front may read as leaving the prefix, though WHATWG URL keeps it under.
+    ['http://127.0.0.1:8000/prefix/..%2Fother%2Fsteal', false],
+    ['http://127.0.0.1:8000/prefix/..%2fadmin', false],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/a%2Fb', false],
+    ['http://127.0.0.1:8000/prefix/..%5Cadmin', false],
+    ['http://127.0.0.1:8000/prefix/..;/admin', false],
+    ['http://127.0.0.1:8000/prefix/api/.;/x', false],
+    ['http://127.0.0.1:8000/prefix/..%3B/admin', false],
+    ['http://127.0.0.1:8000/prefix/%2e%2e;x/admin', false],
+    ['http://127.0.0.1:8000/prefix/%252e%252e/admin', false],
+    ['http://127.0.0.1:8000/prefix/..%252Fadmin', false],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk;x=1', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/a;b', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/...', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/50%25off', true],
+    ['http://127.0.0.1:8000/prefix/api/v1/desk/%zz', true],
   ])('%s on the base: %s', (link, on) => {
     expect(scope.holdsLink(link)).toBe(on);
+  });
+});
+
+describe('a base without a prefix: every path of its origin is on it', () => {
+  it.each(['http://h/..%2Fadmin', 'http://h/..;/admin', 'http://h/api/v1/desk'])('%s', (link) => {
+    expect(new BaseScope('http://h').holdsLink(link)).toBe(true);
   });
 });
 

@@ -8,9 +8,11 @@ import type { Contract } from '../load.js';
 import { Redactor } from '../redact.js';
 import { RULES, type Violation } from '../rules.js';
 import { BaseScope } from '../scope.js';
+import { CorsPolicy, corsHeaders, hasOwnCors, preflightHeaders } from './cors.js';
 import { BaseRewriter, isRewritable } from './rewrite.js';
 import { ProxySession } from './session.js';
 import { proxyRules, route, validateAnswer } from './validate.js';
+import { count } from '../words.js';
 
 export interface ProxyOptions {
   readonly contract: Contract;
@@ -24,6 +26,8 @@ export interface ProxyOptions {
   readonly maxBody: number;
   /** One line per violation and per upstream failure. */
   readonly log: (line: string) => void;
+  /** Origins besides loopback ones whose pages may read the answers (cors.ts), checked by corsOrigin. */
+  readonly corsOrigins?: readonly string[];
 }
 
 export interface RunningProxy {
@@ -64,6 +68,7 @@ function problem(
   title: string,
   detail: string,
   extra: Record<string, unknown> = {},
+  cors: Record<string, string> = {},
 ): void {
   const body = JSON.stringify({ type: 'about:blank', title, status, detail, ...extra });
   if (res.headersSent) {
@@ -71,7 +76,11 @@ function problem(
     return;
   }
   res
-    .writeHead(status, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(body) })
+    .writeHead(status, {
+      ...cors,
+      'content-type': 'application/problem+json',
+      'content-length': Buffer.byteLength(body),
+    })
     .end(body);
 }
 
@@ -114,6 +123,7 @@ const describe = (v: Violation) => ({
 export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
   const upstream = new BaseScope(opts.upstream);
   const session = new ProxySession(upstream.href);
+  const policy = new CorsPolicy(opts.corsOrigins);
   const agent = upstream.origin.startsWith('https:')
     ? new https.Agent({ keepAlive: true, maxSockets: 32 })
     : new http.Agent({ keepAlive: true, maxSockets: 32 });
@@ -123,9 +133,20 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     session.requests++;
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
+    // The page's origin, when it may read the answers: the proxy's own answers carry CORS for it.
+    const origin = policy.allowed(req.headers.origin);
+    const ownCors = origin === undefined ? {} : corsHeaders(origin);
+    const preflight = method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     const body = await readBody(req, opts.maxBody);
     if (body === undefined)
-      return problem(res, 413, 'Request body too large', `the proxy forwards at most --max-body ${opts.maxBody} bytes`);
+      return problem(
+        res,
+        413,
+        'Request body too large',
+        `the proxy forwards at most --max-body ${opts.maxBody} bytes`,
+        {},
+        ownCors,
+      );
     const raw = req.url ?? '/';
     let target: URL;
     try {
@@ -137,10 +158,10 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
           })();
       target = new URL(`${upstream.href}${path}`);
     } catch {
-      return problem(res, 400, 'Bad request target', 'the request target is not a path');
+      return problem(res, 400, 'Bad request target', 'the request target is not a path', {}, ownCors);
     }
     if (!upstream.contains(target))
-      return problem(res, 400, 'Bad request target', "the path leaves the upstream's base");
+      return problem(res, 400, 'Bad request target', "the path leaves the upstream's base", {}, ownCors);
 
     const host = req.headers.host;
     const proxyBase = host !== undefined && validHostDomain(host) !== undefined ? `http://${host}` : listening;
@@ -173,7 +194,13 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       maxBody: opts.maxBody,
       agent,
     });
-    const routed = route(opts.contract, target.pathname.slice(upstream.path.length));
+    // A preflight is the browser's, not the frontend's: answered by the upstream's own CORS policy
+    // when it has one, else by the proxy's; never held to the contract.
+    if (preflight && origin !== undefined && !(r.ok && hasOwnCors(r.headers))) {
+      res.writeHead(204, preflightHeaders(origin, req.headers)).end();
+      return;
+    }
+    const routed = preflight ? undefined : route(opts.contract, target.pathname.slice(upstream.path.length));
     let violations: Violation[] = [];
     if (routed) {
       const op = routed.isDetail && routed.detail ? routed.detail : routed.list;
@@ -190,21 +217,31 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       session.upstreamFailures++;
       const detail = redactor.safe(r.error, 500);
       if (!routed) opts.log(`upstream failed: ${method} ${redactor.safe(upstream.relative(target), 300)}: ${detail}`);
-      return problem(res, 502, 'The upstream gave no usable answer', detail, { violations: violations.map(describe) });
+      return problem(
+        res,
+        502,
+        'The upstream gave no usable answer',
+        detail,
+        { violations: violations.map(describe) },
+        ownCors,
+      );
     }
+    // The upstream's own CORS policy stands; without one, the proxy's.
+    const cors = origin === undefined || hasOwnCors(r.headers) ? undefined : corsHeaders(origin, r.headers.vary);
     if (opts.errors && violations.length > 0) {
       return problem(
         res,
         502,
         "The upstream's answer breaks the contract",
-        `${method} ${upstream.relative(target)}: ${violations.length} violations`,
+        `${method} ${upstream.relative(target)}: ${count(violations.length, 'violation')}`,
         {
           upstream: { status: r.status },
           violations: violations.map(describe),
         },
+        cors,
       );
     }
-    forward(res, r, new BaseRewriter(upstream.href, proxyBase), routed ? violations.length : undefined, method);
+    forward(res, r, new BaseRewriter(upstream.href, proxyBase), routed ? violations.length : undefined, method, cors);
   };
 
   const server = http.createServer((req, res) => {
@@ -247,6 +284,7 @@ function forward(
   toProxy: BaseRewriter,
   violations: number | undefined,
   method: string,
+  cors: Record<string, string> = {},
 ): void {
   const drop = hopByHop(r.headers);
   const headers: Record<string, string | string[]> = {};
@@ -260,6 +298,7 @@ function forward(
   }
   const body = isRewritable(r.contentType) && r.body.length > 0 ? Buffer.from(toProxy.rewrite(r.text), 'utf8') : r.body;
   if (violations !== undefined) headers['x-contract-violations'] = String(violations);
+  Object.assign(headers, cors);
   // HEAD: the upstream's Content-Length stands for GET's body, whose rewritten length is unknown;
   // 204 and 304 carry no body (a 304's length would describe the cached one).
   const bodyless = method === 'HEAD' || r.status === 204 || r.status === 304;

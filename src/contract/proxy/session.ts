@@ -2,6 +2,7 @@ import { type Findings, KEPT_PER_RULE } from '../findings.js';
 import type { EndpointResult } from '../report.js';
 import { RULES, type RuleId } from '../rules.js';
 import type { Routed } from './validate.js';
+import { count } from '../words.js';
 
 /**
  * What a proxy saw over its life, by endpoint: every rule each proxied answer was held to, the
@@ -75,7 +76,7 @@ export class ProxySession {
   /** The summary printed at exit. */
   text(): string {
     const lines = [
-      `Proxy of ${this.upstream}: ${this.requests} requests, ${this.validated} answers validated, ${this.upstreamFailures} without an answer; ${this.violations} violations`,
+      `Proxy of ${this.upstream}: ${count(this.requests, 'request')}, ${count(this.validated, 'answer')} validated, ${this.upstreamFailures} without an answer; ${count(this.violations, 'violation')}`,
     ];
     for (const e of this.endpoints) {
       const byRule = new Map<RuleId, number>();
@@ -83,7 +84,7 @@ export class ProxySession {
       for (const [rule, n] of Object.entries(e.omitted))
         byRule.set(rule as RuleId, (byRule.get(rule as RuleId) ?? 0) + (n ?? 0));
       const broken = [...byRule].map(([rule, n]) => `${rule} ×${n}`).join(', ');
-      lines.push(`  ${broken ? '✗' : '✓'} ${e.endpoint}: ${e.requests} answers${broken ? `; ${broken}` : ''}`);
+      lines.push(`  ${broken ? '✗' : '✓'} ${e.endpoint}: ${count(e.requests, 'answer')}${broken ? `; ${broken}` : ''}`);
     }
     return `${lines.join('\n')}\n`;
   }
