@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { DEFAULT_MAX_BODY } from '../contract/http.js';
-import { LOADER_LIMITS } from '../contract/limits.js';
+import { DEFAULT_LOAD_LIMITS as LOADER_LIMITS } from '../load/limits.js';
 import { DEFAULTS } from '../server/config.js';
 
 // The bounds of the contract commands' options: a value outside is a bad argument (exit 2), not

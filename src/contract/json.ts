@@ -1,4 +1,4 @@
-import { LOADER_LIMITS } from './limits.js';
+import { DEFAULT_LOAD_LIMITS as LOADER_LIMITS } from '../load/limits.js';
 
 /**
  * How deep an answer's JSON may nest: the loader's bound, so that an item the checker accepts in

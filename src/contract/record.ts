@@ -13,7 +13,7 @@ import { BaseScope } from './scope.js';
 import { buildsUrl, describesFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 import { PK_SEGMENT } from '../core/django/urls.js';
 import { count, formatBytes } from './words.js';
-import { LOADER_LIMITS } from './limits.js';
+import { DEFAULT_LOAD_LIMITS as LOADER_LIMITS } from '../load/limits.js';
 import { carryOver, commitStage, discardStage, openStage, type Stage } from './record-folder.js';
 
 export type RecordOptions = Omit<CheckOptions, 'itemUrls' | 'probes' | 'observer'> & {

@@ -2,7 +2,7 @@ import type { HeaderGetter } from './django/host.js';
 import type { AnyOperation } from '../openapi/operations.js';
 import type { QueryMap } from './python/query.js';
 import type { Handler } from './stub/handler-types.js';
-import type { CorsPolicy } from './stub/cors.js';
+import type { CorsPolicy } from './stub/cors-policy.js';
 
 export type { HeaderGetter } from './django/host.js';
 

@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { originOf } from '../core/django/host.js';
 import { type CorsPolicy, LOOPBACK_CORS } from '../core/stub/cors.js';
 
 /** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
@@ -117,14 +118,14 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   }
   if (merged.now !== undefined && Number.isNaN(Date.parse(merged.now)))
     errors.push(`now must be an ISO 8601 time such as 2026-01-05T10:00:00-08:00 (got ${JSON.stringify(merged.now)})`);
-  if (merged.cors.mode === 'deployment' && normalizeBaseUrl(merged.cors.frontendOrigin) !== merged.cors.frontendOrigin)
+  if (merged.cors.mode === 'deployment' && originOf(merged.cors.frontendOrigin) !== merged.cors.frontendOrigin)
     errors.push(
       `frontend origin must be an origin such as https://app.team.lcog.org (got ${JSON.stringify(merged.cors.frontendOrigin)})`,
     );
   if (merged.cors.mode === 'stub')
     for (const o of merged.cors.extra)
-      if (o === 'null' || normalizeBaseUrl(o) !== o)
-        errors.push(`a CORS origin is scheme://host[:port] (got ${JSON.stringify(o)})`);
+      if (originOf(o) !== o)
+        errors.push(`a CORS origin is http(s)://host[:port] in lower case, not null (got ${JSON.stringify(o)})`);
   if (merged.allowedHosts.length === 0 || merged.allowedHosts.some((h) => h.trim() === ''))
     errors.push('allowed hosts must list at least one non-empty host');
   if (errors.length > 0) return { ok: false, errors };

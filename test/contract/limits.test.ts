@@ -4,11 +4,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/contract/checker.js';
-import { LOADER_LIMITS } from '../../src/contract/limits.js';
 import { type Contract, loadContract } from '../../src/contract/load.js';
 import { startProxy } from '../../src/contract/proxy/proxy-server.js';
 import { runRecord } from '../../src/contract/record.js';
-import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { runCli } from '../cli-helpers.js';
 import { SPEC, stateFor, testConfig } from '../helpers.js';
 import { deployment, type Deployment, EMPTY_PAGE, sendJson } from './deployments.js';
@@ -51,13 +49,6 @@ const record = async (base: string) => {
 };
 
 describe("the contract's limits are the loader's", () => {
-  it('the same numbers', () => {
-    expect(LOADER_LIMITS).toEqual({
-      maxDepth: DEFAULT_LOAD_LIMITS.maxDepth,
-      maxFileBytes: DEFAULT_LOAD_LIMITS.maxFileBytes,
-    });
-  });
-
   it.each([257, 300, 512])(
     'a page nested %i levels is a json violation, to the checker and to the proxy',
     async (depth) => {

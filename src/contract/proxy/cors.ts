@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { isLoopbackOrigin, originOf } from '../../core/django/host.js';
 
 /**
  * The proxy's CORS, so that a dev server's page (http://localhost:5173) can call it: the policy the
@@ -17,39 +18,22 @@ export class CorsPolicy {
 
   /** The origin to echo, or undefined when this one may not read the answers. */
   allowed(origin: string | undefined): string | undefined {
-    if (origin === undefined || origin === 'null') return undefined;
-    let u: URL;
-    try {
-      u = new URL(origin);
-    } catch {
-      return undefined;
-    }
-    // An Origin header is scheme://host[:port] only: anything more is not a browser's.
-    if (u.origin !== origin) return undefined;
-    return isLoopback(u) || this.#extra.has(origin) ? origin : undefined;
+    if (origin === undefined) return undefined;
+    return isLoopbackOrigin(origin) || this.#extra.has(origin) ? origin : undefined;
   }
-}
-
-function isLoopback(u: URL): boolean {
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return false;
-  const host = u.hostname;
-  return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
 }
 
 /** `--cors-origin` as an origin (`https://dev.example.org:8443`), or why it is not one. */
 export function corsOrigin(value: string): { ok: true; origin: string } | { ok: false; error: string } {
-  const no = (why: string) => ({ ok: false as const, error: `--cors-origin ${value}: ${why}` });
-  if (value === 'null') return no('never allowed (the origin of sandboxed and file: pages)');
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    return no('an origin is scheme://host[:port], such as https://dev.example.org');
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return no('an http(s) origin');
-  if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== ''))
-    return no('an origin is scheme://host[:port], without a path, query or user');
-  return { ok: true, origin: u.origin };
+  if (value === 'null')
+    return { ok: false, error: `--cors-origin ${value}: never allowed (the origin of sandboxed and file: pages)` };
+  const origin = originOf(value);
+  return origin === undefined
+    ? {
+        ok: false,
+        error: `--cors-origin ${value}: an origin is http(s)://host[:port], without a path, query or user, such as https://dev.example.org`,
+      }
+    : { ok: true, origin };
 }
 
 /** The upstream answers with a CORS policy of its own. */

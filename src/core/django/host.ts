@@ -64,3 +64,28 @@ export function resolveBaseUrl(
   const secure = proto !== undefined ? proto.split(',', 1)[0]?.trim() === 'https' : scheme === 'https';
   return { ok: true, baseUrl: `${secure ? 'https' : 'http'}://${host}` };
 }
+
+/**
+ * An Origin as a browser sends it (`scheme://host[:port]`, lower case, http or https), or
+ * undefined: `null`, a path, a user, another scheme. (Origins are not Django's; loopback ones are
+ * what the stub and its proxy let read their answers by default.)
+ */
+export function originOf(value: string): string | undefined {
+  if (value === 'null') return undefined;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) return undefined;
+  return u.origin;
+}
+
+/** A loopback origin exactly as a browser writes it: localhost and its subdomains, 127.0.0.1, [::1]. */
+export function isLoopbackOrigin(origin: string): boolean {
+  if (originOf(origin) !== origin) return false;
+  const host = new URL(origin).hostname;
+  return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1' || host === '[::1]';
+}

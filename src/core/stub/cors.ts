@@ -1,33 +1,17 @@
 import { DJANGO_HEADERS } from '../django/http.js';
-import type { HeaderGetter } from '../django/host.js';
+import { type HeaderGetter, isLoopbackOrigin } from '../django/host.js';
+import type { CorsPolicy } from './cors-policy.js';
 import type { CoreAnswer } from '../request.js';
 
-/**
- * Which browser pages may read the stub's answers.
- * - `stub` (the default): the stub's own CORS, for a browser app on another origin: an allowed
- *   Origin echoed with credentials, preflights answered. By default only loopback origins
- *   (`http://localhost:5173`, `http://127.0.0.1:3000`, `*.localhost`, `[::1]`, any port) and
- *   those `--cors-origin` adds; `any` echoes every origin, `null` included.
- * - `deployment` (`--frontend-origin URL`): exactly the deployment's own middleware, which sets
- *   its FRONTEND_DOMAIN on every answer that passes through it and leaves preflights to the view.
- * - `off` (`--no-cors`): no CORS header at all.
- */
-export type CorsPolicy =
-  | { readonly mode: 'stub'; readonly origins: 'loopback' | 'any'; readonly extra: readonly string[] }
-  | { readonly mode: 'deployment'; readonly frontendOrigin: string }
-  | { readonly mode: 'off' };
+export type { CorsPolicy } from './cors-policy.js';
 
 export const LOOPBACK_CORS: CorsPolicy = Object.freeze({ mode: 'stub', origins: 'loopback', extra: [] });
-
-// An origin is `scheme://host[:port]`; loopback hosts as Vite's defaults count them.
-const LOOPBACK_ORIGIN =
-  /^https?:\/\/(localhost|[a-z0-9-]+(\.[a-z0-9-]+)*\.localhost|127\.0\.0\.1|\[::1\])(:[0-9]{1,5})?$/i;
 
 /** May a page of this origin read the stub's answers under the stub's policy? */
 export function originAllowed(policy: CorsPolicy, origin: string): boolean {
   if (policy.mode !== 'stub') return false;
   if (policy.origins === 'any') return true;
-  return LOOPBACK_ORIGIN.test(origin) || policy.extra.includes(origin);
+  return isLoopbackOrigin(origin) || policy.extra.includes(origin);
 }
 
 /**
