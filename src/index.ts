@@ -19,4 +19,13 @@ export type {
 } from './types.js';
 export { type CoreAnswer, type CoreOptions, type CoreRequest, StubCore } from './core/answer.js';
 export { compileSnapshot, type Model } from './core/model.js';
+export type {
+  CollectionAccess,
+  Handler,
+  HandlerAnswer,
+  HandlerContext,
+  HandlerRequest,
+  HandlerResult,
+  Handlers,
+} from './core/stub/handler-types.js';
 export { asSnapshot, SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from './core/snapshot.js';

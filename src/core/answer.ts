@@ -196,7 +196,7 @@ export class StubCore {
     validated?: Readonly<Record<string, unknown>>,
   ): CoreAnswer {
     if (op.kind === 'custom' || vs === undefined)
-      return renderAnswer(view, op, successAnswer(view, op as CustomOperation, this.model));
+      return renderAnswer(view, op, successAnswer(op as CustomOperation, this.model));
     if (op.kind === 'write') {
       const written = write(ctx, view, vs, op, validated);
       if (written.status < 300) this.generation = {};

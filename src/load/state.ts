@@ -25,6 +25,9 @@ import {
 } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { readOperationFixtures } from './operation-fixtures.js';
+import { loadHandlers } from './handlers.js';
+import { loadTokens } from './tokens.js';
+import type { Handlers } from '../core/stub/handler-types.js';
 import { streamFixtureFile } from './fixtures.js';
 import { type FlatItems, flatItemMatcher, FlatSpan } from './flat-items.js';
 import { bytesAre, type FlatTake, type StreamedItem } from './item-stream.js';
@@ -53,6 +56,10 @@ export interface StubState {
    * collection's items, generated ones included.
    */
   readonly snapshot: Snapshot;
+  /** The designer's handlers by operationId (`--handlers`), if any. */
+  readonly handlers: Handlers | undefined;
+  /** The token keys TokenAuthentication accepts (`--tokens`); any key when undefined. */
+  readonly tokens: ReadonlySet<string> | undefined;
 }
 
 export interface StateOptions {
@@ -60,6 +67,10 @@ export interface StateOptions {
   readonly fixturesDir: string;
   readonly seed: number;
   readonly defaultGenerateCount: number;
+  /** `--handlers`: the module of handlers by operationId. */
+  readonly handlersFile?: string | undefined;
+  /** `--tokens`: a JSON array of valid token keys. */
+  readonly tokensFile?: string | undefined;
   readonly limits?: LoadLimits;
   /**
    * The state being served, when this one replaces it (`--watch`): items that did not change are
@@ -209,6 +220,12 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   const operationFixtures = await readOperationFixtures(operations, opts.fixturesDir, ajv, opts.limits);
   fixtureProblems.push(...operationFixtures.problems);
   fixtureFiles.push(...operationFixtures.files);
+  const code = opts.handlersFile === undefined ? undefined : await loadHandlers(opts.handlersFile, operations);
+  const tokens = opts.tokensFile === undefined ? undefined : await loadTokens(opts.tokensFile);
+  fixtureProblems.push(...(code?.problems ?? []), ...(tokens?.problems ?? []));
+  warnings.push(...(code?.warnings ?? []));
+  for (const extra of [opts.handlersFile, opts.tokensFile])
+    if (extra !== undefined) fixtureFiles.push(path.resolve(extra));
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));
   const bodies = generatedBodies(doc, operations, opts.seed);
@@ -231,6 +248,8 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     ajv,
     files: [...spec.files, ...fixtureFiles],
     warnings,
+    handlers: code?.handlers,
+    tokens: tokens?.tokens,
     get snapshot(): Snapshot {
       snapshot ??= snapshotOf(doc, model, inputs, bodies, operationFixtures.bodies);
       return snapshot;

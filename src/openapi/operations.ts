@@ -9,6 +9,11 @@ export interface DeclaredResponse {
   readonly schemaPointer: string | undefined;
   /** Named examples (`content.application/json.examples`), values resolved. */
   readonly examples: Readonly<Record<string, unknown>>;
+  /**
+   * The response's headers whose value the spec gives (an `example`, or its schema's `const`,
+   * `default` or first `example`): a declared `Location` of a redirect.
+   */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** The methods a DRF view can declare, in the order DRF lists them in `Allow` (View.http_method_names). */
@@ -253,9 +258,30 @@ function declaredResponses(
     } else if (mediaType !== undefined && isObject(media.node) && 'example' in media.node) {
       examples.default = media.node.example;
     }
-    out[status] = { status, mediaType, schemaPointer, examples };
+    out[status] = { status, mediaType, schemaPointer, examples, headers: headerValues(doc, resp) };
   }
   return { responses: out, okSchema };
+}
+
+/** The declared headers of a response that name their value (lower-case names). */
+function headerValues(doc: unknown, resp: At): Record<string, string> {
+  const out: Record<string, string> = {};
+  const headers = followChild(doc, resp, 'headers');
+  if (!isObject(headers.node)) return out;
+  for (const name of Object.keys(headers.node)) {
+    const header = followChild(doc, headers, name);
+    const schema = followChild(doc, header, 'schema').node;
+    const value = isObject(header.node) && 'example' in header.node ? header.node.example : valueOf(schema);
+    if (typeof value === 'string' || typeof value === 'number') out[name.toLowerCase()] = String(value);
+  }
+  return out;
+}
+
+function valueOf(schema: unknown): unknown {
+  if (!isObject(schema)) return undefined;
+  if ('const' in schema) return schema.const;
+  if ('default' in schema) return schema.default;
+  return Array.isArray(schema.examples) ? schema.examples[0] : undefined;
 }
 
 /** A JSON media type: `application/json`, or a `+json` suffix (`application/problem+json`). */

@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type CoreAnswer, type CoreOptions, djangoPage, StubCore } from '../core/answer.js';
+import type { HandlerProblem } from '../core/request.js';
+import { answerChecker, describeHandlerProblem } from './handler-checks.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
 import type { StubState } from '../load/state.js';
 import { AnswerCache } from './answer-cache.js';
@@ -36,7 +38,11 @@ declare module 'fastify' {
 }
 
 /** The core's options from the server's configuration. */
-export function coreOptions(config: StubConfig, state?: StubState): CoreOptions {
+export function coreOptions(
+  config: StubConfig,
+  state?: StubState,
+  onHandlerProblem?: (problem: HandlerProblem) => void,
+): CoreOptions {
   return {
     pageSize: config.pageSize,
     baseUrl: config.baseUrl,
@@ -47,6 +53,12 @@ export function coreOptions(config: StubConfig, state?: StubState): CoreOptions 
     maxDelayMs: config.maxDelayMs,
     cors: config.cors,
     validateQuery: config.validateRequests && state ? queryValidator(state) : undefined,
+    tokens: state?.tokens,
+    handlers: state?.handlers,
+    strictHandlers: config.strictHandlers,
+    checkAnswer: state ? answerChecker(state) : undefined,
+    onHandlerProblem,
+    now: config.now === undefined ? undefined : () => new Date(config.now as string),
   };
 }
 
@@ -70,7 +82,14 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
       // Without a Host, Django builds urls from SERVER_NAME:SERVER_PORT: the address listened on.
       const address = app.server.address();
       const port = typeof address === 'object' && address !== null ? address.port : config.port;
-      core = new StubCore(state.model, coreOptions({ ...config, port }, state));
+      core = new StubCore(
+        state.model,
+        coreOptions({ ...config, port }, state, (p) => {
+          const line = describeHandlerProblem(p, config.handlersFile);
+          if (log) log.message(line);
+          else process.stderr.write(`${line}\n`);
+        }),
+      );
       cores.set(state, core);
     }
     lastState = state;

@@ -167,11 +167,15 @@ export function stateOptions(config: StubConfig): {
   fixturesDir: string;
   seed: number;
   defaultGenerateCount: number;
+  handlersFile: string | undefined;
+  tokensFile: string | undefined;
 } {
   return {
     specFile: config.specFile,
     fixturesDir: config.fixturesDir,
     seed: config.seed,
     defaultGenerateCount: config.generateCount,
+    handlersFile: config.handlersFile,
+    tokensFile: config.tokensFile,
   };
 }

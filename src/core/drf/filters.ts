@@ -34,7 +34,12 @@ export interface Filters {
   readonly fields: readonly FieldFilter[];
   readonly search: { readonly param: string; readonly fields: readonly SearchField[] } | undefined;
   readonly ordering: { readonly param: string; readonly allowed: ReadonlySet<string> } | undefined;
-  readonly pageSize: { readonly param: string; readonly max: number | undefined } | undefined;
+  /**
+   * `page_size_query_param` and `max_page_size`; `size`: the pagination class's own page_size,
+   * the parameter schema's `default` (a class such as `page_size = 1000`), else the server's.
+   */
+  readonly pageSize:
+    { readonly param: string; readonly max: number | undefined; readonly size: number | undefined } | undefined;
   /** Declared parameters the stub cannot apply, with why. */
   readonly unsupported: readonly { readonly param: string; readonly why: string }[];
 }
@@ -128,7 +133,12 @@ export function listFilters(
       continue;
     }
     if (p.name === 'page_size') {
-      pageSize = { param: p.name, max: typeof schema.maximum === 'number' ? schema.maximum : undefined };
+      pageSize = {
+        param: p.name,
+        max: typeof schema.maximum === 'number' ? schema.maximum : undefined,
+        size:
+          Number.isInteger(schema.default) && (schema.default as number) > 0 ? (schema.default as number) : undefined,
+      };
       continue;
     }
     if (itemFields.includes(p.name)) {
@@ -272,8 +282,9 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 /** PageNumberPagination.get_page_size with `page_size_query_param`: a positive int, capped; else the default. */
-export function pageSizeOf(filters: Filters, query: QueryMap, fallback: number): number {
-  if (!filters.pageSize) return fallback;
+export function pageSizeOf(filters: Filters, query: QueryMap, serverSize: number): number {
+  if (!filters.pageSize) return serverSize;
+  const fallback = filters.pageSize.size ?? serverSize;
   const raw = lastValue(query, filters.pageSize.param);
   // _positive_int(value, strict=True, cutoff=max_page_size): Python's int(), above 0; else the default.
   const n = raw === undefined ? undefined : pythonInt(raw);

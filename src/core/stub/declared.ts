@@ -54,18 +54,19 @@ export function successSource(op: CustomOperation, model: Model): SuccessSource 
  * An action's or a view's declared success: its status and media type, with the body of the
  * fixture it names, else its example, else one generated from its schema with the seed.
  */
-export function successAnswer(view: View, op: CustomOperation, model: Model): HandlerAnswer {
+export function successAnswer(op: CustomOperation, model: Model): HandlerAnswer {
   const success = op.success;
   const status = success === undefined ? 200 : Number(success.status);
+  const headers = success?.headers ?? {};
   switch (successSource(op, model)) {
     case 'fixture':
-      return { status, body: model.fixtureBodies[op.pointer] };
+      return { status, body: model.fixtureBodies[op.pointer], headers };
     case 'example':
-      return { status, body: Object.values(success?.examples ?? {})[0] };
+      return { status, body: Object.values(success?.examples ?? {})[0], headers };
     case 'generated':
-      return { status, body: model.generatedBodies[`${op.pointer} ${success?.status}`] };
+      return { status, body: model.generatedBodies[`${op.pointer} ${success?.status}`], headers };
     default:
-      return { status };
+      return { status, headers };
   }
 }
 
