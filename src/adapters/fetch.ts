@@ -1,6 +1,10 @@
 import { type CoreAnswer, type CoreOptions, type CoreRequest, djangoPage, StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
+import { SCENARIOS_PATH } from '../core/stub/control.js';
 import { LOOPBACK_CORS } from '../core/stub/cors.js';
+import type { Handlers } from '../core/stub/handler-types.js';
+import type { JournalEntry, JournalFilter } from '../core/stub/journal.js';
+import type { ScenarioRule } from '../core/stub/scenario-store.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
 import { BUNDLED_SNAPSHOT_JSON } from '../generated/bundled-snapshot.js';
@@ -23,13 +27,36 @@ export interface HandlerOptions {
   readonly baseUrl?: string | undefined;
   /** DRF's PAGE_SIZE: items per page (100). */
   readonly pageSize?: number | undefined;
+  /**
+   * Behaviour the spec cannot say, by operationId (the module `--handlers` names, imported by
+   * you: `import handlers from './handlers'`): the same functions answer the same bytes here as in
+   * the server.
+   */
+  readonly handlers?: Handlers | undefined;
+  /** The token keys TokenAuthentication accepts (`--tokens`); any key without it. */
+  readonly tokens?: readonly string[] | undefined;
+  /** Requests kept for `requests()` (default 1,000; 0 for none). */
+  readonly journal?: number | undefined;
+  /** A fixed time for handlers' `context.now()`. */
+  readonly now?: Date | undefined;
+  /** Sessions (`X-Stub-Session`) open at a time (default 64). */
+  readonly maxSessions?: number | undefined;
 }
 
-/** A fetch handler, with the state of its declared writes. */
+/** A fetch handler, with the state of its writes and the controls of `/__stub/`. */
 export interface FetchHandler {
   (request: Request): Promise<Response>;
-  /** Puts written state back to the snapshot's (as `POST /__stub/reset` does). */
-  reset(): void;
+  /** Puts written state back to the snapshot's and clears the scenarios (`POST /__stub/reset`). */
+  reset(session?: string): void;
+  /** The requests answered, as `GET /__stub/requests` gives them. */
+  requests(filter?: JournalFilter & { readonly session?: string }): JournalEntry[];
+  /** Scenarios applied from outside the app's requests, as `/__stub/scenarios` sets them. */
+  readonly scenarios: {
+    /** Adds scenarios (`{operationId, prefer, times}`); throws with every problem of one it cannot take. */
+    set(...rules: ScenarioRule[]): Promise<void>;
+    list(): Promise<ScenarioRule[]>;
+    clear(): Promise<void>;
+  };
   /** The compiled snapshot it answers from. */
   readonly model: Model;
 }
@@ -54,6 +81,11 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
     fallbackHost: 'localhost',
     maxDelayMs: 10_000,
     cors: LOOPBACK_CORS,
+    handlers: options.handlers,
+    tokens: options.tokens === undefined ? undefined : new Set(options.tokens),
+    journal: options.journal,
+    maxSessions: options.maxSessions,
+    now: options.now === undefined ? undefined : () => options.now as Date,
   };
   return new StubCore(compileSnapshot(options.snapshot ?? bundledSnapshot()), coreOptions);
 }
@@ -72,6 +104,7 @@ function coreRequest(request: Request, url: URL, path: string, body: Uint8Array 
     header,
     body,
     scheme: url.protocol === 'https:' ? 'https' : 'http',
+    headers: () => [['host', url.host], ...request.headers.entries()],
   };
 }
 
@@ -116,5 +149,26 @@ export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
     if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     return toResponse(request.method, answer);
   };
-  return Object.assign(handler, { reset: () => core.reset(), model: core.model });
+  // The controls go through the core's own paths, as a test's HTTP requests would.
+  const control = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const res = await handler(
+      new Request(`http://localhost${path}`, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      }),
+    );
+    if (res.status >= 400) throw new Error(((await res.json()) as { detail?: string }).detail ?? `${res.status}`);
+    return res.status === 204 ? undefined : res.json();
+  };
+  return Object.assign(handler, {
+    reset: (session?: string) => core.reset(session),
+    requests: ({ session, ...filter }: JournalFilter & { readonly session?: string } = {}) =>
+      core.requests(filter, session),
+    scenarios: {
+      set: async (...rules: ScenarioRule[]) => void (await control('PUT', SCENARIOS_PATH, rules)),
+      list: async () => ((await control('GET', SCENARIOS_PATH)) as { scenarios: ScenarioRule[] }).scenarios,
+      clear: async () => void (await control('DELETE', SCENARIOS_PATH)),
+    },
+    model: core.model,
+  });
 }

@@ -1,25 +1,26 @@
 import { http, type HttpHandler } from 'msw';
-import { RESET_PATH } from '../core/answer.js';
-import { createFetchHandler, type HandlerOptions } from './fetch.js';
+import { STUB_PREFIX } from '../core/stub/control.js';
+import { createFetchHandler, type FetchHandler, type HandlerOptions } from './fetch.js';
 import { parseBaseUrl } from './internal/base-url.js';
 import { anySpelling } from './internal/raw-path.js';
 
-export type { HandlerOptions } from './fetch.js';
+export type { FetchHandler, HandlerOptions } from './fetch.js';
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * The service's requests, as msw matches a RegExp (against the request's origin and path): under
- * a folder of its collections (`/api/v1` and below, in any spelling the core decodes) or the
- * stub's reset path; on `baseUrl`'s origin and below its path when one is given, on any origin
- * otherwise.
+ * the first segment of any path the spec routes (`/api` and below, in any spelling the core
+ * decodes) or the stub's own `/__stub/` paths; on `baseUrl`'s origin and below its path when one
+ * is given, on any origin otherwise.
  */
-function servicePattern(roots: readonly { readonly prefix: string }[], baseUrl: string | undefined): RegExp {
+function servicePattern(paths: readonly string[], baseUrl: string | undefined): RegExp {
   const base = parseBaseUrl(baseUrl);
   const origin = base ? escapeRegExp(base.origin) : '[a-z][a-z0-9+.-]*://[^/]+';
   const basePath = base ? anySpelling(base.path) : '';
-  const folders = roots.map((r) => `${anySpelling(r.prefix.replace(/\/$/, ''))}(?:${anySpelling('/')}.*)?`);
-  return new RegExp(`^${origin}${basePath}(?:${[...folders, anySpelling(RESET_PATH)].join('|')})$`);
+  const firsts = new Set([...paths.map((p) => `/${p.split('/')[1] ?? ''}`), STUB_PREFIX.replace(/\/$/, '')]);
+  const folders = [...firsts].map((f) => `${anySpelling(f)}(?:${anySpelling('/')}.*)?`);
+  return new RegExp(`^${origin}${basePath}(?:${folders.join('|')})$`);
 }
 
 /**
@@ -29,6 +30,17 @@ function servicePattern(roots: readonly { readonly prefix: string }[], baseUrl: 
  * your other handlers and its `onUnhandledRequest`.
  */
 export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
-  const handle = createFetchHandler(options);
-  return [http.all(servicePattern(handle.model.router.roots, options.baseUrl), ({ request }) => handle(request))];
+  return createHandlersWith(createFetchHandler(options), options.baseUrl);
+}
+
+/**
+ * The same handlers over a fetch handler of yours, whose controls (`requests()`, `scenarios`,
+ * `reset()`) a test then uses: `const stub = createFetchHandler(); server.use(...createHandlersWith(stub))`.
+ */
+export function createHandlersWith(handle: FetchHandler, baseUrl?: string): HttpHandler[] {
+  const paths = [
+    ...handle.model.operations.routes.map((r) => r.path),
+    ...handle.model.router.roots.map((r) => r.prefix),
+  ];
+  return [http.all(servicePattern(paths, baseUrl), ({ request }) => handle(request))];
 }

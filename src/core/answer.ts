@@ -13,9 +13,18 @@ import type { CollectionModel, Model } from './model.js';
 import { parseQuery, type QueryMap } from './python/query.js';
 import type { AnswerViolation, CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
 import { drfJson } from './store.js';
-import { crossSiteRefused, RESET_PATH, resetAnswer, STUB_PREFIX } from './stub/control.js';
+import {
+  type ControlContext,
+  controlAnswer,
+  crossSiteRefused,
+  type OperationSource,
+  STUB_PREFIX,
+} from './stub/control.js';
+import { cookieValue } from './django/sessions.js';
+import { type JournalEntry, type JournalFilter, journalBody } from './stub/journal.js';
+import { SESSION_COOKIE, SESSION_HEADER, Sessions, type SessionState } from './stub/sessions.js';
 import { crossSiteWrite, isPreflight, LOOPBACK_CORS, preflight, withCors } from './stub/cors.js';
-import { declaredAnswer, renderAnswer, successAnswer } from './stub/declared.js';
+import { declaredAnswer, renderAnswer, successAnswer, successSource } from './stub/declared.js';
 import {
   type CollectionAccess,
   collectionAccess,
@@ -50,43 +59,94 @@ export { SCENARIO_HELP } from './stub/scenarios.js';
 export class StubCore {
   readonly model: Model;
   readonly options: CoreOptions;
-  #live = new Map<string, LiveCollection>();
+  readonly #sessions: Sessions<LiveCollection>;
   /**
-   * Replaced by every write and reset: an answer cache keys its entries on it, so that nothing
-   * kept from before a write is served after it.
+   * Replaced by every write, scenario change and reset: an answer cache keys its entries on it, so
+   * that nothing kept from before is served after it.
    */
   generation: object = {};
 
   constructor(model: Model, options: CoreOptions) {
     this.model = model;
     this.options = options;
+    this.#sessions = new Sessions({
+      max: options.maxSessions ?? 64,
+      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      journalSize: options.journal ?? 1000,
+    });
   }
 
-  /** Puts every collection back to the snapshot's items (`POST /__stub/reset`). */
-  reset(): void {
-    this.#live = new Map();
+  /** Puts every collection back to the snapshot's items and clears the scenarios (`POST /__stub/reset`). */
+  reset(session?: string): void {
+    if (session !== undefined) this.#sessions.drop(session);
+    else {
+      this.#sessions.shared.live.clear();
+      this.#sessions.shared.scenarios.clear();
+    }
     this.generation = {};
   }
 
-  #viewSet(collection: CollectionModel): ViewSet {
-    let live = this.#live.get(collection.list.path);
+  /** The journal of the shared state, or of a session (the fetch and MSW handlers' `requests()`). */
+  requests(filter: JournalFilter = {}, session?: string): JournalEntry[] {
+    const found = this.#sessions.get(session, Date.now());
+    return found.ok ? found.state.journal.entries(filter) : [];
+  }
+
+  #viewSet(state: State, collection: CollectionModel): ViewSet {
+    let live = state.live.get(collection.list.path);
     if (!live) {
       live = new LiveCollection(collection);
-      this.#live.set(collection.list.path, live);
+      state.live.set(collection.list.path, live);
     }
     return { model: this.model, collection, live, pageSize: this.options.pageSize };
   }
 
   answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
+    const started = now();
+    const name = req.header(SESSION_HEADER) ?? cookieValue(req.header('cookie'), SESSION_COOKIE);
+    const found = this.#sessions.get(name, Date.now());
+    if (!found.ok) return { ...stubProblem('Session refused', found.detail), status: found.status };
+    const exchange: Exchange = { state: found.state, session: found.name };
     const finish = (a: CoreAnswer): CoreAnswer => {
-      const answer = sessionMiddleware(req, a);
-      return this.options.cors.mode === 'stub' ? withCors(this.options.cors, answer, req.header) : answer;
+      const session = sessionMiddleware(req, a);
+      const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
+      if (!exchange.own) this.record(req, answer, now() - started, exchange);
+      return answer;
     };
-    const answered = this.#answer(req);
+    const answered = this.#answer(req, exchange);
     return answered instanceof Promise ? answered.then(finish) : finish(answered);
   }
 
-  #answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
+  /**
+   * Keeps a request and its answer in the journal of its session; the server calls it for an
+   * answer its cache gave without asking the core.
+   */
+  record(req: CoreRequest, answer: CoreAnswer, durationMs: number, exchange?: Exchange): void {
+    let state = exchange?.state;
+    if (state === undefined) {
+      const found = this.#sessions.get(
+        req.header(SESSION_HEADER) ?? cookieValue(req.header('cookie'), SESSION_COOKIE),
+        Date.now(),
+      );
+      if (!found.ok) return;
+      state = found.state;
+    }
+    if (state.journal.capacity === 0) return;
+    const scenario = exchange?.scenario;
+    state.journal.record({
+      time: new Date().toISOString(),
+      method: req.method.toUpperCase(),
+      url: req.url,
+      headers: req.headers ?? (() => []),
+      ...journalBody(req.body),
+      ...(answer.operationId !== undefined ? { operationId: answer.operationId } : {}),
+      ...(scenario !== undefined ? { scenario: scenario.prefer, scenarioFrom: scenario.from } : {}),
+      status: answer.status,
+      durationMs: Math.round(durationMs * 1000) / 1000,
+    });
+  }
+
+  #answer(req: CoreRequest, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
     const method = req.method.toUpperCase();
     // 1. The host (CommonMiddleware).
     const host = requestBaseUrl(req, this.options);
@@ -96,14 +156,16 @@ export class StubCore {
     const q = req.url.indexOf('?');
     const rawQuery = q === -1 ? '' : req.url.slice(q + 1);
     const path = pathInfo(q === -1 ? req.url : req.url.slice(0, q));
-    // 2. The stub's own paths.
+    // 2. The stub's own paths (refused to a page of another origin that sends no preflight).
     if (path.startsWith(STUB_PREFIX)) {
+      exchange.own = true;
       if (
         crossSiteWrite(cors, method, req.header) ||
         (cors.mode !== 'stub' && crossSiteWrite(LOOPBACK_CORS, method, req.header))
       )
         return crossSiteRefused();
-      if (path === RESET_PATH) return resetAnswer(method, () => this.reset());
+      const own = controlAnswer(method, path, parseQuery(rawQuery), req.body, this.#controlContext(exchange));
+      if (own !== undefined) return own;
     }
     // 3. The route (DefaultRouter), or CommonMiddleware's answers; the deployment's CORS middleware
     // sits inside CommonMiddleware.
@@ -125,32 +187,86 @@ export class StubCore {
       header: req.header,
       body: req.body,
     };
-    const resolved = this.#resolved(ctx, match);
+    const resolved = this.#resolved(ctx, match, exchange);
     return resolved instanceof Promise ? resolved.then(inner) : inner(resolved);
   }
 
+  #controlContext(exchange: Exchange): ControlContext {
+    return {
+      state: exchange.state,
+      session: exchange.session,
+      reset: () => this.reset(exchange.session),
+      operations: () => this.operationSources(),
+      maxDelayMs: this.options.maxDelayMs,
+      knows: (id) => this.#operationIds.has(id),
+      changed: () => {
+        this.generation = {};
+      },
+    };
+  }
+
+  get #operationIds(): Set<string> {
+    const ops = this.model.operations;
+    return new Set([...ops.all, ...ops.writes, ...ops.customs].map((op) => op.operationId));
+  }
+
+  /** Every operation of the spec, and where its answers come from (the page, `GET /__stub/operations`). */
+  operationSources(): OperationSource[] {
+    const out: OperationSource[] = [];
+    for (const route of this.model.operations.routes)
+      for (const [method, op] of route.methods) {
+        const source = this.options.handlers?.[op.operationId]
+          ? 'handler'
+          : op.kind === 'custom'
+            ? successSource(op, this.model)
+            : 'collection';
+        out.push({
+          operationId: op.operationId,
+          method,
+          path: route.path,
+          source,
+          responses: Object.keys(op.responses),
+        });
+      }
+    return out;
+  }
+
   /** The view of a resolved route. */
-  #resolved(ctx: RequestContext, match: Match): CoreAnswer | Promise<CoreAnswer> {
+  #resolved(ctx: RequestContext, match: Match, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
     if (match.kind === 'root') {
       const declared = this.model.operations.root;
       const renderers = declared?.renderers ?? this.model.operations.lists[0]?.renderers ?? DEFAULT_RENDERERS;
       const view = initial(ctx, this.#viewConfig('GET, HEAD, OPTIONS', renderers, declared?.anonymous ?? true));
       return 'status' in view ? view : apiRoot(ctx, view, match.root, renderers);
     }
-    return this.#route(ctx, match.route);
+    const answered = this.#route(ctx, match.route, exchange);
+    const op = match.route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+    if (op === undefined) return answered;
+    const named = (a: CoreAnswer): CoreAnswer => ({ ...a, operationId: op.operationId });
+    return answered instanceof Promise ? answered.then(named) : named(answered);
   }
 
   /** Steps 4 to 9: the stub's scenario and validation, then the view. */
-  #route(ctx: RequestContext, route: PathRoute): CoreAnswer | Promise<CoreAnswer> {
+  #route(ctx: RequestContext, route: PathRoute, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
     const collection = this.model.collections.get(route.collectionPath);
-    const vs = collection === undefined ? undefined : this.#viewSet(collection);
+    const vs = collection === undefined ? undefined : this.#viewSet(exchange.state, collection);
     const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
     const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
     const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
     if (!parsed.ok) return impossible(parsed.problems.join('; '));
-    const scenario = parsed.scenario;
     const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? first;
+    // A request's own Prefer wins over a scenario set from outside.
+    let scenario = parsed.scenario;
+    if (scenario !== NO_SCENARIO)
+      exchange.scenario = { prefer: ctx.header('prefer') ?? preferOfQuery(ctx.query), from: 'request' };
+    else if (exchange.state.scenarios.size > 0) {
+      const rule = exchange.state.scenarios.take(target.operationId, route.path, ctx.path, ctx.method);
+      if (rule !== undefined) {
+        scenario = rule.scenario;
+        exchange.scenario = { prefer: rule.prefer, from: 'scenarios' };
+      }
+    }
     if (this.options.validateQuery) {
       const violations = this.options.validateQuery(target, ctx.query);
       if (violations.length > 0)
@@ -177,7 +293,7 @@ export class StubCore {
     if (handler === undefined) return delayed(this.#standard(ctx, view, vs, route, op, scenario));
     const body = this.#requestBody(ctx, view, vs, op);
     if ('status' in body) return delayed(body);
-    const answered = this.#handled(ctx, view, vs, route, op, scenario, handler, body);
+    const answered = this.#handled(ctx, exchange.state, view, vs, route, op, scenario, handler, body);
     return answered instanceof Promise ? answered.then(delayed) : delayed(answered);
   }
 
@@ -249,6 +365,7 @@ export class StubCore {
   /** A handler's answer, held to the spec; undefined from it is the operation's own answer. */
   #handled(
     ctx: RequestContext,
+    state: State,
     view: View,
     vs: ViewSet | undefined,
     route: PathRoute,
@@ -268,7 +385,7 @@ export class StubCore {
       body: body.data,
       header: ctx.header,
     });
-    const context = this.#handlerContext(ctx, standard);
+    const context = this.#handlerContext(ctx, state, standard);
     const finish = (result: HandlerResult): CoreAnswer => {
       if (result === undefined) return standard();
       if (!isHandlerAnswer(result))
@@ -290,7 +407,7 @@ export class StubCore {
     }
   }
 
-  #handlerContext(ctx: RequestContext, standard: () => CoreAnswer): HandlerContext {
+  #handlerContext(ctx: RequestContext, state: State, standard: () => CoreAnswer): HandlerContext {
     const changed = () => {
       this.generation = {};
     };
@@ -298,7 +415,7 @@ export class StubCore {
       const collection =
         this.model.collections.get(name) ?? [...this.model.collections.values()].find((c) => c.list.resource === name);
       if (collection === undefined) throw new TypeError(`no collection "${name}" in the spec`);
-      const own = this.#viewSet(collection);
+      const own = this.#viewSet(state, collection);
       return collectionAccess(own, urlOf({ ...ctx, params: [] }, own, undefined), changed);
     };
     const detail = (status: number, text: string): HandlerAnswer => ({ status, body: { detail: text } });
@@ -385,4 +502,25 @@ function handlerViolation(op: AnyOperation, violations: readonly AnswerViolation
     },
   );
   return { ...problem, status: 500, body: JSON.stringify({ ...JSON.parse(problem.body), status: 500 }) };
+}
+
+type State = SessionState<LiveCollection>;
+
+/** One request on its way: its session's state, and what the journal is told of it. */
+interface Exchange {
+  readonly state: State;
+  readonly session: string | undefined;
+  /** A request to the stub's own paths: not journaled. */
+  own?: boolean;
+  scenario?: { readonly prefer: string; readonly from: 'request' | 'scenarios' };
+}
+
+const now = (): number => performance.now();
+
+/** The `__` parameters of a request, as the Prefer they stand for (for the journal). */
+function preferOfQuery(query: QueryMap): string {
+  return [...query.entries()]
+    .filter(([k]) => k.startsWith('__'))
+    .map(([k, v]) => `${k.slice(2)}=${v[v.length - 1] ?? ''}`)
+    .join(', ');
 }

@@ -18,6 +18,8 @@ export interface CoreRequest {
   readonly body?: Uint8Array | undefined;
   /** The scheme the request came by (WSGI's url_scheme): https urls for an https request. */
   readonly scheme?: 'http' | 'https';
+  /** Every header as sent, for the journal (read only when the journal is). */
+  readonly headers?: () => Iterable<readonly [string, string]>;
 }
 
 /** One answer: status, headers (lower-case names, no Content-Length), body. */
@@ -33,6 +35,8 @@ export interface CoreAnswer {
    * CACHE_KEY_HEADERS, and may be kept by an answer cache.
    */
   readonly cacheable?: boolean;
+  /** The operation that answered, for the journal (kept with a cached answer). */
+  readonly operationId?: string;
 }
 
 /** The headers an answer depends on; an answer cache keys on these (presence and value). */
@@ -47,6 +51,7 @@ export const CACHE_KEY_HEADERS = Object.freeze([
   'prefer',
   'access-control-request-method',
   'access-control-request-headers',
+  'x-stub-session',
 ]);
 
 export interface CoreOptions {
@@ -65,6 +70,12 @@ export interface CoreOptions {
   /** Which browser pages may read the answers (stub/cors.ts). */
   readonly cors: CorsPolicy;
   /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
+  /** `--journal N`: requests kept per session for `GET /__stub/requests` (default 1,000; 0 for none). */
+  readonly journal?: number | undefined;
+  /** `--max-sessions`: sessions (`X-Stub-Session`) open at a time (default 64). */
+  readonly maxSessions?: number | undefined;
+  /** A session idle this long is dropped (default 30 minutes). */
+  readonly sessionIdleMs?: number | undefined;
   /** `--tokens`: the token keys TokenAuthentication accepts; any key without it (a stub has no users). */
   readonly tokens?: ReadonlySet<string> | undefined;
   /** The designer's handlers, by operationId (`--handlers`). */

@@ -1,12 +1,132 @@
-import { DJANGO_HEADERS } from '../django/http.js';
+import { DJANGO_HEADERS, JSON_TYPE } from '../django/http.js';
 import { stubProblem } from '../errors.js';
+import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
+import type { JournalFilter } from './journal.js';
+import type { SessionState } from './sessions.js';
 
-/** Where the stub's own paths live, outside the service's. */
+/*
+ * The stub's own paths, under /__stub/ (outside the service's): put the state back, read the
+ * journal, set scenarios from outside the app, see where each operation's answers come from.
+ * JSON in and out; a request the stub cannot take is its own 400 (problem+json).
+ */
+
+/** Where the stub's own paths live. */
 export const STUB_PREFIX = '/__stub/';
-
-/** The stub's own path that puts written state back to the snapshot's. */
 export const RESET_PATH = '/__stub/reset';
+export const REQUESTS_PATH = '/__stub/requests';
+export const SCENARIOS_PATH = '/__stub/scenarios';
+export const OPERATIONS_PATH = '/__stub/operations';
+
+/** Where an operation's answers come from, for the page and `GET /__stub/operations`. */
+export interface OperationSource {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+  /** `handler`, `fixture`, `example`, `generated`, `collection` (its viewset's own), or `none`. */
+  readonly source: string;
+  /** The status codes the spec declares, for the page's switches. */
+  readonly responses: readonly string[];
+}
+
+export interface ControlContext {
+  readonly state: SessionState<unknown>;
+  readonly session: string | undefined;
+  /** Puts this session's (or the shared) state back to the snapshot's, scenarios included. */
+  reset(): void;
+  operations(): readonly OperationSource[];
+  readonly maxDelayMs: number;
+  knows(operationId: string): boolean;
+  /** Told when scenarios change (an answer cache lets go of what it kept). */
+  changed(): void;
+}
+
+const json = (status: number, value: unknown): CoreAnswer => ({
+  status,
+  headers: { ...DJANGO_HEADERS, 'content-type': JSON_TYPE },
+  body: JSON.stringify(value),
+});
+const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
+
+function notAllowed(path: string, allow: string, what: string): CoreAnswer {
+  return {
+    ...stubProblem('Method not allowed', `${path} takes ${allow}: ${what}`),
+    status: 405,
+    headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow },
+  };
+}
+
+/** The answer of one of the stub's own paths; undefined for a path that is none of them. */
+export function controlAnswer(
+  method: string,
+  path: string,
+  query: QueryMap,
+  body: Uint8Array | undefined,
+  ctx: ControlContext,
+): CoreAnswer | undefined {
+  if (path === RESET_PATH) {
+    if (method !== 'POST') return notAllowed(path, 'POST', "it puts every collection back to the snapshot's items");
+    ctx.reset();
+    return done;
+  }
+  if (path === REQUESTS_PATH) {
+    if (method === 'DELETE') {
+      ctx.state.journal.clear();
+      return done;
+    }
+    if (method !== 'GET' && method !== 'HEAD')
+      return notAllowed(path, 'GET, DELETE', 'the requests the stub answered (?path, method, operationId, since)');
+    const since = lastValue(query, 'since');
+    if (since !== undefined && !/^[0-9]{1,15}$/.test(since))
+      return stubProblem('Invalid request', 'since is the id of a journal entry (a whole number)');
+    const filter: JournalFilter = {
+      ...(lastValue(query, 'path') !== undefined ? { path: lastValue(query, 'path') } : {}),
+      ...(lastValue(query, 'method') !== undefined ? { method: lastValue(query, 'method') } : {}),
+      ...(lastValue(query, 'operationId') !== undefined ? { operationId: lastValue(query, 'operationId') } : {}),
+      ...(since !== undefined ? { since: Number(since) } : {}),
+    };
+    return json(200, {
+      session: ctx.session ?? null,
+      capacity: ctx.state.journal.capacity,
+      requests: ctx.state.journal.entries(filter),
+    });
+  }
+  if (path === SCENARIOS_PATH) {
+    if (method === 'GET' || method === 'HEAD')
+      return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
+    if (method === 'DELETE') {
+      ctx.state.scenarios.clear();
+      ctx.changed();
+      return done;
+    }
+    if (method !== 'PUT' && method !== 'POST')
+      return notAllowed(path, 'GET, PUT, DELETE', 'scenarios applied to matching requests');
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder().decode(body ?? new Uint8Array()));
+    } catch (e) {
+      return stubProblem('Invalid scenario', `the body is not JSON: ${(e as Error).message}`);
+    }
+    const rules = Array.isArray(value) ? value : [value];
+    const problems: string[] = [];
+    rules.forEach((rule, i) => {
+      const r = ctx.state.scenarios.add(rule, ctx.maxDelayMs, (id) => ctx.knows(id));
+      if (!r.ok) problems.push(...r.problems.map((p) => (rules.length > 1 ? `[${i}] ${p}` : p)));
+    });
+    ctx.changed();
+    if (problems.length > 0)
+      return stubProblem('Invalid scenario', problems.join('; '), {
+        example: { operationId: 'listDesks', prefer: 'code=500', times: 1 },
+      });
+    return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
+  }
+  if (path === OPERATIONS_PATH) {
+    if (method !== 'GET' && method !== 'HEAD')
+      return notAllowed(path, 'GET', 'each operation and where its answers come from');
+    return json(200, { operations: ctx.operations() });
+  }
+  return undefined;
+}
 
 /**
  * A CORS-simple write from a page of another origin (a cross-site form POST, a `text/plain`
@@ -22,20 +142,4 @@ export function crossSiteRefused(): CoreAnswer {
     ),
     status: 403,
   };
-}
-
-/** `POST /__stub/reset`: every collection back to the snapshot's items; any other method is refused. */
-export function resetAnswer(method: string, reset: () => void): CoreAnswer {
-  if (method !== 'POST') {
-    return {
-      ...stubProblem(
-        'Method not allowed',
-        `${RESET_PATH} takes POST: it puts every collection back to the snapshot's items`,
-      ),
-      status: 405,
-      headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow: 'POST' },
-    };
-  }
-  reset();
-  return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 }

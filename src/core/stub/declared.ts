@@ -1,6 +1,6 @@
 import { DJANGO_HEADERS } from '../django/http.js';
-import { respond, respondEmpty, type View } from '../drf/views.js';
-import { DJANGO_ERRORS, djangoPage, gatewayPage } from '../errors.js';
+import { respond, respondEmpty, respondError, type View } from '../drf/views.js';
+import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, gatewayPage } from '../errors.js';
 import type { Model } from '../model.js';
 import type { CoreAnswer } from '../request.js';
 import { drfJson } from '../store.js';
@@ -15,28 +15,42 @@ import { impossible, type Scenario } from './scenarios.js';
 
 /**
  * `code=N`: the declared response's example (`example=NAME`, else its first), else its body
- * generated from its schema with the seed, else none. 500, 502, 503 and 504 need no
- * declaration: Django's 500 page, a gateway's page.
+ * generated from its schema with the seed, else none. 401, 403, 500, 502, 503 and 504 need no
+ * declaration: the deployment answers them anywhere (DRF's 401 and 403, Django's 500 page, a
+ * gateway's page).
  */
 export function declaredAnswer(view: View, op: AnyOperation, scenario: Scenario, model: Model): CoreAnswer {
   const status = scenario.code as number;
   const declared = op.responses[String(status)];
   if (!declared) {
+    // What the deployment answers on any endpoint, declared or not: TokenAuthentication's 401
+    // (403 where the first authentication class sends no challenge), a permission's 403, a crash.
+    if (status === 401)
+      return respondError(
+        view,
+        model.authenticators.some((a) => a.kind === 'token') ? DRF_ERRORS.INVALID_TOKEN : DRF_ERRORS.NOT_AUTHENTICATED,
+      );
+    if (status === 403) return respondError(view, DRF_ERRORS.PERMISSION_DENIED);
     if (status === 500) return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
     if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
-    return impossible(`${op.operationId} declares no ${status} response`, { codes: Object.keys(op.responses) });
+    return impossible(`${op.operationId} declares no ${status} response`, {
+      codes: [...Object.keys(op.responses), '401', '403', '500', '502', '503', '504'],
+    });
   }
   const names = Object.keys(declared.examples);
+  // With the headers the response declares a value for (a 401's WWW-Authenticate).
+  const withHeaders = (a: CoreAnswer): CoreAnswer =>
+    Object.keys(declared.headers).length === 0 ? a : { ...a, headers: { ...a.headers, ...declared.headers } };
   if (scenario.example !== undefined) {
     if (!names.includes(scenario.example))
       return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
         examples: names,
       });
-    return respond(view, status, drfJson(declared.examples[scenario.example]));
+    return withHeaders(respond(view, status, drfJson(declared.examples[scenario.example])));
   }
-  if (names.length > 0) return respond(view, status, drfJson(declared.examples[names[0] as string]));
+  if (names.length > 0) return withHeaders(respond(view, status, drfJson(declared.examples[names[0] as string])));
   const generated = model.generatedBodies[`${op.pointer} ${status}`];
-  return respond(view, status, generated === undefined ? '' : drfJson(generated));
+  return withHeaders(respond(view, status, generated === undefined ? '' : drfJson(generated)));
 }
 
 /** Where an action's or a view's success comes from, without a handler: the first that gives one. */

@@ -1,0 +1,122 @@
+import { parseScenario, type Scenario } from './scenarios.js';
+
+/**
+ * Scenarios set from outside the app (`PUT /__stub/scenarios`): what a `Prefer` header would ask,
+ * applied to every request that matches, for its next `times` requests or until changed, so
+ * that an end-to-end test puts an endpoint into a state (empty, an error, slow, a 401) without
+ * touching the app's requests. A request's own `Prefer` (or `__` parameters) wins.
+ */
+export interface ScenarioRule {
+  /** Matches the operation of this operationId. */
+  readonly operationId?: string;
+  /** Matches requests to this path (a template such as `/api/v1/desk/{pk}`, or a path as sent). */
+  readonly path?: string;
+  /** With `path`: only this method (any when absent). */
+  readonly method?: string;
+  /** The `Prefer` to apply: `code=500`, `empty=true, delay=800`. */
+  readonly prefer: string;
+  /** How many requests it applies to; until removed when absent. */
+  readonly times?: number;
+}
+
+/** A rule as kept: its parsed scenario, and the requests it has left. */
+export interface StoredRule extends ScenarioRule {
+  readonly id: number;
+  readonly scenario: Scenario;
+  remaining: number | undefined;
+}
+
+export type RuleResult = { ok: true; rule: StoredRule } | { ok: false; problems: string[] };
+
+const KEYS = new Set(['operationId', 'path', 'method', 'prefer', 'times']);
+const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
+
+export class ScenarioStore {
+  #rules: StoredRule[] = [];
+  #next = 1;
+
+  /** Checks a rule as sent (every problem, not the first) and keeps it, replacing one that matches the same. */
+  add(value: unknown, maxDelayMs: number, knows: (operationId: string) => boolean): RuleResult {
+    const problems: string[] = [];
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, problems: ['a scenario is a JSON object: {"operationId": …, "prefer": …}'] };
+    const v = value as Record<string, unknown>;
+    for (const key of Object.keys(v))
+      if (!KEYS.has(key)) problems.push(`unknown member "${key}" (${[...KEYS].join(', ')})`);
+    const text = (key: string) => {
+      const x = v[key];
+      if (x === undefined) return undefined;
+      if (typeof x === 'string' && x !== '') return x;
+      problems.push(`${key} must be a non-empty string`);
+      return undefined;
+    };
+    const operationId = text('operationId');
+    const path = text('path');
+    const method = text('method')?.toUpperCase();
+    const prefer = text('prefer');
+    if (operationId === undefined && path === undefined) problems.push('name an operationId or a path');
+    if (operationId !== undefined && path !== undefined) problems.push('name an operationId or a path, not both');
+    if (method !== undefined && path === undefined) problems.push('method goes with a path');
+    if (method !== undefined && !METHODS.has(method)) problems.push(`method must be one of ${[...METHODS].join(', ')}`);
+    if (operationId !== undefined && !knows(operationId))
+      problems.push(`the spec declares no operation "${operationId}"`);
+    if (path !== undefined && !path.startsWith('/')) problems.push('path starts with /');
+    if (prefer === undefined) problems.push('prefer is required: what a Prefer header would ask, e.g. "code=500"');
+    const times = v.times;
+    if (times !== undefined && !(Number.isInteger(times) && (times as number) > 0 && (times as number) <= 1_000_000))
+      problems.push('times must be a whole number from 1 to 1000000');
+    const parsed = prefer === undefined ? undefined : parseScenario(prefer, new Map(), maxDelayMs);
+    if (parsed !== undefined && !parsed.ok) problems.push(...parsed.problems);
+    if (problems.length > 0 || parsed === undefined || !parsed.ok) return { ok: false, problems };
+    const rule: StoredRule = {
+      id: this.#next++,
+      ...(operationId !== undefined ? { operationId } : {}),
+      ...(path !== undefined ? { path } : {}),
+      ...(method !== undefined ? { method } : {}),
+      prefer: prefer as string,
+      ...(times !== undefined ? { times: times as number } : {}),
+      scenario: parsed.scenario,
+      remaining: times as number | undefined,
+    };
+    this.#rules = [...this.#rules.filter((r) => !sameTarget(r, rule)), rule];
+    return { ok: true, rule };
+  }
+
+  /** The rules kept, as sent, with what each has left. */
+  list(): Record<string, unknown>[] {
+    return this.#rules.map(({ scenario: _s, remaining, ...rule }) => ({
+      ...rule,
+      ...(remaining === undefined ? {} : { remaining }),
+    }));
+  }
+
+  /** The scenario for a request, its use counted; the latest rule that matches wins. */
+  take(operationId: string, template: string, path: string, method: string): StoredRule | undefined {
+    for (let i = this.#rules.length - 1; i >= 0; i--) {
+      const r = this.#rules[i] as StoredRule;
+      const hit =
+        r.operationId !== undefined
+          ? r.operationId === operationId
+          : (r.path === template || r.path === path) && (r.method === undefined || r.method === method);
+      if (!hit) continue;
+      if (r.remaining !== undefined) {
+        r.remaining -= 1;
+        if (r.remaining <= 0) this.#rules.splice(i, 1);
+      }
+      return r;
+    }
+    return undefined;
+  }
+
+  get size(): number {
+    return this.#rules.length;
+  }
+
+  clear(): void {
+    this.#rules = [];
+  }
+}
+
+function sameTarget(a: ScenarioRule, b: ScenarioRule): boolean {
+  return a.operationId === b.operationId && a.path === b.path && a.method === b.method;
+}
