@@ -28,12 +28,13 @@ import { itemUrlParts, renderEnvelope, withIndent } from './render.js';
 import type { ApiRoot, Match } from './router.js';
 import { NO_SCENARIO, parseScenario, SCENARIO_QUERY_PARAMS, type Scenario } from './scenarios.js';
 import type { AnyOperation, Operation, PathRoute, ViewMethod, WriteOperation } from '../openapi/operations.js';
-import { drfJson, EMPTY_SET, type ItemList, type ItemSet, type PreparedItem, renderItem } from './store.js';
+import { drfJson, EMPTY_SET, type ItemSet, itemObject, type PreparedItem, renderItem } from './store.js';
 import { authenticate } from './auth.js';
 import { parseBody } from './body.js';
-import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
+import { filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
 import { gatewayPage } from './gateway.js';
 import { LiveCollection } from './live.js';
+import { filterAndOrder } from './queryset.js';
 import { type FieldRule, serializerFields, validateInput } from './serializer.js';
 import { fieldSchema } from '../openapi/item-schema.js';
 import { DJANGO_HEADERS } from './django/http.js';
@@ -147,8 +148,6 @@ export class StubCore {
   readonly options: CoreOptions;
   #live = new Map<string, LiveCollection>();
   readonly #rules = new Map<string, FieldRule[]>();
-  readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
-  readonly #arrays = new WeakMap<ItemSet, readonly PreparedItem[]>();
   /**
    * Replaced by every write and reset: an answer cache keys its entries on it, so that nothing
    * kept from before a write is served after it.
@@ -173,27 +172,6 @@ export class StubCore {
       this.#live.set(collection.list.path, live);
     }
     return live;
-  }
-
-  /** Every item of a set, as one array kept for the set (the set's own when it is one). */
-  #all(set: ItemSet): readonly PreparedItem[] {
-    if (Array.isArray(set.items)) return set.items as readonly PreparedItem[];
-    let all = this.#arrays.get(set);
-    if (all === undefined) {
-      all = Array.from(set.items);
-      this.#arrays.set(set, all);
-    }
-    return all;
-  }
-
-  /** An item's members, parsed once (for filters and writes). */
-  #object(collection: CollectionModel, item: PreparedItem): Record<string, unknown> {
-    let o = this.#objects.get(item);
-    if (!o) {
-      o = this.#liveOf(collection).object(item);
-      this.#objects.set(item, o);
-    }
-    return o;
   }
 
   answer(req: CoreRequest): CoreAnswer {
@@ -384,26 +362,12 @@ export class StubCore {
     if (op.kind === 'detail') {
       const found = this.#lookup(ctx, view, collection, set);
       if ('status' in found) return found;
-      if (active && !filtered.keep(this.#object(collection, found)))
+      if (active && !filtered.keep(itemObject(found)))
         return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
       return respond(view, 200, renderItem(found, url));
     }
-    let items: ItemList = set.items;
     const ordering = orderingTerms(collection.filters, ctx.query);
-    // Filters and ordering read every item's values: of the same item objects each time (a packed
-    // set's are made as asked for), whose values are parsed once.
-    if (active) items = this.#all(set).filter((item) => filtered.keep(this.#object(collection, item)));
-    if (ordering.length > 0) {
-      items = [...(items === set.items ? this.#all(set) : items)].sort((a, b) => {
-        const x = this.#object(collection, a);
-        const y = this.#object(collection, b);
-        for (const { field, desc } of ordering) {
-          const d = compareValues(x[field], y[field]);
-          if (d !== 0) return desc ? -d : d;
-        }
-        return 0;
-      });
-    }
+    const items = active || ordering.length > 0 ? filterAndOrder(set.items, filtered, ordering) : set.items;
     const count = items.length;
     const pageSize = pageSizeOf(collection.filters, ctx.query, this.options.pageSize);
     const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
@@ -480,7 +444,7 @@ export class StubCore {
       form: parsed.form,
     });
     if (!valid.ok) return respond(view, 400, drfJson(valid.errors));
-    const before = existing ? this.#object(collection, existing) : undefined;
+    const before = existing ? itemObject(existing) : undefined;
     const values: Record<string, unknown> = {};
     for (const field of collection.fields) {
       if (field === 'url') continue;

@@ -1,16 +1,18 @@
+import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
-import { type ItemSet, type PreparedItem, itemObject, prepareItem } from './store.js';
+import { type ItemSet, itemSetOf, type PreparedItem, prepareItem } from './store.js';
 
 /**
- * A collection as writes leave it: the snapshot's items until the first write, then an in-memory
- * copy that POST, PUT, PATCH and DELETE change (a DRF ModelViewSet over its table). Nothing is
- * written anywhere; a new core (a restart, a reload, `POST /__stub/reset`) starts from the snapshot.
+ * A collection as writes leave it: the snapshot's items until the first write, then a list of its
+ * own that POST, PUT, PATCH and DELETE change (a DRF ModelViewSet over its table). The list holds
+ * the snapshot's item objects that no write changed (a million items: one array of references
+ * more, not a copy of each); its pk index and the columns made for filters are copied with it and
+ * kept in step. Nothing is written anywhere; a new core (a restart, a reload,
+ * `POST /__stub/reset`) starts from the snapshot, and this copy is let go.
  */
 export class LiveCollection {
   readonly model: CollectionModel;
-  #items: PreparedItem[] | undefined;
-  #byPk: Map<string, PreparedItem> | undefined;
-  readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
+  #own: { readonly set: ItemSet; readonly items: PreparedItem[]; readonly columns: FieldColumns } | undefined;
   #maxPk: number | undefined;
 
   constructor(model: CollectionModel) {
@@ -19,19 +21,7 @@ export class LiveCollection {
 
   /** The items now, in order, and by pk. */
   get set(): ItemSet {
-    return this.#items === undefined
-      ? this.model.items
-      : { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
-  }
-
-  /** An item's members (without its url), parsed once from its serialized form. */
-  object(item: PreparedItem): Record<string, unknown> {
-    let o = this.#objects.get(item);
-    if (!o) {
-      o = itemObject(item);
-      this.#objects.set(item, o);
-    }
-    return o;
+    return this.#own?.set ?? this.model.items;
   }
 
   /**
@@ -51,62 +41,62 @@ export class LiveCollection {
     return this.#maxPk;
   }
 
-  #own(): { items: PreparedItem[]; byPk: Map<string, PreparedItem> } {
-    if (this.#items === undefined) {
-      this.#items = [...this.model.items.items];
-      this.#byPk = new Map();
-      for (const item of this.#items)
-        if (item.pk !== undefined && !this.#byPk.has(item.pk)) this.#byPk.set(item.pk, item);
+  #owned(): { readonly set: ItemSet; readonly items: PreparedItem[]; readonly columns: FieldColumns } {
+    if (this.#own === undefined) {
+      const from = this.model.items;
+      const items = from.items.slice();
+      this.#own = {
+        set: itemSetOf(items, from.byPk.places.copy()),
+        items,
+        columns: FieldColumns.of(from.items).copyFor(items),
+      };
     }
-    return { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+    return this.#own;
   }
 
   #prepare(values: Record<string, unknown>): PreparedItem {
-    const item = prepareItem(values, {
+    return prepareItem(values, {
       fields: this.model.fields,
       withUrl: this.model.withUrl,
       pkField: this.model.lookup,
       hidden: this.model.hidden,
     });
-    this.#objects.set(item, values);
-    return item;
   }
 
   insert(values: Record<string, unknown>): PreparedItem {
-    const { items, byPk } = this.#own();
+    const { set, items, columns } = this.#owned();
     const item = this.#prepare(values);
     items.push(item);
-    if (item.pk !== undefined) byPk.set(item.pk, item);
+    set.byPk.places.put(item.pk, items.length - 1);
+    columns.inserted(item);
     return item;
   }
 
   replace(old: PreparedItem, values: Record<string, unknown>): PreparedItem {
-    const { items, byPk } = this.#own();
+    const { set, items, columns } = this.#owned();
     const item = this.#prepare(values);
-    const at = this.#placeOf(items, old);
-    if (at !== -1) items[at] = item;
-    if (old.pk !== undefined) byPk.delete(old.pk);
-    if (item.pk !== undefined) byPk.set(item.pk, item);
+    const at = this.#placeOf(old);
+    if (at !== -1) {
+      items[at] = item;
+      set.byPk.places.replace(old.pk, item.pk, at);
+      columns.replaced(at, item);
+    }
     return item;
   }
 
   remove(old: PreparedItem): void {
-    const { items, byPk } = this.#own();
-    const at = this.#placeOf(items, old);
-    if (at !== -1) items.splice(at, 1);
-    if (old.pk !== undefined) byPk.delete(old.pk);
+    const { set, items, columns } = this.#owned();
+    const at = this.#placeOf(old);
+    if (at === -1) return;
+    items.splice(at, 1);
+    set.byPk.places.remove(old.pk, at);
+    columns.removed(at);
   }
 
-  /**
-   * Where an item found before the first write stands in the copy that write made: the same object,
-   * or, from a packed set (whose items are made again once their block has been let go: a
-   * collection of more than 32 blocks), the item of the same pk (pks are unique: the loader
-   * refuses a repeated one); -1 for none.
-   */
-  #placeOf(items: readonly PreparedItem[], old: PreparedItem): number {
-    const at = items.indexOf(old);
-    if (at !== -1 || old.pk === undefined) return at;
-    const same = this.#byPk?.get(old.pk);
-    return same === undefined ? -1 : items.indexOf(same);
+  /** Where an item found by its pk (in this list, or in the snapshot's before the first write) stands now, or -1. */
+  #placeOf(old: PreparedItem): number {
+    const items = this.#own?.items ?? [];
+    const at = old.pk === undefined ? -1 : (this.#own?.set.byPk.places.get(old.pk) ?? -1);
+    return at !== -1 && items[at] === old ? at : items.indexOf(old);
   }
 }
