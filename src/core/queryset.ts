@@ -43,10 +43,12 @@ export function filterAndOrder(
     }
     places = kept.subarray(0, n);
   }
+  let chosen: ArrayLike<number> = places;
   if (ordering.length > 0) {
     const keys = columns.columns(ordering.map((o) => o.field));
-    // TypedArray.prototype.sort with a comparator is stable, as Array.prototype.sort.
-    places.sort((a, b) => {
+    // Array.prototype.sort, as the items themselves were sorted: the same comparisons in the same
+    // order, so the same order even where compareValues is not consistent (undefined and null).
+    chosen = Array.from(places).sort((a, b) => {
       for (let k = 0; k < keys.length; k++) {
         const values = keys[k] as readonly unknown[];
         const d = compareValues(values[a], values[b]);
@@ -55,9 +57,14 @@ export function filterAndOrder(
       return 0;
     });
   }
-  const chosen = places;
+  const picked = chosen;
   return {
-    length: chosen.length,
-    slice: (start, end) => Array.from(chosen.subarray(start, end), (i) => items[i] as PreparedItem),
+    length: picked.length,
+    slice: (start, end) => {
+      const out: PreparedItem[] = [];
+      for (let i = Math.max(0, start); i < Math.min(end, picked.length); i++)
+        out.push(items[picked[i] as number] as PreparedItem);
+      return out;
+    },
   };
 }
