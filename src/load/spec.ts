@@ -185,6 +185,8 @@ export async function bundleSpec(
   const values = new Map<string, unknown>();
   const asBundlerReads = new Set<string>();
   const scans = new Map<string, DocumentScan>();
+  // The external `$ref`s of each file the bundler will be handed as a value, by its URL.
+  const scanned = new Map<string, readonly { ref: string; base: string }[]>();
   const files: string[] = [root];
   // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
   const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
@@ -244,6 +246,9 @@ export async function bundleSpec(
           refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
         },
       );
+      // The bundler is handed this very value (or a JSON copy): its crawl takes these, not a second
+      // walk (the patch's resolve.externalRefs).
+      if (read.asBundlerReads) scanned.set(url, refs);
       for (const { pointer, base, ref } of refs) {
         const target = refUrl.stripHash(refUrl.resolve(base, ref));
         const where = fileOfUrl(target);
@@ -282,7 +287,10 @@ export async function bundleSpec(
     let doc: Record<string, unknown>;
     try {
       // json-schema-ref-parser's bundle, made linear by the patch applied at install (src/load/bundle.ts).
-      doc = await bundle(new SwaggerParser(), root, options);
+      doc = await bundle(new SwaggerParser(), root, {
+        ...options,
+        resolve: { ...options.resolve, externalRefs: (url: string) => scanned.get(url) },
+      });
     } catch (e) {
       throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
     }

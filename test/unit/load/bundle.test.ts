@@ -9,7 +9,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import * as refParserUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { bundle } from '../../../src/load/bundle.js';
+import { bundle, forEachExternalRef } from '../../../src/load/bundle.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { folderOf } from '../../../src/load/read-confined.js';
 import { confinedResolveOptions } from '../../../src/load/spec.js';
@@ -51,8 +51,14 @@ async function loadUnpatched(): Promise<Unpatched> {
 }
 
 // As loadSpec calls it as well: through the confined resolver, each file's value handed over
-// when our reading of it is the bundler's own (src/load/spec.ts), not its text.
-async function both(root: string): Promise<{ ours: unknown; theirs: unknown; handed: unknown }> {
+// when our reading of it is the bundler's own (src/load/spec.ts), not its text, with the external
+// `$ref`s of that value as the pre-scan found them (the patch's `resolve.externalRefs`; `alter`
+// changes them, to show they are read).
+type ExternalRef = { ref: string; base: string };
+async function both(
+  root: string,
+  alter?: (scanned: Map<string, ExternalRef[]>) => void,
+): Promise<{ ours: unknown; theirs: unknown; handed: unknown }> {
   const settle = (p: Promise<unknown>) =>
     p.then(
       (v) => ({ value: v }),
@@ -65,20 +71,35 @@ async function both(root: string): Promise<{ ours: unknown; theirs: unknown; han
       const dir = path.dirname(root);
       const texts = new Map<string, string>();
       const values = new Map<string, unknown>();
+      const scanned = new Map<string, ExternalRef[]>();
       for (const name of await readdir(dir, { recursive: true })) {
         if (!/\.(ya?ml|json)$/.test(name)) continue;
         const file = path.join(dir, name);
         const text = await readFile(file, 'utf8');
         texts.set(file, text);
         const read = parseYamlText(text, DEFAULT_LOAD_LIMITS);
-        if (read.ok && read.asBundlerReads) values.set(file, read.value);
+        if (read.ok && read.asBundlerReads) {
+          values.set(file, read.value);
+          const url = refParserUrl.resolve(refParserUrl.cwd(), refParserUrl.fromFileSystemPath(file));
+          const refs: ExternalRef[] = [];
+          forEachExternalRef(read.value, `${url}#`, [], undefined, ($ref, base) =>
+            refs.push({ ref: $ref.$ref, base: String(base) }),
+          );
+          scanned.set(url, refs);
+        }
       }
       expect(values.size).toBeGreaterThan(0);
-      return bundle(
-        new SwaggerParser(),
-        root,
-        confinedResolveOptions(await folderOf(dir, "the spec's folder"), DEFAULT_LOAD_LIMITS, texts, values),
+      alter?.(scanned);
+      const options = confinedResolveOptions(
+        await folderOf(dir, "the spec's folder"),
+        DEFAULT_LOAD_LIMITS,
+        texts,
+        values,
       );
+      return bundle(new SwaggerParser(), root, {
+        ...options,
+        resolve: { ...options.resolve, externalRefs: (url: string) => scanned.get(url) },
+      });
     })(),
   );
   return { ours, theirs, handed };
@@ -235,6 +256,25 @@ describe('the bundler patched at install: the library output, in linear time', (
     expect((theirs as { value?: unknown }).value).toBeDefined();
     expect(ours).toEqual(theirs);
     expect(handed).toEqual(theirs);
+  });
+
+  it("reads each file's external $refs from the pre-scan's list, not from a second walk", async () => {
+    const dir = await freshDir();
+    await writeFile(
+      path.join(dir, 'root.yaml'),
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\nx: {$ref: './a.yaml#/Y'}\n",
+    );
+    await writeFile(path.join(dir, 'a.yaml'), "Y: {type: object, properties: {z: {$ref: './b.yaml#/Z'}}}\n");
+    await writeFile(path.join(dir, 'b.yaml'), 'Z: {type: string}\n');
+    const root = path.join(dir, 'root.yaml');
+    const { theirs, handed } = await both(root);
+    expect(handed).toEqual(theirs);
+    // a.yaml's list emptied: b.yaml is never read, and its $ref cannot be resolved.
+    const emptied = await both(root, (scanned) => {
+      for (const [url, refs] of scanned) if (url.endsWith('/a.yaml')) refs.length = 0;
+    });
+    expect(emptied.handed).not.toEqual(theirs);
+    expect(JSON.stringify(emptied.handed)).toMatch(/b\.yaml/);
   });
 
   it('3,000 paths sharing components and an external file: the same document (the bench times it)', async () => {
