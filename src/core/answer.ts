@@ -1,7 +1,19 @@
 import { deploymentCors, notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
 import { pathInfo } from './django/urls.js';
 import { camelcaseToSpaces, determineActions, viewMetadata } from './drf/metadata.js';
-import { getObject, list, retrieve, serializerRules, urlOf, validatedBody, type ViewSet, write } from './drf/mixins.js';
+import {
+  getObject,
+  list,
+  retrieve,
+  serializerRules,
+  urlOf,
+  validatedBody,
+  type ViewSet,
+  visible,
+  write,
+  type WriteInput,
+  writeInput,
+} from './drf/mixins.js';
 import { parseBody } from './drf/parsers.js';
 import { serializerFields } from './drf/serializers.js';
 import { apiRoot, type Match } from './drf/routers.js';
@@ -309,16 +321,16 @@ export class StubCore {
     route: PathRoute,
     op: AnyOperation,
     scenario: Scenario,
-    validated?: Readonly<Record<string, unknown>>,
+    input?: WriteInput,
   ): CoreAnswer {
     if (op.kind === 'custom' || vs === undefined)
       return renderAnswer(view, op, successAnswer(op as CustomOperation, this.model));
     if (op.kind === 'write') {
-      const written = write(ctx, view, vs, op, validated);
+      const written = write(ctx, view, vs, op, input);
       if (written.status < 300) this.generation = {};
       return written;
     }
-    const set = scenarioItems(vs.collection, vs.live.set, op, scenario);
+    const set = scenarioItems(vs.collection, visible(vs, view, vs.live.set), op, scenario);
     if ('status' in set) return set;
     const answer =
       op.kind === 'detail' ? retrieve(ctx, view, vs, set) : list(ctx, view, vs, set, withoutScenarioParams);
@@ -334,16 +346,10 @@ export class StubCore {
    * the request schema of an action or a view), else as parsed; a body DRF would refuse is
    * answered as DRF answers it, before any handler.
    */
-  #requestBody(
-    ctx: RequestContext,
-    view: View,
-    vs: ViewSet | undefined,
-    op: AnyOperation,
-  ): { values: Readonly<Record<string, unknown>> | undefined; data: unknown } | CoreAnswer {
-    if (op.kind === 'write' && op.method === 'DELETE') return { values: undefined, data: undefined };
+  #requestBody(ctx: RequestContext, view: View, vs: ViewSet | undefined, op: AnyOperation): RequestBody | CoreAnswer {
     if (op.kind === 'write' && vs !== undefined) {
-      const valid = validatedBody(ctx, view, serializerRules(this.model, vs.collection, op), op.method === 'PATCH');
-      return 'status' in valid ? valid : { values: valid.values, data: valid.values };
+      const input = writeInput(ctx, view, vs, op);
+      return 'status' in input ? input : { values: input.values, data: input.values, input };
     }
     if (op.kind !== 'custom' || (ctx.body === undefined && op.bodyPointer === undefined))
       return { values: undefined, data: undefined };
@@ -372,9 +378,9 @@ export class StubCore {
     op: AnyOperation,
     scenario: Scenario,
     handler: Handler,
-    body: { values: Readonly<Record<string, unknown>> | undefined; data: unknown },
+    body: RequestBody,
   ): CoreAnswer | Promise<CoreAnswer> {
-    const standard = () => this.#standard(ctx, view, vs, route, op, scenario, body.values);
+    const standard = () => this.#standard(ctx, view, vs, route, op, scenario, body.input);
     const request = handlerRequest({
       method: ctx.method,
       path: ctx.path,
@@ -471,7 +477,7 @@ export class StubCore {
       (op) => serializerRules(this.model, collection, op),
       () => !('status' in getObject(ctx, view, vs, vs.live.set)),
     );
-    const name = `${camelcaseToSpaces(collection.list.itemName)} ${suffix}`;
+    const name = `${camelcaseToSpaces(collection.list.viewName ?? collection.list.itemName)} ${suffix}`;
     return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, renderers, actions)));
   }
 }
@@ -523,4 +529,11 @@ function preferOfQuery(query: QueryMap): string {
     .filter(([k]) => k.startsWith('__'))
     .map(([k, v]) => `${k.slice(2)}=${v[v.length - 1] ?? ''}`)
     .join(', ');
+}
+
+/** A request's body as a handler gets it: validated values, or parsed data; a write's input kept for its standard answer. */
+interface RequestBody {
+  readonly values: Readonly<Record<string, unknown>> | undefined;
+  readonly data: unknown;
+  readonly input?: WriteInput;
 }

@@ -1,37 +1,139 @@
+import { compareValues } from './drf/filters.js';
+import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
-import { type ItemSet, type PreparedItem, itemObject, prepareItem } from './store.js';
+import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem } from './store.js';
+import type { Queryset } from '../openapi/operations.js';
 
 /**
- * A collection as writes leave it: the snapshot's items until the first write, then an in-memory
- * copy that POST, PUT, PATCH and DELETE change (a DRF ModelViewSet over its table). Nothing is
- * written anywhere; a new core (a restart, a reload, `POST /__stub/reset`) starts from the snapshot.
+ * The snapshot's items as a viewset's queryset holds them (`x-queryset`): those its filter keeps,
+ * in the model's ordering; the others kept apart (a uniqueness check still sees them). Made once
+ * per item set and queryset, shared by every session; a fixture already in order and all kept
+ * (the usual case) is used as it is, after one pass over its items.
+ */
+interface Base {
+  readonly set: ItemSet;
+  readonly hidden: readonly PreparedItem[];
+}
+const bases = new WeakMap<ItemSet, Map<Queryset, Base>>();
+
+/** Does an item's members pass the queryset's filter (`{"active": true}`: each member equal)? */
+export function inQueryset(q: Queryset, members: Record<string, unknown>): boolean {
+  if (q.filter === undefined) return true;
+  for (const [field, want] of Object.entries(q.filter)) if (members[field] !== want) return false;
+  return true;
+}
+
+/** The model's ordering of two items' members: Meta.ordering, field by field. */
+export function byOrdering(q: Queryset, a: Record<string, unknown>, b: Record<string, unknown>): number {
+  for (const { field, desc } of q.ordering) {
+    const d = compareValues(a[field], b[field]);
+    if (d !== 0) return desc ? -d : d;
+  }
+  return 0;
+}
+
+function baseOf(from: ItemSet, q: Queryset): Base {
+  if (q.filter === undefined && q.ordering.length === 0) return { set: from, hidden: [] };
+  let byQueryset = bases.get(from);
+  if (byQueryset === undefined) bases.set(from, (byQueryset = new Map()));
+  let base = byQueryset.get(q);
+  if (base !== undefined) return base;
+  // One pass: each item's members parsed and let go, while the items stay kept and in order.
+  let previous: Record<string, unknown> | undefined;
+  let asIs = true;
+  for (const item of from.items) {
+    const members = itemObject(item);
+    if (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)) {
+      asIs = false;
+      break;
+    }
+    previous = members;
+  }
+  if (asIs) base = { set: from, hidden: [] };
+  else {
+    const kept: { item: PreparedItem; members: Record<string, unknown> }[] = [];
+    const hidden: PreparedItem[] = [];
+    for (const item of from.items) {
+      const members = itemObject(item);
+      if (inQueryset(q, members)) kept.push({ item, members });
+      else hidden.push(item);
+    }
+    // Array.prototype.sort is stable: items the ordering ties keep the fixture's order.
+    kept.sort((a, b) => byOrdering(q, a.members, b.members));
+    base = { set: itemSetOf(kept.map((k) => k.item)), hidden };
+  }
+  byQueryset.set(q, base);
+  return base;
+}
+
+/**
+ * A collection as writes leave it: the snapshot's items until the first write, then a list of its
+ * own that POST, PUT, PATCH and DELETE change (a DRF ModelViewSet over its table). The list holds
+ * the snapshot's item objects that no write changed (a million items: one array of references
+ * more, not a copy of each); its pk index and the columns made for filters are copied with it and
+ * kept in step. Nothing is written anywhere; a new core (a restart, a reload,
+ * `POST /__stub/reset`) starts from the snapshot, and this copy is let go.
  */
 export class LiveCollection {
   readonly model: CollectionModel;
-  #items: PreparedItem[] | undefined;
-  #byPk: Map<string, PreparedItem> | undefined;
-  readonly #objects = new WeakMap<PreparedItem, Record<string, unknown>>();
+  #own:
+    | {
+        readonly set: ItemSet;
+        readonly items: PreparedItem[];
+        readonly columns: FieldColumns;
+        readonly hidden: PreparedItem[];
+      }
+    | undefined;
   #maxPk: number | undefined;
+  /** Per field `x-unique` checks: how many items hold each value (made on the first check). */
+  #taken: Map<string, Map<string, number>> | undefined;
 
   constructor(model: CollectionModel) {
     this.model = model;
   }
 
-  /** The items now, in order, and by pk. */
+  /** The items the queryset holds now, in its order, and by pk. */
   get set(): ItemSet {
-    return this.#items === undefined
-      ? this.model.items
-      : { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+    return this.#own?.set ?? baseOf(this.model.items, this.model.list.queryset).set;
   }
 
-  /** An item's members (without its url), parsed once from its serialized form. */
-  object(item: PreparedItem): Record<string, unknown> {
-    let o = this.#objects.get(item);
-    if (!o) {
-      o = itemObject(item);
-      this.#objects.set(item, o);
+  /** Every item of the table, those the queryset leaves out included. */
+  #all(): PreparedItem[] {
+    const own = this.#own;
+    if (own) return [...own.items, ...own.hidden];
+    const base = baseOf(this.model.items, this.model.list.queryset);
+    return [...base.set.items, ...base.hidden];
+  }
+
+  /**
+   * Does another item of the table hold `value` in `field` (a unique model field: Django's
+   * UniqueValidator queries the whole table, not the view's queryset)? `except`: the item an
+   * update changes.
+   */
+  isTaken(field: string, value: unknown, except?: PreparedItem): boolean {
+    if (this.#taken === undefined) this.#taken = new Map();
+    let counts = this.#taken.get(field);
+    if (counts === undefined) {
+      counts = new Map();
+      for (const item of this.#all()) {
+        const key = JSON.stringify(itemObject(item)[field] ?? null);
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      this.#taken.set(field, counts);
     }
-    return o;
+    const key = JSON.stringify(value ?? null);
+    const own = except !== undefined && JSON.stringify(itemObject(except)[field] ?? null) === key ? 1 : 0;
+    return (counts.get(key) ?? 0) > own;
+  }
+
+  /** Keeps the uniqueness counts in step with a write. */
+  #counted(item: PreparedItem | undefined, by: 1 | -1): void {
+    if (this.#taken === undefined || item === undefined) return;
+    const members = itemObject(item);
+    for (const [field, counts] of this.#taken) {
+      const key = JSON.stringify(members[field] ?? null);
+      counts.set(key, (counts.get(key) ?? 0) + by);
+    }
   }
 
   /**
@@ -51,62 +153,112 @@ export class LiveCollection {
     return this.#maxPk;
   }
 
-  #own(): { items: PreparedItem[]; byPk: Map<string, PreparedItem> } {
-    if (this.#items === undefined) {
-      this.#items = [...this.model.items.items];
-      this.#byPk = new Map();
-      for (const item of this.#items)
-        if (item.pk !== undefined && !this.#byPk.has(item.pk)) this.#byPk.set(item.pk, item);
+  #owned() {
+    if (this.#own === undefined) {
+      const base = baseOf(this.model.items, this.model.list.queryset);
+      const from = base.set;
+      const items = from.items.slice();
+      this.#own = {
+        set: itemSetOf(items, from.byPk.places.copy()),
+        items,
+        columns: FieldColumns.of(from.items).copyFor(items),
+        hidden: base.hidden.slice(),
+      };
     }
-    return { items: this.#items, byPk: this.#byPk as Map<string, PreparedItem> };
+    return this.#own;
   }
 
   #prepare(values: Record<string, unknown>): PreparedItem {
-    const item = prepareItem(values, {
+    return prepareItem(values, {
       fields: this.model.fields,
       withUrl: this.model.withUrl,
       pkField: this.model.lookup,
       hidden: this.model.hidden,
     });
-    this.#objects.set(item, values);
-    return item;
   }
 
+  /**
+   * A new row: at its place in the model's ordering (after those it ties with), or among the rows
+   * the queryset leaves out when its filter does not keep it. Without a lookup field the row gets
+   * the table's next pk all the same (Django's AutoField), unseen but addressable.
+   */
   insert(values: Record<string, unknown>): PreparedItem {
-    const { items, byPk } = this.#own();
-    const item = this.#prepare(values);
-    items.push(item);
-    if (item.pk !== undefined) byPk.set(item.pk, item);
+    let item = this.#prepare(values);
+    if (item.pk === undefined && this.model.lookup === undefined) item = { ...item, pk: String(this.nextPk()) };
+    this.#place(item);
+    this.#counted(item, 1);
     return item;
   }
 
   replace(old: PreparedItem, values: Record<string, unknown>): PreparedItem {
-    const { items, byPk } = this.#own();
-    const item = this.#prepare(values);
-    const at = this.#placeOf(items, old);
-    if (at !== -1) items[at] = item;
-    if (old.pk !== undefined) byPk.delete(old.pk);
-    if (item.pk !== undefined) byPk.set(item.pk, item);
+    const q = this.model.list.queryset;
+    const { set, items, columns } = this.#owned();
+    let item = this.#prepare(values);
+    if (item.pk === undefined) item = { ...item, pk: old.pk };
+    const at = this.#placeOf(old);
+    this.#counted(old, -1);
+    this.#counted(item, 1);
+    // Where ordering and filter leave it in place (the usual update), it is replaced where it stands.
+    if (at !== -1 && q.filter === undefined && q.ordering.length === 0) {
+      items[at] = item;
+      set.byPk.places.replace(old.pk, item.pk, at);
+      columns.replaced(at, item);
+      return item;
+    }
+    this.#take(old, at);
+    this.#place(item);
     return item;
   }
 
   remove(old: PreparedItem): void {
-    const { items, byPk } = this.#own();
-    const at = this.#placeOf(items, old);
-    if (at !== -1) items.splice(at, 1);
-    if (old.pk !== undefined) byPk.delete(old.pk);
+    this.#take(old, this.#placeOf(old));
+    this.#counted(old, -1);
   }
 
-  /**
-   * Where an item found before the first write stands in the copy that write made: the same object,
-   * or, from a packed set (whose items are made again once their block has been let go: a
-   * collection of more than 32 blocks), the item of the same pk (pks are unique: the loader
-   * refuses a repeated one); -1 for none.
-   */
-  #placeOf(items: readonly PreparedItem[], old: PreparedItem): number {
-    const at = items.indexOf(old);
-    if (at !== -1 || old.pk === undefined) return at;
-    const same = this.#byPk?.get(old.pk);
-    return same === undefined ? -1 : items.indexOf(same);
+  #take(old: PreparedItem, at: number): void {
+    const { set, items, columns, hidden } = this.#owned();
+    if (at === -1) {
+      const h = hidden.indexOf(old);
+      if (h !== -1) hidden.splice(h, 1);
+      return;
+    }
+    items.splice(at, 1);
+    set.byPk.places.remove(old.pk, at);
+    columns.removed(at);
+  }
+
+  #place(item: PreparedItem): void {
+    const q = this.model.list.queryset;
+    const { set, items, columns, hidden } = this.#owned();
+    const members = itemObject(item);
+    if (!inQueryset(q, members)) {
+      hidden.push(item);
+      return;
+    }
+    if (q.ordering.length === 0) {
+      items.push(item);
+      set.byPk.places.put(item.pk, items.length - 1);
+      columns.inserted(item);
+      return;
+    }
+    // The first place whose item orders after the new one (binary search: log n items parsed).
+    let lo = 0;
+    let hi = items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byOrdering(q, itemObject(items[mid] as PreparedItem), members) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    items.splice(lo, 0, item);
+    if (lo === items.length - 1) set.byPk.places.put(item.pk, lo);
+    else set.byPk.places.insertAt(item.pk, lo);
+    columns.inserted(item, lo);
+  }
+
+  /** Where an item found by its pk (in this list, or in the snapshot's before the first write) stands now, or -1. */
+  #placeOf(old: PreparedItem): number {
+    const items = this.#own?.items ?? [];
+    const at = old.pk === undefined ? -1 : (this.#own?.set.byPk.places.get(old.pk) ?? -1);
+    return at !== -1 && items[at] === old ? at : items.indexOf(old);
   }
 }

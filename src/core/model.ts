@@ -10,7 +10,7 @@ import {
 } from '../openapi/operations.js';
 import { authenticatorsOf, type Authenticator } from './drf/authentication.js';
 import { type Filters, listFilters } from './drf/filters.js';
-import { EMPTY_SET, type ItemSet, type ItemSource, prepareItems } from './store.js';
+import { EMPTY_SET, type ItemSet, itemSetOf, type ItemSource, prepareItems } from './store.js';
 import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
@@ -112,20 +112,32 @@ function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
   let set: ItemSet | undefined;
   return () => {
     if (set) return set;
-    const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
-    set =
-      raw === undefined
-        ? (input as { prepared: ItemSet }).prepared
-        : raw.length === 0
-          ? EMPTY_SET
-          : prepareItems(raw, {
-              fields: shape.fields,
-              withUrl: shape.withUrl,
-              pkField: shape.lookup,
-              hidden: shape.hidden,
-            });
+    set = withRowPks(made(input, shape), shape);
     return set;
   };
+}
+
+/**
+ * Items without a lookup field are rows all the same: each gets its row's pk (1, 2, …, in the
+ * table's order, as Django's AutoField numbers a fixture loaded in order), unseen but
+ * addressable on the item path.
+ */
+function withRowPks(set: ItemSet, shape: CollectionShape): ItemSet {
+  if (shape.lookup !== undefined || set.items.length === 0 || set.items[0]?.pk !== undefined) return set;
+  return itemSetOf(set.items.map((item, i) => ({ ...item, pk: String(i + 1) })));
+}
+
+/** The item set of an input: the loader's, or its raw items prepared. */
+function made(input: ItemsInput, shape: CollectionShape): ItemSet {
+  const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
+  if (raw === undefined) return (input as { prepared: ItemSet }).prepared;
+  if (raw.length === 0) return EMPTY_SET;
+  return prepareItems(raw, {
+    fields: shape.fields,
+    withUrl: shape.withUrl,
+    pkField: shape.lookup,
+    hidden: shape.hidden,
+  });
 }
 
 /** How many items an input holds, without making them. */

@@ -1,8 +1,6 @@
 import { type ItemUrlParts, PK_SEGMENT, reverseQuote } from './django/urls.js';
 import { isObject } from '../openapi/pointer.js';
-import { type ItemList, PackedItems, PackedItemsWriter } from './packed-items.js';
-
-export type { ItemList } from './packed-items.js';
+import { PkIndex } from './pk-index.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -19,178 +17,31 @@ export interface PreparedItem {
   readonly urlAt: number;
 }
 
-/** Items by pk: a map to their places, or a binary search when the pks are integers in ascending order (no map of a million). */
-export interface PkIndex {
-  get(pk: string): PreparedItem | undefined;
-  keys(): IterableIterator<string>;
-}
-
-/** Items ready to serve, in order (an array, or packed: packed-items.ts), and by pk for the item path. */
+/** Items ready to serve, in order, and by pk for the item path (pk-index.ts). */
 export interface ItemSet {
-  readonly items: ItemList;
-  readonly byPk: PkIndex;
+  readonly items: readonly PreparedItem[];
+  readonly byPk: ItemsByPk;
 }
 
-class AscendingIntIndex implements PkIndex {
+/** The items of a set by pk: their places in it (one PkIndex), read through to the items. */
+export class ItemsByPk {
   constructor(
-    readonly items: ItemList,
-    readonly pks: Float64Array,
+    readonly items: readonly PreparedItem[],
+    readonly places: PkIndex,
   ) {}
-  get(pk: string): PreparedItem | undefined {
-    const n = Number(pk);
-    if (!Number.isSafeInteger(n)) return undefined;
-    let lo = 0;
-    let hi = this.pks.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = this.pks[mid] as number;
-      if (v === n) {
-        const item = this.items.at(mid);
-        return item?.pk === pk ? item : undefined;
-      }
-      if (v < n) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
-  }
-  *keys(): IterableIterator<string> {
-    // Each pk's text is its number's (isIntegerText): no item made.
-    for (const n of this.pks) yield String(n);
-  }
-}
 
-class MapIndex implements PkIndex {
-  constructor(
-    readonly items: ItemList,
-    readonly places: ReadonlyMap<string, number>,
-  ) {}
   get(pk: string): PreparedItem | undefined {
     const at = this.places.get(pk);
-    return at === undefined ? undefined : this.items.at(at);
-  }
-  keys(): IterableIterator<string> {
-    return this.places.keys();
+    return at < 0 ? undefined : this.items[at];
   }
 }
 
-/** Is `s` an integer as String(n) writes one (no sign but `-`, no leading zero, not `-0`)? No string made. */
-export function isIntegerText(s: string): boolean {
-  const n = s.length;
-  let i = s.charCodeAt(0) === 0x2d ? 1 : 0;
-  if (i === n || n > 17 || (s.charCodeAt(i) === 0x30 && (n > i + 1 || i === 1))) return false;
-  for (; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
-  return true;
+/** The set of `items`, in order; `places` their pk index when the loader built it already. */
+export function itemSetOf(items: readonly PreparedItem[], places = PkIndex.of(items)): ItemSet {
+  return { items, byPk: new ItemsByPk(items, places) };
 }
 
-/**
- * The pk index of items told one after another: a binary search while their pks are integers in
- * ascending order (the common fixture), a map from the first one out of order on. The first item
- * wins for a repeated pk (the loader refuses repeats).
- */
-class PkIndexBuilder {
-  #pks = new Float64Array(1024);
-  #count = 0;
-  #ascending = true;
-  #places: Map<string, number> | undefined;
-
-  /** The next item's pk: its text, or (`n`) the safe integer its canonical text writes. */
-  add(pk: string | undefined, n = pk !== undefined && isIntegerText(pk) ? Number(pk) : Number.NaN): void {
-    const i = this.#count++;
-    if (this.#ascending) {
-      if (Number.isSafeInteger(n) && (i === 0 || n > (this.#pks[i - 1] as number))) {
-        if (i === this.#pks.length) {
-          const bigger = new Float64Array(this.#pks.length * 2);
-          bigger.set(this.#pks);
-          this.#pks = bigger;
-        }
-        this.#pks[i] = n;
-        return;
-      }
-      this.#ascending = false;
-      this.#places = new Map();
-      for (let j = 0; j < i; j++) this.#places.set(String(this.#pks[j]), j);
-    }
-    const text = pk ?? (Number.isSafeInteger(n) ? String(n) : undefined);
-    if (text !== undefined && !this.#places?.has(text)) this.#places?.set(text, i);
-  }
-
-  /** A pk of undefined: no number, no map entry (ascending stops there, as it always did). */
-  finish(items: ItemList): PkIndex {
-    return this.#ascending
-      ? new AscendingIntIndex(items, this.#pks.subarray(0, this.#count))
-      : new MapIndex(items, this.#places as Map<string, number>);
-  }
-}
-
-/** The index of a list of items: first item wins for a repeated pk (the loader refuses repeats). */
-export function indexByPk(items: readonly PreparedItem[]): PkIndex {
-  const index = new PkIndexBuilder();
-  for (const item of items) index.add(item.pk);
-  return index.finish(items);
-}
-
-/**
- * An item set built one item at a time (a streamed fixture), packed (packed-items.ts): the pk
- * index grows with it, so that finishing costs nothing (no pass over a million items at once,
- * which would stall a reload). `previous`: the set it replaces (a reload), whose blocks are kept
- * where the same items stand at the same places.
- */
-export class ItemSetBuilder {
-  readonly #items: PackedItemsWriter;
-  readonly #index = new PkIndexBuilder();
-
-  constructor(previous?: ItemList) {
-    this.#items = new PackedItemsWriter(previous instanceof PackedItems ? previous : undefined);
-  }
-
-  get length(): number {
-    return this.#items.length;
-  }
-
-  add(item: PreparedItem): void {
-    this.#items.add(item);
-    this.#index.add(item.pk);
-  }
-
-  /**
-   * An item given as its ASCII bytes (a flat item: load/flat-items.ts): the same as `add` of the
-   * item its text makes, whose pk is the text at `pkFrom` to `pkTo` (-1: none), `pkNumber` the safe
-   * integer that text writes (else NaN). The bytes are read by the next `flush` (or `add`, or a
-   * flat item from other bytes), which must come before they are written again.
-   */
-  addAscii(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    pkFrom: number,
-    pkTo: number,
-    pkNumber: number,
-    urlAt: number,
-  ): void {
-    this.#items.addAscii(bytes, start, end, pkFrom, pkTo, urlAt);
-    if (pkFrom < 0) this.#index.add(undefined);
-    else if (Number.isSafeInteger(pkNumber)) this.#index.add(undefined, pkNumber);
-    else this.#index.add(String.fromCharCode(...bytes.subarray(pkFrom, pkTo)));
-  }
-
-  /**
-   * Copies what `addAscii` was given and has not copied yet: to be called before the bytes given
-   * are written again (the loader: at the end of each chunk's items).
-   */
-  flush(): void {
-    this.#items.flush();
-  }
-
-  finish(): ItemSet {
-    const items = this.#items.finish();
-    return { items, byPk: this.#index.finish(items) };
-  }
-}
-
-export const EMPTY_SET: ItemSet = Object.freeze({ items: Object.freeze([]), byPk: new Map() });
+export const EMPTY_SET: ItemSet = Object.freeze(itemSetOf(Object.freeze([])));
 
 /** DRF's JSONRenderer escapes these two even with ensure_ascii off (rest_framework/renderers.py). */
 export function drfJson(value: unknown): string {
@@ -244,8 +95,7 @@ export interface PrepareOptions {
  * before they reach the core). With `withUrl`, each item's url is left out and built per request.
  */
 export function prepareItems(raw: readonly unknown[], opts: PrepareOptions): ItemSet {
-  const items = raw.map((value) => prepareItem(value, opts));
-  return { items, byPk: indexByPk(items) };
+  return itemSetOf(raw.map((value) => prepareItem(value, opts)));
 }
 
 const fieldIndexes = new WeakMap<readonly string[], Map<string, number>>();

@@ -3,12 +3,13 @@
 // (internal `$ref`s only, `dereference.circular: "ignore"`), ported with its output unchanged and
 // its cost cut: the library builds two pointer strings (`Pointer.join`, an encodeURIComponent per
 // token) for every key of the document, where only a `$ref` ever reads one. Here a key's paths are
-// made strings only when a `$ref` needs them (the bundle step's LazyPath), and the library's URL
-// resolution is its memoized export (src/load/bundle.ts). Every step, its order, its cache and its
+// made strings only when a `$ref` needs them (ref-path.ts), and the library's URL resolution is
+// memoized (by the patch applied at install: patches/). Every step, its order, its cache and its
 // circular handling are the library's. test/unit/load/oas-validate.test.ts holds the output equal to
 // the library's on every spec of the repository and on generated ones.
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
-import { LazyPath, type Path, refParserUrl as url } from './bundle.js';
+import * as url from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
+import { LazyPath, type Path } from './ref-path.js';
 
 const Ref = ('default' in RefModule ? RefModule.default : RefModule) as typeof RefModule.default;
 

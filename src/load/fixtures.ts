@@ -1,23 +1,30 @@
 import path from 'node:path';
+import type { CollectionShape } from '../core/model.js';
+import {
+  carriesAny,
+  type ItemSet,
+  itemSetOf,
+  type PreparedItem,
+  prepareItem,
+  prepareItemFromText,
+} from '../core/store.js';
+import { isObject } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
+import { flatItemMatcher } from './flat-items.js';
+import { type CheckContext, type ItemCheck, itemChecker } from './items.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import {
   batchTexts,
+  bytesAre,
   type FlatTake,
   isStreamed,
   ItemStreamError,
   type StreamedItem,
   streamItemBatches,
 } from './item-stream.js';
-import { type Folder, folderOf, openConfined, readConfinedText } from './read-confined.js';
-import { jsonTooDeepAt, linePlace, nestsDeeperThan, placeOfIndex } from './text-checks.js';
-
-/** Where JSON.parse stopped: V8 says "position N" (and, from Node 22, also line and column). */
-function jsonPosition(text: string, message: string): string {
-  const m = /position (\d+)/.exec(message);
-  return m ? placeOfIndex(text, Number(m[1])) : '';
-}
+import { type Folder, folderOf, openConfined } from './read-confined.js';
+import { linePlace, placeOfIndex } from './text-checks.js';
 
 export interface FixtureReadOptions {
   /** The fixtures folder the file must stay inside (default: the file's own folder). */
@@ -29,54 +36,10 @@ export interface FixtureReadOptions {
   readonly limits?: LoadLimits;
 }
 
-/**
- * Reads `<dir>/<resource>.json`: undefined when absent, problems when it is not a regular file
- * inside the fixtures folder (a symlink may lead only to a file inside it), larger than the size
- * limit, not UTF-8, nested deeper than the limit, not JSON, or not an array.
- */
-export async function readFixtureFile(
-  file: string,
-  problems: LoadProblem[],
-  opts: FixtureReadOptions = {},
-): Promise<unknown[] | undefined> {
-  const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
-  const folder = await folderOf(opts.dir ?? path.dirname(file), 'the fixtures folder');
-  const read = await readConfinedText(file, folder, limits);
-  if (!read.ok) {
-    if (read.kind !== 'missing') problems.push({ file: rel(file), pointer: read.place, reason: read.reason });
-    return undefined;
-  }
-  const text = read.text;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (e) {
-    const message = (e as Error).message;
-    problems.push({ file: rel(file), pointer: jsonPosition(text, message), reason: `invalid JSON: ${message}` });
-    return undefined;
-  }
-  // Checked on the parsed value (a fraction of the parse's time); the text is read again only to
-  // say where.
-  if (data !== null && typeof data === 'object' && nestsDeeperThan(data, limits.maxDepth)) {
-    const at = jsonTooDeepAt(text, limits.maxDepth);
-    problems.push({
-      file: rel(file),
-      pointer: at === -1 ? '' : placeOfIndex(text, at),
-      reason: `nested deeper than ${limits.maxDepth} levels of arrays and objects`,
-    });
-    return undefined;
-  }
-  if (!Array.isArray(data)) {
-    problems.push({ file: rel(file), pointer: '', reason: 'a fixture is a JSON array of items' });
-    return undefined;
-  }
-  return data;
-}
-
-export type FixtureStream = 'missing' | 'read' | 'failed';
+type FixtureStream = 'missing' | 'read' | 'failed';
 
 /** One item of a streamed fixture: its value, index, and text (and whether that text is canonical JSON). */
-export interface FixtureItem {
+interface FixtureItem {
   readonly value: unknown;
   readonly index: number;
   readonly text: string;
@@ -84,13 +47,13 @@ export interface FixtureItem {
 }
 
 /**
- * Reads a fixture a chunk of items at a time (load/item-stream.ts), with the same confinement,
- * size and nesting limits as readFixtureFile, handing each item to `onItem` with its place: a
+ * Reads a fixture a chunk of items at a time (load/item-stream.ts), confined to the fixtures
+ * folder, within the size and nesting limits, handing each item to `onItem` with its place: a
  * million-item fixture is never held as an array, each chunk's items are parsed in one JSON.parse,
  * and the event loop gets a turn every few milliseconds, so that answers keep flowing while a
  * reload reads it.
  */
-export async function streamFixtureFile<T extends object>(
+async function streamFixtureFile<T extends object>(
   file: string,
   problems: LoadProblem[],
   opts: FixtureReadOptions,
@@ -106,8 +69,6 @@ export async function streamFixtureFile<T extends object>(
     readonly onTaken: (index: number, taken: T) => void;
     /** Takes flat items from their bytes as they are scanned (load/flat-items.ts): asked before each chunk. */
     readonly flat?: () => FlatTake<T> | undefined;
-    /** A batch's items are all handed over: its bytes are read again no more (the next chunk is read into them). */
-    readonly batchDone?: () => void;
   },
 ): Promise<FixtureStream> {
   const limits = opts.limits ?? DEFAULT_LOAD_LIMITS;
@@ -174,7 +135,6 @@ export async function streamFixtureFile<T extends object>(
         f++;
         onItem({ value, index: item.index, text, canonical: item.canonical });
       }
-      take?.batchDone?.();
       if (performance.now() - turn > 8) {
         await new Promise((r) => setImmediate(r));
         turn = performance.now();
@@ -187,4 +147,112 @@ export async function streamFixtureFile<T extends object>(
     await opened.handle.close();
   }
   return problems.length > before ? 'failed' : 'read';
+}
+
+/** How a fixture's items are checked and served, known from its first item (which may name the lookup field). */
+export interface FixtureCheck {
+  readonly shape: CollectionShape;
+  readonly ctx: CheckContext;
+}
+
+export interface ReadFixtureOptions extends FixtureReadOptions {
+  /** The spec the items are checked against (the flat way reads the item schema in it). */
+  readonly doc: unknown;
+  /** The check of the items, given the first one (undefined for an empty fixture). */
+  readonly checkOf: (sample: unknown) => FixtureCheck;
+  /**
+   * The items this file gave the state before, under the same spec (a reload): an item whose text
+   * is the one at its place then is taken over as it is, without a new check or a new copy.
+   */
+  readonly previous?: readonly PreparedItem[];
+}
+
+export type FixtureRead =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'failed' }
+  | {
+      readonly kind: 'read';
+      readonly set: ItemSet;
+      /** The first item, as parsed. */
+      readonly sample: unknown;
+      /** The first item carrying writeOnly members (served without them), for a warning. */
+      readonly carried?: { readonly index: number; readonly names: readonly string[] };
+    };
+
+/**
+ * A fixture file's items, checked against the item schema and prepared to serve, with their pk
+ * index; or 'missing'; or 'failed', its problems (file, place, reason) added to `problems`.
+ * Streamed (nothing but the prepared items kept), and, where the item schema lets it, read the fast
+ * way: a flat item (load/flat-items.ts) is checked and prepared straight from its bytes. Each way
+ * gives the items the other gives; this is the only door to either.
+ */
+export async function readFixture(
+  file: string,
+  problems: LoadProblem[],
+  opts: ReadFixtureOptions,
+): Promise<FixtureRead> {
+  const old = opts.previous;
+  const items: PreparedItem[] = [];
+  const before = problems.length;
+  let sample: unknown;
+  let carried: { index: number; names: string[] } | undefined;
+  let check: ItemCheck | undefined;
+  let shape: CollectionShape | undefined;
+  let flat: FlatTake<PreparedItem> | undefined;
+  // The first item sets the shape (parsed, always); flat items are read from their bytes after it.
+  // An item that is exactly its place's text of before is taken over as it is.
+  const start = (value: unknown) => {
+    sample = value;
+    const first = opts.checkOf(value);
+    shape = first.shape;
+    check = itemChecker(first.ctx, problems);
+    const matcher = shape.hidden.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields);
+    flat = matcher && {
+      scan: (bytes, from, limit) => matcher.scan(bytes, from, limit),
+      take: (bytes, from, end, index) => {
+        const was = old?.[index];
+        return was !== undefined && bytesAre(bytes, from, end, was.json) ? was : matcher.prepare(bytes, from, end);
+      },
+    };
+  };
+  const outcome = await streamFixtureFile<PreparedItem>(
+    file,
+    problems,
+    opts,
+    ({ value, index, text, canonical }) => {
+      if (check === undefined) start(value);
+      const s = shape as CollectionShape;
+      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
+      const was = old?.[index];
+      const prepared = isObject(value)
+        ? canonical
+          ? prepareItemFromText(value, text, options)
+          : prepareItem(value, options)
+        : undefined;
+      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden))
+        carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
+      const same =
+        was !== undefined &&
+        prepared !== undefined &&
+        was.json === prepared.json &&
+        was.pk === prepared.pk &&
+        was.urlAt === prepared.urlAt;
+      if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
+      items.push(same ? was : prepared);
+    },
+    {
+      test: (item) => {
+        const was = check === undefined ? undefined : old?.[item.index];
+        return was !== undefined && item.canonical && item.isText(was.json) ? was : undefined;
+      },
+      onTaken: (index, taken) => {
+        if ((check as ItemCheck).reused(taken.pk, index)) items.push(taken);
+      },
+      flat: () => flat,
+    },
+  );
+  if (outcome !== 'read') return { kind: outcome };
+  // Every item passed (else the read failed): the checker's pk index is the set's.
+  const pks = problems.length === before && check !== undefined ? check.pks : undefined;
+  return { kind: 'read', set: itemSetOf(items, pks), sample, ...(carried ? { carried } : {}) };
 }

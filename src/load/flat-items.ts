@@ -139,8 +139,6 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
 
 /** A flat item schema's matcher (see above): scan finds and checks an item, prepare makes it. */
 export class FlatItems {
-  readonly #spans: FlatSpan[] = [];
-  #handed = 0;
   /** Where the last item scanned holds its pk's value, and the kind of that value (0: none). */
   #pkFrom = -1;
   #pkTo = -1;
@@ -311,18 +309,6 @@ export class FlatItems {
    * the parsed way would refuse it (a url to build from a pk that cannot stand in a path).
    */
   prepare(b: Buffer, start: number, end: number): PreparedItem | undefined {
-    return this.span(b, start, end)?.item();
-  }
-
-  /**
-   * The same item where it stands in `b` (valid while `b` holds it): nothing decoded, nothing
-   * copied. `reused`: one of the spans handed out before the last `reuseSpans` (a chunk's items
-   * are all handed over before the next chunk is scanned), so that a million items make no
-   * million objects: made for each item, they lived as long as their chunk, long enough for V8
-   * to allocate them in the old generation, where a reload's million of them stayed until the
-   * next full collection (a third more memory during a reload of a million desks).
-   */
-  span(b: Buffer, start: number, end: number, reused = false): FlatSpan | undefined {
     const pkFrom = this.#pkFrom;
     const pkTo = this.#pkTo;
     const pkKind = this.#pkKind;
@@ -331,23 +317,11 @@ export class FlatItems {
     // A string's text without its quotes; an integer's digits (and sign) always stand in a path.
     const [from, to] = pkKind === STRING ? [pkFrom + 1, pkTo - 1] : pkKind === INTEGER ? [pkFrom, pkTo] : [-1, -1];
     if (withUrl && (from < 0 || (pkKind === STRING && !isPkSegment(b, from, to)))) return undefined;
-    let n = Number.NaN;
-    if (pkKind === INTEGER) {
-      n = 0;
-      for (let i = b[from] === MINUS ? from + 1 : from; i < to; i++) n = n * 10 + ((b[i] as number) - ZERO);
-      if (b[from] === MINUS) n = -n;
-    }
-    const urlAt = withUrl ? 1 : -1;
-    if (!reused) return new FlatSpan(b, start, end, from, to, n, urlAt);
-    if (this.#handed === this.#spans.length) this.#spans.push(new FlatSpan(b, start, end, from, to, n, urlAt));
-    const span = this.#spans[this.#handed++] as FlatSpan;
-    span.set(b, start, end, from, to, n, urlAt);
-    return span;
-  }
-
-  /** The spans handed out so far are done with: `span(…, true)` hands them out again. */
-  reuseSpans(): void {
-    this.#handed = 0;
+    return {
+      pk: from < 0 ? undefined : b.toString('latin1', from, to),
+      json: b.toString('latin1', start, end),
+      urlAt: withUrl ? 1 : -1,
+    };
   }
 }
 
@@ -356,41 +330,4 @@ function isPkSegment(b: Buffer, from: number, to: number): boolean {
   if (to <= from) return false;
   for (let i = from; i < to; i++) if (b[i] === 0x2f || b[i] === 0x2e) return false;
   return true;
-}
-
-/**
- * A flat item where it stands in the scanner's chunk (load/item-stream.ts): its bytes, its pk's
- * (`pkFrom` -1: none), the safe integer they write (`pkNumber`, else NaN), its urlAt. Valid while
- * the chunk is (the batch's turn): the item set copies the bytes (ItemSetBuilder.addAscii).
- */
-export class FlatSpan {
-  constructor(
-    public bytes: Buffer,
-    public start: number,
-    public end: number,
-    public pkFrom: number,
-    public pkTo: number,
-    public pkNumber: number,
-    public urlAt: number,
-  ) {}
-
-  set(bytes: Buffer, start: number, end: number, pkFrom: number, pkTo: number, pkNumber: number, urlAt: number): void {
-    this.bytes = bytes;
-    this.start = start;
-    this.end = end;
-    this.pkFrom = pkFrom;
-    this.pkTo = pkTo;
-    this.pkNumber = pkNumber;
-    this.urlAt = urlAt;
-  }
-
-  /** The item's pk's text, made. */
-  get pk(): string | undefined {
-    return this.pkFrom < 0 ? undefined : this.bytes.toString('latin1', this.pkFrom, this.pkTo);
-  }
-
-  /** The item as the parsed way prepares it. */
-  item(): PreparedItem {
-    return { pk: this.pk, json: this.bytes.toString('latin1', this.start, this.end), urlAt: this.urlAt };
-  }
 }

@@ -38,8 +38,6 @@ export interface FlatTake<T extends object> {
   scan(bytes: Buffer, start: number, limit: number): number;
   /** The item just scanned, the array's `index`th, taken; or undefined: it is read the usual way. */
   take(bytes: Buffer, start: number, end: number, index: number): T | undefined;
-  /** A chunk is about to be scanned: what was taken from the chunks before is all handed over. */
-  nextChunk?(): void;
 }
 
 /** Are bytes `start` to `end` exactly this ASCII string? (Compared without decoding them.) */
@@ -232,9 +230,8 @@ export class ItemScanner<T extends object = never> {
     }
     const n = chunk.length;
     const flat = this.flatTake();
-    flat?.nextChunk?.();
     // The loops read the bytes through a local the closures above do not capture (a captured
-    // binding lives in their context, read from there at each use): measured, ~10% of the scan.
+    // binding lives in their context, read from there at each use; docs/performance.md).
     const bytes = chunk;
     for (let i = 0; i < n; i++) {
       const b = bytes[i] as number;
@@ -408,15 +405,6 @@ export async function* streamItemBatches<T extends object = never>(
     await ahead.catch(() => undefined);
   }
   scanner.end();
-}
-
-/** The items of the JSON array in an open file, one at a time. */
-export async function* streamItems(
-  handle: FileHandle,
-  maxDepth: number,
-  chunkBytes = 1 << 16,
-): AsyncGenerator<StreamedItem> {
-  for await (const batch of streamItemBatches(handle, maxDepth, chunkBytes)) yield* batch;
 }
 
 /**

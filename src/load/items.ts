@@ -2,7 +2,8 @@ import { describeViolation, toViolation, type ContractAjv } from '../openapi/ajv
 import type { LoadProblem } from './errors.js';
 import type { DetailOperation, ListOperation } from '../openapi/operations.js';
 import { pointerOf } from '../openapi/pointer.js';
-import { carriesAny, isIntegerText, pkOf, withoutMembers } from '../core/store.js';
+import { PkIndex } from '../core/pk-index.js';
+import { carriesAny, pkOf, withoutMembers } from '../core/store.js';
 import { isObject } from '../openapi/pointer.js';
 import { PK_SEGMENT } from '../core/django/urls.js';
 
@@ -53,16 +54,11 @@ export interface ItemCheck {
   (value: unknown, index: number, trusted?: boolean): Record<string, unknown> | undefined;
   /**
    * An item taken unparsed (the same as before under the same spec, or checked as its bytes were
-   * read): only its pk is checked, given as its text, or as a flat item's (load/flat-items.ts:
-   * the safe integer its text writes, its text made only where needed).
+   * read: load/flat-items.ts): only its pk is checked.
    */
-  reused(pk: string | undefined | FlatPk, index: number): boolean;
-}
-
-/** A pk read from an item's bytes: `pkNumber` the safe integer its text writes (else NaN), `pk` its text (made when read). */
-export interface FlatPk {
-  readonly pk: string | undefined;
-  readonly pkNumber: number;
+  reused(pk: string | undefined, index: number): boolean;
+  /** The pks of the items that passed, each at its index: the served set's pk index when every item passed. */
+  readonly pks: PkIndex;
 }
 
 /** The url the schema sees for every item: its shape is the stub's, whatever the pk. */
@@ -74,53 +70,15 @@ export function validationUrlOf({ detail }: Pick<CheckContext, 'detail'>): strin
 export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemCheck {
   const { list, withUrl, lookup } = ctx;
   let validate: ReturnType<ContractAjv['validator']> | undefined;
-  const firstIndex = new Map<string, number>();
-  let ascending = true;
-  let lastPk = Number.NEGATIVE_INFINITY;
-  // The pks while they ascend, and their items' indexes (typed: a million of them cost the collector nothing).
-  let ascendingPks = new Float64Array(1024);
-  let firstIndexOf = new Float64Array(1024);
-  let ascended = 0;
+  const pks = new PkIndex();
   const validationUrl = validationUrlOf(ctx);
   const problem = (index: number, tokens: (string | number)[], reason: string) =>
     problems.push({ file: ctx.file, pointer: pointerOf([index, ...tokens]), reason });
-  const unique = (given: string | undefined | FlatPk, index: number): boolean => {
-    if (given === undefined) return true;
-    // While the pks are integers in ascending order (the common fixture), none can repeat and
-    // no map of them is kept; the first one out of order brings the map in.
-    const text = typeof given === 'string' ? given : Number.isSafeInteger(given.pkNumber) ? undefined : given.pk;
-    const n = !ascending
-      ? Number.NaN
-      : text === undefined
-        ? (given as FlatPk).pkNumber
-        : isIntegerText(text)
-          ? Number(text)
-          : Number.NaN;
-    if (Number.isSafeInteger(n) && n > lastPk) {
-      lastPk = n;
-      if (ascended === ascendingPks.length) {
-        const [pks, at] = [new Float64Array(ascended * 2), new Float64Array(ascended * 2)];
-        pks.set(ascendingPks);
-        at.set(firstIndexOf);
-        [ascendingPks, firstIndexOf] = [pks, at];
-      }
-      ascendingPks[ascended] = n;
-      firstIndexOf[ascended++] = index;
-      return true;
-    }
-    if (ascending) {
-      ascending = false;
-      for (let i = 0; i < ascended; i++) firstIndex.set(String(ascendingPks[i]), firstIndexOf[i] as number);
-    }
-    const pk = text ?? (given as FlatPk).pk;
-    if (pk === undefined) return true;
-    const earlier = firstIndex.get(pk);
-    if (earlier !== undefined) {
-      problem(index, [lookup ?? 'pk'], `repeats ${lookup ?? 'pk'} ${pk} of item ${earlier}`);
-      return false;
-    }
-    firstIndex.set(pk, index);
-    return true;
+  const unique = (pk: string | undefined, index: number): boolean => {
+    const earlier = pks.add(pk, index);
+    if (earlier === -1) return true;
+    problem(index, [lookup ?? 'pk'], `repeats ${lookup ?? 'pk'} ${pk} of item ${earlier}`);
+    return false;
   };
   const check = (value: unknown, index: number, trusted = false): Record<string, unknown> | undefined => {
     if (!isObject(value)) {
@@ -172,5 +130,5 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
     if (!unique(pk, index)) return undefined;
     return item;
   };
-  return Object.assign(check, { reused: unique });
+  return Object.assign(check, { reused: unique, pks });
 }

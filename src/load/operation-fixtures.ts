@@ -6,7 +6,7 @@ import type { LoadProblem } from './errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { folderOf, readConfinedText } from './read-confined.js';
-import { nestsDeeperThan } from './text-checks.js';
+import { jsonDepth } from './text-checks.js';
 
 /**
  * The bodies of operations that name a fixture (`x-stub-fixture` on an action or a view): the
@@ -41,15 +41,16 @@ export async function readOperationFixtures(
       });
       continue;
     }
+    // The depth first, from the text: a value nested past the limit is never parsed.
+    if (jsonDepth(read.text) > limits.maxDepth) {
+      problems.push({ file: rel(file), pointer: '', reason: `nested deeper than ${limits.maxDepth} levels` });
+      continue;
+    }
     let body: unknown;
     try {
       body = JSON.parse(read.text);
     } catch (e) {
       problems.push({ file: rel(file), pointer: '', reason: `invalid JSON: ${(e as Error).message}` });
-      continue;
-    }
-    if (body !== null && typeof body === 'object' && nestsDeeperThan(body, limits.maxDepth)) {
-      problems.push({ file: rel(file), pointer: '', reason: `nested deeper than ${limits.maxDepth} levels` });
       continue;
     }
     const schema = op.success?.schemaPointer;

@@ -13,7 +13,7 @@ import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
-import { bundle, type ExternalRef, forEachExternalRef } from './bundle.js';
+import { bundle, forEachExternalRef } from './bundle.js';
 import { failureOf, type ValidationFailure } from './oas-validate.js';
 import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
 
@@ -186,7 +186,7 @@ export async function bundleSpec(
   const asBundlerReads = new Set<string>();
   const scans = new Map<string, DocumentScan>();
   // The external `$ref`s of each file the bundler will be handed as a value, by its URL.
-  const scanned = new Map<string, readonly ExternalRef[]>();
+  const scanned = new Map<string, readonly { ref: string; base: string }[]>();
   const files: string[] = [root];
   // As $RefParser.parse names its root: a file path made a URL, resolved against the working folder.
   const queue: { file: string; url: string; from?: { file: string; pointer: string; ref: string } }[] = [
@@ -246,7 +246,8 @@ export async function bundleSpec(
           refs.push({ pointer: pointerOf([...tokens, '$ref']), base: String(base), ref: $ref.$ref });
         },
       );
-      // The bundler is handed this very value (or a JSON copy): its crawl takes these, not a second walk.
+      // The bundler is handed this very value (or a JSON copy): its crawl takes these, not a second
+      // walk (the patch's resolve.externalRefs).
       if (read.asBundlerReads) scanned.set(url, refs);
       for (const { pointer, base, ref } of refs) {
         const target = refUrl.stripHash(refUrl.resolve(base, ref));
@@ -285,8 +286,11 @@ export async function bundleSpec(
     if (!keepValues) values.clear();
     let doc: Record<string, unknown>;
     try {
-      // json-schema-ref-parser's bundle, with its inventory lookup made linear (src/load/bundle.ts).
-      doc = await bundle(new SwaggerParser(), root, options, scanned);
+      // json-schema-ref-parser's bundle, made linear by the patch applied at install (src/load/bundle.ts).
+      doc = await bundle(new SwaggerParser(), root, {
+        ...options,
+        resolve: { ...options.resolve, externalRefs: (url: string) => scanned.get(url) },
+      });
     } catch (e) {
       throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
     }

@@ -2,38 +2,19 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ContractAjv } from '../openapi/ajv.js';
 import { formatProblem, LoadError, type LoadProblem } from './errors.js';
-import {
-  type CollectionInput,
-  type CollectionModel,
-  type CollectionShape,
-  compileModel,
-  type ItemsInput,
-  type Model,
-  shapeOf,
-} from '../core/model.js';
+import { type CollectionInput, compileModel, type ItemsInput, type Model, shapeOf } from '../core/model.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
-import { type ListOperation, type Operations, readOperations } from '../openapi/operations.js';
+import { type ListOperation, readOperations } from '../openapi/operations.js';
 import { follow, isObject } from '../openapi/pointer.js';
-import {
-  carriesAny,
-  type ItemSet,
-  ItemSetBuilder,
-  itemObject,
-  type PreparedItem,
-  prepareItem,
-  prepareItemFromText,
-} from '../core/store.js';
+import { itemObject } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { readOperationFixtures } from './operation-fixtures.js';
 import { loadHandlers } from './handlers.js';
 import { loadTokens } from './tokens.js';
 import type { Handlers } from '../core/stub/handler-types.js';
-import { streamFixtureFile } from './fixtures.js';
-import { type FlatItems, flatItemMatcher, FlatSpan } from './flat-items.js';
-import { bytesAre, type FlatTake, type StreamedItem } from './item-stream.js';
-import { type ItemList, PackedItems } from '../core/packed-items.js';
+import { readFixture } from './fixtures.js';
 import { generateItemsSync } from './generate.js';
-import { type CheckContext, checkItems, type ItemCheck, itemChecker } from './items.js';
+import { type CheckContext, checkItems } from './items.js';
 import type { LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf } from './read-confined.js';
@@ -149,21 +130,20 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
         stored,
       };
     };
-    const stored = fixtures.absent(file)
+    // The items served before under the same spec: a reload takes over those that did not change.
+    const before = sameSpec ? previous?.model.collections.get(list.path) : undefined;
+    const read = fixtures.absent(file)
       ? undefined
-      : await readStored(
-          file,
-          fixtures.folder,
+      : await readFixture(file, fixtureProblems, {
+          dir: opts.fixturesDir,
+          folder: fixtures.folder,
+          limits: opts.limits,
           signal,
-          list,
-          operations,
           doc,
-          opts,
-          ctxOf,
-          fixtureProblems,
-          sameSpec ? previous?.model.collections.get(list.path) : undefined,
-        );
-    const itemRoute = operations.itemRouteOf.get(list.path);
+          checkOf: (sample) => ({ shape: shapeOf(doc, operations, list, sample), ctx: ctxOf(rel(file), true, sample) }),
+          previous: before?.source === 'fixture' ? before.items.items : undefined,
+        });
+    const stored = read?.kind === 'read' ? read : undefined;
     const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
     const carried = stored?.carried;
     if (carried) {
@@ -171,13 +151,6 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
         file: rel(file),
         pointer: `/${carried.index}`,
         reason: `${carried.names.map((f) => `"${f}"`).join(', ')}: writeOnly in ${list.itemName}, so never served (DRF never represents a write_only field): the items are served without ${carried.names.length > 1 ? 'them' : 'it'}`,
-      });
-    }
-    if (itemRoute && lookup === undefined) {
-      warnings.push({
-        file: specFile,
-        pointer: list.itemPointer.slice(1),
-        reason: `the items of ${itemRoute.path} carry no "${shapeOf(doc, operations, list).pkParam}", "pk" or "id" field to look them up by: every pk answers 404 until ${list.itemName} describes one`,
       });
     }
     const generatedFrom = `${specFile} (generated from ${list.itemPointer}, seed ${opts.seed})`;
@@ -281,112 +254,6 @@ async function fixturesFolder(
   };
 }
 
-/**
- * A stored fixture, streamed: each item checked and serialized as it is read; nothing but the
- * serialized items kept. An item equal to the one at its place in the state before (same spec) is
- * taken over as it is, without a new check or a new copy in memory.
- */
-async function readStored(
-  file: string,
-  folder: Folder,
-  signal: AbortSignal,
-  list: ListOperation,
-  operations: Operations,
-  doc: Readonly<Record<string, unknown>>,
-  opts: StateOptions,
-  ctxOf: (from: string, stored: boolean, sample?: unknown) => CheckContext,
-  problems: LoadProblem[],
-  before: CollectionModel | undefined,
-): Promise<{ set: ItemSet; sample: unknown; carried?: { index: number; names: string[] } } | undefined> {
-  // The items served before (same spec): a reload keeps those that did not change (their blocks).
-  const old = before?.source === 'fixture' ? before.items.items : undefined;
-  const builder = new ItemSetBuilder(old);
-  let sample: unknown;
-  // The first item carrying a writeOnly member (served without it), for a warning.
-  let carried: { index: number; names: string[] } | undefined;
-  let check: ItemCheck | undefined;
-  let shape: CollectionShape | undefined;
-  // Flat items are read from their bytes once the first item has set the collection's shape, and
-  // copied into the item set as they stand (where they are the same as before, into a block kept).
-  let flat: FlatTake<FlatSpan> | undefined;
-  const flatTake = (match: FlatItems | undefined): FlatTake<FlatSpan> | undefined =>
-    match && {
-      scan: (bytes, start, limit) => match.scan(bytes, start, limit),
-      take: (bytes, start, end) => match.span(bytes, start, end, true),
-      // A chunk's items are all handed over (and copied: batchDone) before the next is scanned.
-      nextChunk: () => match.reuseSpans(),
-    };
-  // A flat item is taken as its bytes are: not where a member must be left out (writeOnly).
-  const flatFor = (ctx: CheckContext, s: CollectionShape) =>
-    s.hidden.length > 0 ? undefined : flatTake(flatItemMatcher(doc, ctx, s.fields));
-  const start = (value: unknown) => {
-    sample = value;
-    shape = shapeOf(doc, operations, list, value);
-    const ctx = ctxOf(rel(file), true, value);
-    check = itemChecker(ctx, problems);
-    flat = flatFor(ctx, shape);
-  };
-  // An item whose text is exactly the JSON it was served as before (same spec, same place) is
-  // taken over unparsed: a reload of an unchanged million-item fixture parses nothing.
-  const take = {
-    test: (item: StreamedItem): PreparedItem | undefined =>
-      item.canonical && old !== undefined && sameTextAt(old, item.index, item.bytes)
-        ? itemAt(old, item.index)
-        : undefined,
-    onTaken: (index: number, taken: PreparedItem | FlatSpan): void => {
-      if (check === undefined) {
-        const b = before as CollectionModel;
-        shape = {
-          fields: b.fields,
-          hidden: b.hidden,
-          withUrl: b.withUrl,
-          lookup: b.lookup,
-          pkParam: shapeOf(doc, operations, list).pkParam,
-        };
-        const ctx = { ...ctxOf(rel(file), true), withUrl: b.withUrl, lookup: b.lookup };
-        check = itemChecker(ctx, problems);
-        flat = flatFor(ctx, shape);
-      }
-      if (!(taken instanceof FlatSpan)) {
-        if (check.reused(taken.pk, index)) builder.add(taken);
-      } else if (check.reused(taken.pkFrom < 0 ? undefined : taken, index))
-        builder.addAscii(taken.bytes, taken.start, taken.end, taken.pkFrom, taken.pkTo, taken.pkNumber, taken.urlAt);
-    },
-    flat: () => flat,
-    // Flat items are copied from the batch's chunk once it is all handed over (one copy a run).
-    batchDone: () => builder.flush(),
-  };
-  const outcome = await streamFixtureFile(
-    file,
-    problems,
-    { dir: opts.fixturesDir, folder, limits: opts.limits, signal },
-    ({ value, index, text, canonical }) => {
-      if (check === undefined) start(value);
-      const s = shape as CollectionShape;
-      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
-      const was = old && itemAt(old, index);
-      const prepared = isObject(value)
-        ? canonical
-          ? prepareItemFromText(value, text, options)
-          : prepareItem(value, options)
-        : undefined;
-      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden))
-        carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
-      const same =
-        was !== undefined &&
-        prepared !== undefined &&
-        was.json === prepared.json &&
-        was.pk === prepared.pk &&
-        was.urlAt === prepared.urlAt;
-      if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
-      builder.add(same ? was : prepared);
-    },
-    take,
-  );
-  if (outcome === 'missing' || outcome === 'failed') return undefined;
-  return { set: builder.finish(), sample, ...(carried ? { carried } : {}) };
-}
-
 /** The serialisable snapshot of a loaded state (every item set made, as plain JSON values). */
 function snapshotOf(
   doc: Readonly<Record<string, unknown>>,
@@ -450,16 +317,4 @@ function itemExamples(doc: unknown, list: ListOperation): unknown[] | undefined 
 /** Prints a problem found after start-up (for onLateProblem). */
 export function latePrinter(log: (line: string) => void): (p: LoadProblem) => void {
   return (p) => log(`warning: ${formatProblem(p)}`);
-}
-
-/** Is the text of item `index` of `items` these bytes? (A packed set's compared as bytes, nothing made.) */
-function sameTextAt(items: ItemList, index: number, bytes: Buffer): boolean {
-  if (items instanceof PackedItems) return items.sameBytesAt(index, bytes, 0, bytes.length);
-  const was = items.at(index);
-  return was !== undefined && bytesAre(bytes, 0, bytes.length, was.json);
-}
-
-/** Item `index` of `items`, for a look at it: a packed set's made alone (none of its block made and kept for it). */
-function itemAt(items: ItemList, index: number): PreparedItem | undefined {
-  return items instanceof PackedItems ? items.peek(index) : items.at(index);
 }

@@ -102,52 +102,19 @@ export function decodeUtf8(buf: Uint8Array): Decoded {
   return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }
 
-/**
- * A parsed JSON value nests arrays and objects deeper than `maxDepth` (`depth` counts the value
- * itself). V8's JSON.parse is iterative and reads any depth; the steps after it (Ajv, JSON.stringify,
- * structuredClone) recurse, so a fixture nested 5,000 deep must stop here, with its place. The
- * recursion here never goes past `maxDepth + 1` frames.
- */
-export function nestsDeeperThan(value: unknown, maxDepth: number, depth = 1): boolean {
-  if (depth > maxDepth) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const v: unknown = value[i];
-      if (v !== null && typeof v === 'object' && nestsDeeperThan(v, maxDepth, depth + 1)) return true;
-    }
-  } else {
-    const o = value as Record<string, unknown>;
-    for (const k in o) {
-      const v = o[k];
-      if (v !== null && typeof v === 'object' && nestsDeeperThan(v, maxDepth, depth + 1)) return true;
-    }
-  }
-  return false;
-}
-
-/**
- * The index of the first `[` or `{` of a JSON text nested deeper than `maxDepth`, or -1 (strings
- * are skipped whole): where to say a too deep fixture goes too deep.
- */
-export function jsonTooDeepAt(text: string, maxDepth: number): number {
+/** The deepest nesting of arrays and objects in a JSON text (the outermost counts 1), in one pass. */
+export function jsonDepth(text: string): number {
   let depth = 0;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x22) {
-      // Jump to the closing quote: the first one after an even run of backslashes.
-      let j = i;
-      for (;;) {
-        j = text.indexOf('"', j + 1);
-        if (j === -1) return -1; // unterminated: JSON.parse says where
-        let k = j - 1;
-        while (text.charCodeAt(k) === 0x5c) k--;
-        if ((j - 1 - k) % 2 === 0) break;
-      }
-      i = j;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return i;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return -1;
+  return deepest;
 }

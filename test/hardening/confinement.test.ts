@@ -5,7 +5,7 @@ import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadError } from '../../src/load/errors.js';
-import { readFixtureFile } from '../../src/load/fixtures.js';
+import { readFixture } from '../../src/load/fixtures.js';
 import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { folderOf } from '../../src/load/read-confined.js';
 import { confinedResolveOptions, loadSpec } from '../../src/load/spec.js';
@@ -307,7 +307,14 @@ describe('fixtures are regular files inside the fixtures folder', () => {
     const w = await workspace();
     const problems: { file: string; pointer: string; reason: string }[] = [];
     const limits = { ...DEFAULT_LOAD_LIMITS, maxFileBytes: 1024 };
-    expect(await readFixtureFile(path.join(w.fixtures, 'desk.json'), problems, { limits })).toBeUndefined();
+    const read = await readFixture(path.join(w.fixtures, 'desk.json'), problems, {
+      limits,
+      doc: {},
+      checkOf: () => {
+        throw new Error('no item is read');
+      },
+    });
+    expect(read).toEqual({ kind: 'failed' });
     expect(problems).toEqual([
       {
         file: expect.stringMatching(/fixtures\/desk\.json$/),

@@ -91,7 +91,7 @@ async function corpus(): Promise<Case[]> {
     cases.push({ name: `${name}: OPTIONS`, method: 'OPTIONS', path });
     cases.push({ name: `${name}: POST`, method: 'POST', path, headers: JSON_BODY, body: '{}' });
     if (collection.itemRoute) {
-      const pk = [...collection.items.byPk.keys()][0] ?? '1';
+      const pk = collection.items.items[0]?.pk ?? '1';
       cases.push(
         { name: `${name} detail`, path: `${path}/${pk}` },
         { name: `${name} detail: format=api`, path: `${path}/${pk}?format=api` },

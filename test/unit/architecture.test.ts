@@ -126,6 +126,16 @@ describe('the layers point one way', () => {
     }
   });
 
+  it('the fast fixture path (streaming scan, flat items) is reached through readFixture only', () => {
+    const wrong = files.flatMap((f) =>
+      local(f)
+        .filter((i) => /^load\/(item-stream|flat-items)\.ts$/.test(i))
+        .filter(() => !/^load\/(fixtures|item-stream|flat-items)\.ts$/.test(f.file))
+        .map((i) => `${f.file} imports ${i}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('no circle: the imports between files form no cycle', () => {
     expect(cycles(new Map(files.map((f) => [f.file, local(f)])))).toEqual([]);
   });

@@ -165,11 +165,18 @@ export function listFilters(
 
 type Item = Record<string, unknown>;
 export type Filtered =
-  { ok: true; keep: (item: Item) => boolean } | { ok: false; errors: Record<string, string[]> | string[] };
+  | {
+      ok: true;
+      keep: (item: Item) => boolean;
+      /** The item fields `keep` reads (an item given with only these is kept alike). */
+      fields: readonly string[];
+    }
+  | { ok: false; errors: Record<string, string[]> | string[] };
 
 /** DjangoFilterBackend then SearchFilter: a predicate over items, or the filter form's errors. */
 export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
   const tests: ((item: Item) => boolean)[] = [];
+  const fields = new Set<string>();
   const errors: Record<string, string[]> = {};
   for (const f of filters.fields) {
     const raw = lastValue(query, f.param);
@@ -187,11 +194,13 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       }
       // An integer model field reads the Decimal with int(): 2.5 finds 2.
       const want = f.integer ? Math.trunc(n) : n;
+      fields.add(f.field);
       tests.push((item) => typeof item[f.field] === 'number' && item[f.field] === want);
     } else if (f.kind === 'boolean') {
       // django-filter's BooleanWidget: 1/0/true/false (any case); anything else filters nothing.
       const v = ({ '1': true, '0': false, true: true, false: false } as Record<string, boolean>)[raw.toLowerCase()];
       if (v === undefined) continue;
+      fields.add(f.field);
       tests.push((item) => item[f.field] === v);
     } else if (f.kind === 'choice') {
       const hit = (f.choices ?? []).find((c) => pyStr(c) === raw);
@@ -199,6 +208,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
         errors[f.param] = [`Select a valid choice. ${raw} is not one of the available choices.`];
         continue;
       }
+      fields.add(f.field);
       tests.push((item) => item[f.field] === hit);
     } else {
       // forms.CharField: stripped, empty after stripping filters nothing, a NUL is refused.
@@ -208,6 +218,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
         errors[f.param] = ['Null characters are not allowed.'];
         continue;
       }
+      fields.add(f.field);
       tests.push((item) => item[f.field] !== undefined && item[f.field] !== null && pyStr(item[f.field]) === value);
     }
   }
@@ -217,11 +228,12 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
     // DRF 3.15+ reads the terms through a CharField: a NUL is a validation error (a list).
     if (value.includes('\u0000')) return { ok: false, errors: ['Null characters are not allowed.'] };
     const terms = searchTerms(value);
-    const fields = filters.search.fields;
+    const searched = filters.search.fields;
+    if (terms.length > 0) for (const { field } of searched) fields.add(field);
     for (const term of terms) {
       const t = term.toLowerCase();
       tests.push((item) =>
-        fields.some(({ field, lookup }) => {
+        searched.some(({ field, lookup }) => {
           const v = item[field];
           if (v === null || v === undefined || typeof v === 'object') return false;
           const text = (typeof v === 'boolean' ? (v ? '1' : '0') : String(v)).toLowerCase();
@@ -230,7 +242,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       );
     }
   }
-  return { ok: true, keep: (item) => tests.every((t) => t(item)) };
+  return { ok: true, keep: (item) => tests.every((t) => t(item)), fields: [...fields] };
 }
 
 /** SearchFilter's terms (DRF 3.15+ search_smart_split): quoted phrases kept, commas split. */

@@ -5,12 +5,14 @@ import type { CollectionModel, Model } from '../model.js';
 import { pythonInt } from '../python/int.js';
 import { lastValue, parseQuery, type QueryMap } from '../python/query.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
-import { drfJson, type ItemList, type ItemSet, type PreparedItem, renderItem } from '../store.js';
+import { filterAndOrder } from '../django/queryset.js';
+import { drfJson, EMPTY_SET, type ItemSet, itemObject, type PreparedItem, renderItem } from '../store.js';
 import { fieldSchema } from '../../openapi/item-schema.js';
 import type { WriteOperation } from '../../openapi/operations.js';
-import { compareValues, filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
+import { filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
 import { choosePage, pageLinks } from './pagination.js';
 import { parseBody } from './parsers.js';
+import { camelcaseToSpaces } from './metadata.js';
 import { itemUrlParts, renderEnvelope } from './renderers.js';
 import { type FieldRule, serializerFields, validateInput } from './serializers.js';
 import { respond, respondEmpty, respondError, type View } from './views.js';
@@ -26,18 +28,6 @@ export interface ViewSet {
   readonly live: LiveCollection;
   /** PageNumberPagination's PAGE_SIZE. */
   readonly pageSize: number;
-}
-
-/** Every item of a set as one array, kept per set (the set's own when it is one). */
-const arrays = new WeakMap<ItemSet, readonly PreparedItem[]>();
-function allItems(set: ItemSet): readonly PreparedItem[] {
-  if (Array.isArray(set.items)) return set.items as readonly PreparedItem[];
-  let all = arrays.get(set);
-  if (all === undefined) {
-    all = Array.from(set.items);
-    arrays.set(set, all);
-  }
-  return all;
 }
 
 /** The url parts of the items of an answer, when the collection's items carry a url. */
@@ -59,25 +49,13 @@ export function list(
   set: ItemSet,
   linkQuery: (q: QueryMap) => QueryMap,
 ): CoreAnswer {
-  const { collection, live } = vs;
+  const { collection } = vs;
+  // DjangoFilterBackend, SearchFilter and OrderingFilter, read from the list's columns.
   const filtered = filterPredicate(collection.filters, ctx.query);
   if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
   const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
-  let items: ItemList = set.items;
   const ordering = orderingTerms(collection.filters, ctx.query);
-  // Filters and ordering read every item's values, parsed once per item.
-  if (active) items = allItems(set).filter((item) => filtered.keep(live.object(item)));
-  if (ordering.length > 0) {
-    items = [...(items === set.items ? allItems(set) : items)].sort((a, b) => {
-      const x = live.object(a);
-      const y = live.object(b);
-      for (const { field, desc } of ordering) {
-        const d = compareValues(x[field], y[field]);
-        if (d !== 0) return desc ? -d : d;
-      }
-      return 0;
-    });
-  }
+  const items = active || ordering.length > 0 ? filterAndOrder(set.items, filtered, ordering) : set.items;
   const count = items.length;
   const pageSize = pageSizeOf(collection.filters, ctx.query, vs.pageSize);
   const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
@@ -105,8 +83,8 @@ export function retrieve(ctx: RequestContext, view: View, vs: ViewSet, set: Item
   const found = getObject(ctx, view, vs, set);
   if ('status' in found) return found;
   const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
-  if (active && !filtered.keep(vs.live.object(found)))
-    return respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+  if (active && !filtered.keep(itemObject(found)))
+    return respond(view, 404, detailBody(noMatchDetail(collection.list.modelName)));
   return respond(view, 200, renderItem(found, urlOf(ctx, vs, ctx.suffix)));
 }
 
@@ -115,14 +93,14 @@ export function getObject(ctx: RequestContext, view: View, vs: ViewSet, set: Ite
   const { collection } = vs;
   const raw = ctx.params[0] ?? '';
   let key = raw;
+  // Items without a lookup field are looked up by their row's pk, an AutoField's integer.
   if (collection.detail?.pkIsInteger ?? isIntegerLookup(vs.model, collection)) {
     // Django's IntegerField.to_python: int() of the url segment, else DRF's 404 "Not found.".
     const n = pythonInt(raw);
     if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
     key = n.toString();
   }
-  const item = collection.lookup === undefined ? undefined : set.byPk.get(key);
-  return item ?? respond(view, 404, detailBody(noMatchDetail(collection.list.itemName)));
+  return set.byPk.get(key) ?? respond(view, 404, detailBody(noMatchDetail(collection.list.modelName)));
 }
 
 /** The serializer's fields for a write: its request body's schema, else the item's (one list per operation). */
@@ -139,36 +117,58 @@ export function serializerRules(model: Model, collection: CollectionModel, op: W
   return rules;
 }
 
+/** What a write takes: the item it changes (an update or a destroy), and the body as validated. */
+export interface WriteInput {
+  readonly existing: PreparedItem | undefined;
+  readonly values: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * A write's input as DRF reads it: get_object() first (an update or a destroy: its 404s), then
+ * the body through the serializer (DestroyModelMixin reads none), unique fields checked against
+ * the whole table.
+ */
+export function writeInput(ctx: RequestContext, view: View, vs: ViewSet, op: WriteOperation): WriteInput | CoreAnswer {
+  const { collection, live } = vs;
+  let existing: PreparedItem | undefined;
+  if (op.target === 'detail') {
+    const filtered = filterPredicate(collection.filters, ctx.query);
+    if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
+    const found = getObject(ctx, view, vs, visible(vs, view, live.set));
+    if ('status' in found) return found;
+    existing = found;
+    if (op.method === 'DELETE') return { existing, values: undefined };
+  }
+  const model = collection.list.modelName;
+  const valid = validatedBody(ctx, view, serializerRules(vs.model, collection, op), op.method === 'PATCH', {
+    taken: (field, value) => live.isTaken(field, value, existing),
+    // Django's unique error, as DRF's ModelSerializer words it (the model's verbose name, the field's).
+    message: (field) =>
+      `${camelcaseToSpaces(model).toLowerCase()} with this ${field.replaceAll('_', ' ')} already exists.`,
+  });
+  return 'status' in valid ? valid : { existing, values: valid.values };
+}
+
 /**
  * CreateModelMixin, UpdateModelMixin and DestroyModelMixin on the live copy of the collection:
- * the item looked up (update, destroy), the body parsed and validated, then 201 / 200 / 204.
+ * 201 / 200 / 204. `input`: what writeInput gave already (a handler's request went through it).
  */
 export function write(
   ctx: RequestContext,
   view: View,
   vs: ViewSet,
   op: WriteOperation,
-  validated?: Readonly<Record<string, unknown>>,
+  input?: WriteInput,
 ): CoreAnswer {
-  const { collection, live } = vs;
-  let existing: PreparedItem | undefined;
-  if (op.target === 'detail') {
-    const filtered = filterPredicate(collection.filters, ctx.query);
-    if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
-    const found = getObject(ctx, view, vs, live.set);
-    if ('status' in found) return found;
-    existing = found;
-    if (op.method === 'DELETE') {
-      live.remove(existing);
-      return respondEmpty(view, 204);
-    }
+  const read = input ?? writeInput(ctx, view, vs, op);
+  if ('status' in read) return read;
+  const { live } = vs;
+  const { existing } = read;
+  if (op.method === 'DELETE') {
+    if (existing) live.remove(existing);
+    return respondEmpty(view, 204);
   }
-  const valid =
-    validated === undefined
-      ? validatedBody(ctx, view, serializerRules(vs.model, collection, op), op.method === 'PATCH')
-      : { values: validated };
-  if ('status' in valid) return valid;
-  const values = itemValues(vs, valid.values, existing ? live.object(existing) : undefined);
+  const values = itemValues(vs, read.values ?? {}, existing ? itemObject(existing) : undefined);
   const item = existing ? live.replace(existing, values) : live.insert(values);
   // The item's url is built for the plain item path: writes have no format suffix.
   const url = urlOf(ctx, vs, undefined);
@@ -178,14 +178,9 @@ export function write(
   return { ...answer, headers: { ...answer.headers, location: itemUrl(url, item.pk) } };
 }
 
-function pkParamOf(collection: CollectionModel): string {
-  return collection.itemRoute ? (/\{([^}]+)\}$/.exec(collection.itemRoute.path)?.[1] ?? 'pk') : 'pk';
-}
-
-/** Without a GET on the item path, the lookup is an integer when the item schema says so. */
-function isIntegerLookup(model: Model, collection: CollectionModel): boolean {
-  if (collection.lookup === undefined) return false;
-  return fieldSchema(model.spec, collection.list.itemPointer, collection.lookup).type === 'integer';
+/** The queryset as the client sees it: nothing at all for an anonymous one where `x-queryset` says so. */
+export function visible(vs: ViewSet, view: View, set: ItemSet): ItemSet {
+  return vs.collection.list.queryset.anonymous === 'none' && !view.user ? EMPTY_SET : set;
 }
 
 /**
@@ -197,10 +192,15 @@ export function validatedBody(
   view: View,
   rules: readonly FieldRule[],
   partial: boolean,
+  unique?: { taken(field: string, value: unknown): boolean; message(field: string): string },
 ): { values: Record<string, unknown> } | CoreAnswer {
   const parsed = parseBody(ctx.header('content-type'), ctx.body);
   if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
-  const valid = validateInput([...rules], parsed.data, { partial, form: parsed.form });
+  const valid = validateInput([...rules], parsed.data, {
+    partial,
+    form: parsed.form,
+    ...(unique === undefined ? {} : { unique }),
+  });
   return valid.ok ? { values: valid.values } : respond(view, 400, drfJson(valid.errors));
 }
 
@@ -227,4 +227,14 @@ export function itemValues(
     }
   }
   return values;
+}
+
+function pkParamOf(collection: CollectionModel): string {
+  return collection.itemRoute ? (/\{([^}]+)\}$/.exec(collection.itemRoute.path)?.[1] ?? 'pk') : 'pk';
+}
+
+/** Without a GET on the item path, the lookup is an integer when the item schema says so. */
+function isIntegerLookup(model: Model, collection: CollectionModel): boolean {
+  if (collection.lookup === undefined) return true;
+  return fieldSchema(model.spec, collection.list.itemPointer, collection.lookup).type === 'integer';
 }

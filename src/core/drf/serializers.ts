@@ -23,6 +23,8 @@ export interface FieldRule {
   readonly pattern?: RegExp;
   readonly format?: string;
   readonly default?: { readonly value: unknown };
+  /** `x-unique: true`: a unique model field (ModelSerializer adds UniqueValidator). */
+  readonly unique?: boolean;
 }
 
 /** The properties and `required` of a schema, through `$ref` and `allOf`, in order. */
@@ -88,6 +90,7 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
                   : 'any';
   const exclusiveMin = num('exclusiveMinimum');
   const exclusiveMax = num('exclusiveMaximum');
+  const unique = p['x-unique'] === true;
   return {
     name,
     kind,
@@ -112,6 +115,7 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
     ...(pattern ? { pattern } : {}),
     ...(typeof p.format === 'string' ? { format: p.format } : {}),
     ...('default' in p ? { default: { value: p.default } } : {}),
+    ...(unique ? { unique } : {}),
   };
 }
 
@@ -314,7 +318,15 @@ function fieldInput(
 export function validateInput(
   rules: readonly FieldRule[],
   data: unknown,
-  opts: { readonly partial: boolean; readonly form: boolean },
+  opts: {
+    readonly partial: boolean;
+    readonly form: boolean;
+    /**
+     * UniqueValidator's question: does another row hold this value (`unique` fields), and its
+     * message (`desk with this number already exists.`).
+     */
+    readonly unique?: { taken(field: string, value: unknown): boolean; message(field: string): string };
+  },
 ): Validated {
   if (data === null || data === undefined) return { ok: false, errors: { non_field_errors: ['No data provided'] } };
   if (!opts.form && !isObject(data))
@@ -332,6 +344,8 @@ export function validateInput(
         fieldInput(rule, data as Record<string, unknown> | Map<string, string[]>, opts.form, opts.partial),
         opts.partial,
       );
+      if (rule.unique === true && opts.unique?.taken(rule.name, values[rule.name]))
+        throw new FieldError([opts.unique.message(rule.name)]);
     } catch (e) {
       if (e instanceof Skip) continue;
       if (e instanceof FieldError) errors[rule.name] = e.messages;

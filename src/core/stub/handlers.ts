@@ -1,7 +1,7 @@
 import type { ItemUrlParts } from '../django/urls.js';
 import { itemValues, type ViewSet } from '../drf/mixins.js';
 import type { QueryMap } from '../python/query.js';
-import { prepareItem, renderItem } from '../store.js';
+import { itemObject, prepareItem, renderItem } from '../store.js';
 import type { CollectionAccess, HandlerRequest } from './handler-types.js';
 
 export type {
@@ -71,10 +71,10 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
     return out;
   };
   return {
-    all: () => Array.from(live.set.items, (item) => copy(live.object(item))),
+    all: () => Array.from(live.set.items, (item) => copy(itemObject(item))),
     get: (pk) => {
       const item = find(pk);
-      return item === undefined ? undefined : copy(live.object(item));
+      return item === undefined ? undefined : copy(itemObject(item));
     },
     create: (values) => {
       // The schema's fields as a create fills them, then any other member given.
@@ -86,7 +86,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
     update: (pk, values) => {
       const item = find(pk);
       if (item === undefined) return undefined;
-      const next = { ...live.object(item), ...withoutUrl(values) };
+      const next = { ...itemObject(item), ...withoutUrl(values) };
       live.replace(item, next);
       changed();
       return copy(next);

@@ -1,23 +1,60 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import * as refParserUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { bundle, type ExternalRef, forEachExternalRef, refParserUrl } from '../../../src/load/bundle.js';
+import { bundle, forEachExternalRef } from '../../../src/load/bundle.js';
 import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { folderOf } from '../../../src/load/read-confined.js';
 import { confinedResolveOptions } from '../../../src/load/spec.js';
 import { parseYamlText } from '../../../src/load/yaml-text.js';
+import { ROOT } from '../../cli-helpers.js';
 import { SPEC } from '../../helpers.js';
 
-// src/load/bundle.ts is json-schema-ref-parser's bundle with a linear inventory: its output must
-// be the library's, byte for byte, whatever the spec's $refs look like.
+// json-schema-ref-parser's bundle step is patched at install (patches/: a linear inventory, paths
+// made strings when needed, URL resolution memoized): its output must be the unpatched library's,
+// byte for byte, whatever the spec's $refs look like. The unpatched library is the installed one
+// with the patch taken back, in a folder of its own under node_modules (its own dependencies
+// resolve from there).
+const PACKAGE = '@apidevtools/json-schema-ref-parser';
+type Unpatched = {
+  bundle(path: string): Promise<unknown>;
+  url: { resolve(from: string, to: string): string };
+};
+let unpatched: Unpatched;
+let removeAfter = '';
+
+async function loadUnpatched(): Promise<Unpatched> {
+  const patchFile = (await readdir(path.join(ROOT, 'patches'))).find((f) =>
+    f.startsWith('@apidevtools+json-schema-ref-parser+'),
+  );
+  if (!patchFile) throw new Error('no patch of json-schema-ref-parser in patches/');
+  const root = await mkdtemp(path.join(ROOT, 'node_modules', '.unpatched-'));
+  removeAfter = root;
+  await cp(path.join(ROOT, 'node_modules', PACKAGE), path.join(root, 'node_modules', PACKAGE), { recursive: true });
+  // patch(1), not git apply: inside the repository's work tree git applies nothing outside its index.
+  execFileSync('patch', ['-R', '-p1', '-s', '-i', path.join(ROOT, 'patches', patchFile)], { cwd: root });
+  const bundled = await readFile(path.join(root, 'node_modules', PACKAGE, 'dist/lib/bundle.js'), 'utf8');
+  if (bundled.includes('(Patched')) throw new Error('the patch was not taken back');
+  const require = createRequire(path.join(root, 'node_modules', PACKAGE, 'package.json'));
+  const lib = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/index.js')) as {
+    $RefParser: { bundle(path: string): Promise<unknown> };
+  };
+  const url = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/util/url.js')) as Unpatched['url'];
+  return { bundle: (file) => lib.$RefParser.bundle(file), url };
+}
+
 // As loadSpec calls it as well: through the confined resolver, each file's value handed over
 // when our reading of it is the bundler's own (src/load/spec.ts), not its text, with the external
-// `$ref`s of that value as the pre-scan found them (`scanned`; `alter` changes them, to show they
-// are read).
+// `$ref`s of that value as the pre-scan found them (the patch's `resolve.externalRefs`; `alter`
+// changes them, to show they are read).
+type ExternalRef = { ref: string; base: string };
 async function both(
   root: string,
   alter?: (scanned: Map<string, ExternalRef[]>) => void,
@@ -27,7 +64,7 @@ async function both(
       (v) => ({ value: v }),
       (e: Error) => ({ error: `${e.name}: ${e.message}` }),
     );
-  const theirs = await settle(SwaggerParser.bundle(root));
+  const theirs = await settle(unpatched.bundle(root));
   const ours = await settle(bundle(new SwaggerParser(), root, {}));
   const handed = await settle(
     (async () => {
@@ -53,12 +90,16 @@ async function both(
       }
       expect(values.size).toBeGreaterThan(0);
       alter?.(scanned);
-      return bundle(
-        new SwaggerParser(),
-        root,
-        confinedResolveOptions(await folderOf(dir, "the spec's folder"), DEFAULT_LOAD_LIMITS, texts, values),
-        scanned,
+      const options = confinedResolveOptions(
+        await folderOf(dir, "the spec's folder"),
+        DEFAULT_LOAD_LIMITS,
+        texts,
+        values,
       );
+      return bundle(new SwaggerParser(), root, {
+        ...options,
+        resolve: { ...options.resolve, externalRefs: (url: string) => scanned.get(url) },
+      });
     })(),
   );
   return { ours, theirs, handed };
@@ -78,9 +119,11 @@ let base = '';
 let made = 0;
 beforeAll(async () => {
   base = await mkdtemp(path.join(tmpdir(), 'bundle-test-'));
+  unpatched = await loadUnpatched();
 });
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
+  if (removeAfter && existsSync(removeAfter)) await rm(removeAfter, { recursive: true, force: true });
 });
 async function freshDir(): Promise<string> {
   const dir = path.join(base, String(made++));
@@ -88,7 +131,7 @@ async function freshDir(): Promise<string> {
   return dir;
 }
 
-describe('the bundler: the library output, in linear time', () => {
+describe('the bundler patched at install: the library output, in linear time', () => {
   it.each([
     ['the bundled spec', SPEC],
     ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
@@ -267,17 +310,15 @@ describe('the bundler: the library output, in linear time', () => {
       stringify({ openapi: '3.1.0', info: { title: 'big', version: '1' }, paths, components: { schemas } }),
     );
     const ours = await bundle(new SwaggerParser(), path.join(dir, 'root.yaml'), {});
-    const theirs = await SwaggerParser.bundle(path.join(dir, 'root.yaml'));
+    const theirs = await unpatched.bundle(path.join(dir, 'root.yaml'));
     expect(same(ours, theirs)).toBe(true);
     expect(Object.keys((ours as { paths: object }).paths)).toHaveLength(3000);
   });
 });
 
-describe("the library's URL resolution, memoized", () => {
+describe("the library's URL resolution, memoized by the patch", () => {
   it('answers as the original for every base (any fragment) and reference, first time and memoized', async () => {
-    const { refParserUrl } = await import('../../../src/load/bundle.js');
-    const original = refParserUrl.__unmemoized;
-    if (!original) throw new Error('not memoized');
+    const original = (from: string, to: string) => unpatched.url.resolve(from, to);
     const bases = [
       '/tmp/spec/openapi.yaml',
       '/tmp/a b/x.yaml',
@@ -335,9 +376,7 @@ describe("the library's URL resolution, memoized", () => {
   });
 
   it('a reference that is a fragment: every printable ASCII character, and a few others, in every place', async () => {
-    const { refParserUrl } = await import('../../../src/load/bundle.js');
-    const original = refParserUrl.__unmemoized;
-    if (!original) throw new Error('not memoized');
+    const original = (from: string, to: string) => unpatched.url.resolve(from, to);
     const chars = [
       ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
       '\t',

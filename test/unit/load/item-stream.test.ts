@@ -3,14 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { streamFixtureFile } from '../../../src/load/fixtures.js';
-import {
-  batchTexts,
-  ItemScanner,
-  ItemStreamError,
-  streamItemBatches,
-  streamItems,
-} from '../../../src/load/item-stream.js';
+import { readFixture } from '../../../src/load/fixtures.js';
+import { batchTexts, ItemScanner, ItemStreamError, streamItemBatches } from '../../../src/load/item-stream.js';
 
 /** All items of `text` fed in chunks of `size` bytes. */
 function scan(text: string, size: number, maxDepth = 64): string[] {
@@ -87,7 +81,7 @@ describe('the fixture item scanner', () => {
     await writeFile(file, '[\n  {"pk": 1, "é": "a,]}"},\n  {"pk": 2}\n]\n');
     const handle = await open(file);
     const out = [];
-    for await (const item of streamItems(handle, 64, 5)) out.push(item);
+    for await (const batch of streamItemBatches(handle, 64, 5)) out.push(...batch);
     await handle.close();
     expect(out.map((i) => [i.index, i.line, i.col, JSON.parse(i.text)])).toEqual([
       [0, 2, 3, { pk: 1, é: 'a,]}' }],
@@ -197,8 +191,26 @@ describe('the fixture item scanner', () => {
     await writeFile(file, JSON.stringify(Array.from({ length: 5000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
     const stop = new AbortController();
     let items = 0;
-    const read = streamFixtureFile(file, [], { dir, signal: stop.signal }, () => {
-      if (++items === 10) stop.abort(new Error('invalid spec'));
+    const read = readFixture(file, [], {
+      dir,
+      signal: stop.signal,
+      doc: {},
+      // A check that counts the items (and aborts at the tenth), as the loader's checks each.
+      checkOf: () => ({
+        shape: { fields: ['pk', 'name'], hidden: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
+        ctx: {
+          ajv: {
+            validator: () =>
+              Object.assign(() => (++items === 10 ? stop.abort(new Error('invalid spec')) : 0, true), { errors: null }),
+          },
+          list: { itemPointer: '/x' },
+          detail: undefined,
+          withUrl: false,
+          lookup: 'pk',
+          file,
+          stored: true,
+        } as never,
+      }),
     });
     await expect(read).rejects.toThrow('invalid spec');
     // The chunk under way is finished, nothing after it is read.

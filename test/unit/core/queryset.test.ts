@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FieldColumns } from '../../../src/core/field-columns.js';
+import { compareValues } from '../../../src/core/drf/filters.js';
+import { filterAndOrder } from '../../../src/core/django/queryset.js';
+import { type PreparedItem, prepareItem } from '../../../src/core/store.js';
+
+/**
+ * filterAndOrder reads members from columns made once per list (field-columns.ts): it must keep
+ * and order exactly what a filter over each item's parsed members and a stable sort keep and order.
+ */
+const value = fc.oneof(
+  fc.constantFrom(null, true, false, 0, 1, 2, -1, 1.5, 'a', 'B', 'é', '', '10', '9'),
+  fc.integer({ min: -3, max: 3 }),
+);
+const member = fc.constantFrom('a', 'b', 'c', '__proto__', 'constructor');
+const items = fc.array(fc.dictionary(member, value, { maxKeys: 4 }), { maxLength: 40 });
+
+function reference(
+  list: readonly PreparedItem[],
+  keep: ((o: Record<string, unknown>) => boolean) | undefined,
+  ordering: readonly { field: string; desc: boolean }[],
+): PreparedItem[] {
+  const parsed = (i: PreparedItem) => JSON.parse(i.json) as Record<string, unknown>;
+  const kept = keep ? list.filter((i) => keep(parsed(i))) : [...list];
+  return kept.sort((x, y) => {
+    for (const { field, desc } of ordering) {
+      const d = compareValues(parsed(x)[field], parsed(y)[field]);
+      if (d !== 0) return desc ? -d : d;
+    }
+    return 0;
+  });
+}
+
+describe('filterAndOrder', () => {
+  it('keeps and orders what a filter over parsed items and a stable sort do (property)', () => {
+    fc.assert(
+      fc.property(
+        items,
+        fc.option(fc.tuple(member, value), { nil: undefined }),
+        fc.array(fc.record({ field: member, desc: fc.boolean() }), { maxLength: 2 }),
+        fc.nat(40),
+        (raw, test, ordering, start) => {
+          const list = raw.map((o) => prepareItem(o, { fields: [], withUrl: false, pkField: undefined }));
+          const keep = test && ((o: Record<string, unknown>) => o[test[0]] === test[1]);
+          const want = reference(list, keep, ordering);
+          const got = filterAndOrder(list, keep && test ? { keep, fields: [test[0]] } : undefined, ordering);
+          expect(got.length).toBe(want.length);
+          expect(got.slice(0, got.length)).toEqual(want);
+          expect(got.slice(start, start + 5)).toEqual(want.slice(start, start + 5));
+        },
+      ),
+      { numRuns: 1500, seed: 31 },
+    );
+  });
+
+  it('columns are made once per list, and follow a copy that writes change', () => {
+    const list = [1, 2, 3].map((n) =>
+      prepareItem({ n, s: `x${n}` }, { fields: [], withUrl: false, pkField: undefined }),
+    );
+    const columns = FieldColumns.of(list);
+    expect(FieldColumns.of(list)).toBe(columns);
+    const [n] = columns.columns(['n']);
+    expect(columns.columns(['n'])[0]).toBe(n);
+    const copy = list.slice();
+    const theirs = columns.copyFor(copy);
+    expect(FieldColumns.of(copy)).toBe(theirs);
+    copy.splice(1, 1);
+    theirs.removed(1);
+    const added = prepareItem({ n: 9, s: 'y' }, { fields: [], withUrl: false, pkField: undefined });
+    copy.push(added);
+    theirs.inserted(added);
+    copy[0] = prepareItem({ n: 7 }, { fields: [], withUrl: false, pkField: undefined });
+    theirs.replaced(0, copy[0]);
+    expect(theirs.columns(['n', 's'])).toEqual([
+      [7, 3, 9],
+      [undefined, 'x3', 'y'],
+    ]);
+    // The list copied from keeps its own.
+    expect(columns.columns(['n'])[0]).toEqual([1, 2, 3]);
+  });
+});
