@@ -121,6 +121,18 @@ function serveOptions(cmd: Command): Command {
     )
     .addOption(new Option('--now <time>', "a fixed time for handlers' context.now() (ISO 8601)").env('STUB_NOW'))
     .addOption(
+      new Option('--journal <n>', 'requests kept for GET /__stub/requests, per session (0 for none)')
+        .env('STUB_JOURNAL')
+        .default(DEFAULTS.journal)
+        .argParser(integer),
+    )
+    .addOption(
+      new Option('--max-sessions <n>', 'sessions (X-Stub-Session) open at a time')
+        .env('STUB_MAX_SESSIONS')
+        .default(DEFAULTS.maxSessions)
+        .argParser(integer),
+    )
+    .addOption(
       new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change')
         .env('STUB_WATCH')
         .default(false),
@@ -178,6 +190,8 @@ interface ServeFlags {
   handlers?: string;
   strictHandlers: boolean;
   now?: string;
+  journal: number;
+  maxSessions: number;
   watch: boolean;
   types?: string;
   validateRequests: boolean;
@@ -217,6 +231,8 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
     handlersFile: flags.handlers,
     strictHandlers: flags.strictHandlers,
     now: flags.now,
+    journal: flags.journal,
+    maxSessions: flags.maxSessions,
     watch: flags.watch,
     typesFile: flags.types,
     validateRequests: flags.validateRequests,

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import { CACHE_KEY_HEADERS } from '../core/answer.js';
+import { CACHE_KEY_HEADERS, type CoreAnswer } from '../core/answer.js';
 
 /** A finished answer as it was sent: status, headers (Content-Length included), bytes, and its state. */
 export interface CachedAnswer {
@@ -7,6 +7,8 @@ export interface CachedAnswer {
   readonly status: number;
   readonly headers: OutgoingHttpHeaders;
   readonly body: Buffer;
+  /** The core's answer (its status and operation, for the journal). */
+  readonly answer: CoreAnswer;
 }
 
 /** A kept answer and what its request carried in each keyed header (undefined: absent). */
@@ -19,7 +21,7 @@ interface Entry extends CachedAnswer {
 /**
  * Answers are a pure function of the state, the request line and the headers the core reads
  * (CACHE_KEY_HEADERS), so the stub keeps the last ones it sent and writes them again without
- * answering anew: most of the raw node:http limit (`npm run bench`). Only answers the core marks
+ * answering anew (what that is worth: docs/performance.md). Only answers the core marks
  * cacheable to a GET (no scenario, declared parameters only) are kept; an entry counts only for
  * the state that produced it, so a reload makes every entry stale at once. Bounded in bytes: when
  * full, it starts again empty.
@@ -28,8 +30,7 @@ interface Entry extends CachedAnswer {
  * received then, and each keyed header is exactly as it was, present or absent (an empty Host is
  * Django's 400; no Host at all is answered with the server's own). Nothing is built to compare
  * them: the target is looked up as Node gave it, then each header's value compared with `===`,
- * so that no value, whatever bytes it holds, can stand for another header's (this runs on every
- * request: a key string made of them all cost 3 % of the raw limit).
+ * so that no value, whatever bytes it holds, can stand for another header's.
  */
 export class AnswerCache {
   readonly #byTarget = new Map<string, Entry[]>();
@@ -73,6 +74,7 @@ export class AnswerCache {
       status: answer.status,
       headers: answer.headers,
       body: answer.body,
+      answer: answer.answer,
       values,
       size,
     };

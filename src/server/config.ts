@@ -31,6 +31,10 @@ export interface StubConfig {
   readonly strictHandlers: boolean;
   /** `--now`: a fixed time for handlers' `context.now()` (ISO 8601). */
   readonly now: string | undefined;
+  /** `--journal N`: requests kept per session for `GET /__stub/requests` (0 for none). */
+  readonly journal: number;
+  /** `--max-sessions N`: sessions (`X-Stub-Session`) open at a time. */
+  readonly maxSessions: number;
   readonly watch: boolean;
   /** With `watch`: regenerate the TypeScript types into this file when the spec changes. */
   readonly typesFile: string | undefined;
@@ -65,6 +69,8 @@ export const DEFAULTS: StubConfig = Object.freeze({
   handlersFile: undefined,
   strictHandlers: false,
   now: undefined,
+  journal: 1000,
+  maxSessions: 64,
   watch: false,
   typesFile: undefined,
   validateRequests: false,
@@ -107,6 +113,8 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   intIn(errors, 'generate count', merged.generateCount, 0, 100_000);
   intIn(errors, 'max delay', merged.maxDelayMs, 0, 600_000);
   intIn(errors, 'shutdown grace', merged.shutdownGraceMs, 0, 3_600_000);
+  intIn(errors, 'journal', merged.journal, 0, 1_000_000);
+  intIn(errors, 'max sessions', merged.maxSessions, 1, 10_000);
   if (merged.host.trim() === '') errors.push('host must not be empty');
   let baseUrl = merged.baseUrl;
   if (baseUrl !== undefined) {

@@ -7,57 +7,24 @@ import type { CoreAnswer, CoreRequest } from '../core/answer.js';
  */
 export const MAX_BODY_BYTES = 2_621_440;
 
-/** A request as the core sees it: Node's headers by lower-case name, presence kept. */
-export function coreRequest(req: IncomingMessage, body?: Uint8Array): CoreRequest {
+/** A request as the core sees it: its target as sent, Node's headers by lower-case name (presence kept). */
+export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array): CoreRequest {
   const headers = req.headers;
   return {
     method: req.method ?? 'GET',
-    url: req.url ?? '/',
+    url,
     header: (name) => {
       const v = headers[name];
       return Array.isArray(v) ? v.join(', ') : v;
     },
     body,
+    // For the journal, read only when it is: the headers as they came, in pairs.
+    headers: () => rawPairs(req.rawHeaders),
   };
 }
 
-/** Methods whose body a view may read; for the others none is read (DRF parses lazily). */
-export function mayHaveBody(method: string | undefined): boolean {
-  return method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS' && method !== undefined;
-}
-
-/**
- * Reads a request body up to MAX_BODY_BYTES. Answers undefined for a bigger one (the rest is
- * not read, and the connection is closed after the answer).
- */
-export function readBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > MAX_BODY_BYTES) {
-      resolve(undefined);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (v: Uint8Array | undefined) => {
-      if (done) return;
-      done = true;
-      resolve(v);
-    };
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.pause();
-        finish(undefined);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => finish(Buffer.concat(chunks)));
-    req.on('error', () => finish(undefined));
-    req.on('close', () => finish(Buffer.concat(chunks)));
-  });
+function* rawPairs(raw: readonly string[]): Iterable<readonly [string, string]> {
+  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
 }
 
 /** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */

@@ -9,77 +9,46 @@ export interface Connections {
   /** Open sockets. */
   readonly open: number;
   /**
-   * Closing starts: every answer not yet begun says `Connection: close` (and Node closes its socket
-   * after it); sockets with no request in flight (idle keep-alive, or still sending a request's
-   * headers) are closed at once, and each other one as soon as its last answer is sent.
+   * Closing starts (after the server's own `close()`, which closes the idle keep-alive sockets):
+   * every answer in flight says `Connection: close`, so Node closes its socket once it is sent;
+   * a socket with none in flight (one still sending a request's head, which Node counts as active)
+   * is closed at once.
    */
   startClosing(): void;
-  /** Closes every socket left, requests in flight or not. */
+  /** Closes every socket left, requests in flight or not (Node's `closeAllConnections()`). */
   destroyAll(): void;
 }
 
-/** Requests in flight on a socket (a property of the socket: no lookup per request). */
-const IN_FLIGHT = Symbol('requests in flight');
-/** The socket of a response in flight (its own is taken away before its 'close'). */
-const SOCKET_OF = Symbol('socket of the response');
-type Tracked = Socket & { [IN_FLIGHT]?: number };
-type TrackedResponse = ServerResponse & { [SOCKET_OF]?: Tracked };
-type RequestListener = (this: Server, req: IncomingMessage, res: ServerResponse) => void;
-
 /**
- * Follows a server's sockets and requests (call it before `listen`, after the server's request
- * handler is in place). The following runs first, in the server's one 'request' listener, so that
- * an answer written synchronously (from the answer cache) already carries `Connection: close`
- * while closing. One listener, and per request one 'close' listener shared by every response:
- * this is paid on every request, at tens of thousands a second (Node's emit copies the list of an
- * event that has two listeners, and a closure per response costs the collector), where the rest
- * of a cached answer costs little more than writing it.
+ * Follows a server's sockets and the answers in flight on them: what Node's server does not tell
+ * (its `closeIdleConnections()` leaves a socket that is sending a request's head, and
+ * `closeAllConnections()` takes the answers in flight with it). Call it once the server's request
+ * listener is in place (Fastify's, made with the server): an answer written in the request's own
+ * turn is finished before this listener runs, and costs it one look; only an answer still on its
+ * way (a body being read, `Prefer: delay`, bytes the client has not taken) is followed.
  */
 export function trackConnections(server: Server): Connections {
-  const sockets = new Set<Tracked>();
-  const responses = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
+  const answering = new Set<ServerResponse>();
   let closing = false;
 
-  const settle = (socket: Tracked) => {
-    // Answered, and nothing more in flight on it: close it now rather than keep it alive.
-    if (closing && !socket[IN_FLIGHT] && !socket.destroyed) socket.destroySoon();
-  };
-  // A response's 'close' comes once, when it is finished or its socket closed first.
-  function finished(this: TrackedResponse) {
-    responses.delete(this);
-    const socket = this[SOCKET_OF];
-    if (socket === undefined) return;
-    socket[IN_FLIGHT] = Math.max(0, (socket[IN_FLIGHT] ?? 1) - 1);
-    settle(socket);
-  }
-  const track = (req: IncomingMessage, res: TrackedResponse) => {
-    const socket = req.socket as Tracked;
-    if (sockets.has(socket)) {
-      socket[IN_FLIGHT] = (socket[IN_FLIGHT] ?? 0) + 1;
-      res[SOCKET_OF] = socket;
+  server.on('connection', (socket: Socket) => {
+    if (closing) {
+      socket.destroy();
+      return;
     }
-    responses.add(res);
-    if (closing) res.setHeader('connection', 'close');
-    res.on('close', finished);
-  };
-
-  server.on('connection', (socket: Tracked) => {
     sockets.add(socket);
-    socket[IN_FLIGHT] = 0;
     socket.once('close', () => sockets.delete(socket));
-    if (closing) socket.destroy();
   });
-  // The server's request listeners, behind the one that tracks.
-  const handlers = server.listeners('request') as RequestListener[];
-  server.removeAllListeners('request');
-  server.on('request', function (this: Server, req: IncomingMessage, res: ServerResponse) {
-    track(req, res);
-    for (const handler of handlers) handler.call(this, req, res);
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (res.writableFinished) return;
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
   });
 
   return {
     get inFlight() {
-      return responses.size;
+      return answering.size;
     },
     get open() {
       return sockets.size;
@@ -87,12 +56,15 @@ export function trackConnections(server: Server): Connections {
     startClosing() {
       if (closing) return;
       closing = true;
-      for (const res of responses) if (!res.headersSent) res.setHeader('connection', 'close');
-      for (const socket of sockets) if (!socket[IN_FLIGHT]) socket.destroy();
+      const busy = new Set<Socket | null>();
+      for (const res of answering) {
+        busy.add(res.socket);
+        if (!res.headersSent) res.setHeader('connection', 'close');
+      }
+      for (const socket of sockets) if (!busy.has(socket)) socket.destroy();
     },
     destroyAll() {
       closing = true;
-      for (const socket of sockets) socket.destroy();
       server.closeAllConnections();
     },
   };

@@ -33,7 +33,13 @@ function raw(base: string, url: string, method = 'GET', headers: Record<string, 
 describe('the answer cache: everything the answer depends on, no two requests alike', () => {
   type Ask = [method: string, url: string, headers: Record<string, string | undefined>];
   const headersOf = (h: Ask[2]) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined));
-  const answer = (state: object, body: string) => ({ state, status: 200, headers: {}, body: Buffer.from(body) });
+  const answer = (state: object, body: string) => ({
+    state,
+    status: 200,
+    headers: {},
+    body: Buffer.from(body),
+    answer: { status: 200, headers: {}, body },
+  });
   it.each<[string, Ask, Ask]>([
     ['an empty Host and no Host', ['GET', '/a', { host: '' }], ['GET', '/a', {}]],
     [

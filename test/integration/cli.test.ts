@@ -83,12 +83,19 @@ describe('the command line', () => {
     expect(url).toBe(`http://127.0.0.1:${port}`);
     await fetch(`${url}/api/v1/desk?format=api`);
     await fetch(`${url}/api/v1/nosuch`);
+    // A page, and two requests a page leaves to the service: one line each too.
+    await fetch(`${url}/docs`);
+    await fetch(`${url}/`);
+    await fetch(`${url}/docs/nosuch.js`);
     await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGTERM');
     await once(child, 'exit');
     const lines = output().split('\n');
     expect(lines.filter((l) => /GET \/api\/v1\/desk\?format=api 200 [\d.]+ms/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /GET \/api\/v1\/nosuch 404 [\d.]+ms/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / GET \/docs 200 [\d.]+ms$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / GET \/ 404 [\d.]+ms$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / GET \/docs\/nosuch\.js 404 [\d.]+ms$/.test(l))).toHaveLength(1);
     expect(output()).not.toContain('\u001b[');
   });
 
