@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API root
+         * @description Not shown in the document; the deployment's: DefaultRouter's API root, where its router is mounted (`/api/`; `/api` redirects here, `/api/v1/` is not a path). Each collection's prefix under the root (`v1/desk`) and its absolute url. The deployment lists more prefixes than the document's 20 collections; the stub lists the collections this spec declares.
+         */
+        get: operations["apiRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/signature": {
         parameters: {
             query?: never;
@@ -13,15 +33,60 @@ export interface paths {
         };
         /**
          * Signatures; described as creatable
-         * @description Signatures; described as creatable. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Signatures; described as creatable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listSignatures"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createSignature"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/signature/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Signature matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getSignature"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateSignature"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroySignature"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateSignature"];
         trace?: never;
     };
     "/api/v1/teleworksignature": {
@@ -33,15 +98,60 @@ export interface paths {
         };
         /**
          * Telework signatures; described as creatable
-         * @description Telework signatures; described as creatable. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Telework signatures; described as creatable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listTeleworkSignatures"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTeleworkSignature"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teleworksignature/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TeleworkSignature matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTeleworkSignature"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTeleworkSignature"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTeleworkSignature"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTeleworkSignature"];
         trace?: never;
     };
     "/api/v1/viewedsecuritymessage": {
@@ -53,15 +163,60 @@ export interface paths {
         };
         /**
          * Marking security messages as viewed
-         * @description Marking security messages as viewed. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Marking security messages as viewed. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listViewedSecurityMessages"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createViewedSecurityMessage"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/viewedsecuritymessage/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ViewedSecurityMessage matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getViewedSecurityMessage"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateViewedSecurityMessage"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyViewedSecurityMessage"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateViewedSecurityMessage"];
         trace?: never;
     };
     "/api/v1/responsibilitytags": {
@@ -73,15 +228,60 @@ export interface paths {
         };
         /**
          * Tags; described as viewable or editable
-         * @description Tags; described as viewable or editable. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Tags; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listResponsibilityTags"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createResponsibilityTag"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/responsibilitytags/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Tag matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getResponsibilityTag"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateResponsibilityTag"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyResponsibilityTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateResponsibilityTag"];
         trace?: never;
     };
     "/api/v1/expense-statement": {
@@ -93,15 +293,60 @@ export interface paths {
         };
         /**
          * Credit card expense statements
-         * @description Credit card expense statements. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Credit card expense statements. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listExpenseStatements"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseStatement"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-statement/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseStatement"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseStatement"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseStatement"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseStatement"];
         trace?: never;
     };
     "/api/v1/expense-month-lock": {
@@ -113,15 +358,60 @@ export interface paths {
         };
         /**
          * Locking of expense months
-         * @description Locking of expense months. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Locking of expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listExpenseMonthLocks"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseMonthLock"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-month-lock/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ExpenseMonthLock matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseMonthLock"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseMonthLock"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseMonthLock"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseMonthLock"];
         trace?: never;
     };
     "/api/v1/employee": {
@@ -133,15 +423,60 @@ export interface paths {
         };
         /**
          * Employees; described as viewable or editable
-         * @description Employees; described as viewable or editable. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Employees; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listEmployees"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createEmployee"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/employee/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Employee matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getEmployee"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateEmployee"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyEmployee"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateEmployee"];
         trace?: never;
     };
     "/api/v1/deskreservation": {
@@ -153,15 +488,60 @@ export interface paths {
         };
         /**
          * Desk reservations
-         * @description Desk reservations. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Desk reservations. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1.
          */
         get: operations["listDeskReservations"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createDeskReservation"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deskreservation/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No DeskReservation matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getDeskReservation"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateDeskReservation"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyDeskReservation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateDeskReservation"];
         trace?: never;
     };
     "/api/v1/mealstop": {
@@ -173,15 +553,60 @@ export interface paths {
         };
         /**
          * Stops of a meals-delivery programme
-         * @description Stops of a meals-delivery programme. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Stops of a meals-delivery programme. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listMealStops"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createMealStop"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mealstop/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Stop matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getMealStop"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateMealStop"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyMealStop"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateMealStop"];
         trace?: never;
     };
     "/api/v1/expense": {
@@ -193,15 +618,60 @@ export interface paths {
         };
         /**
          * Credit card expenses
-         * @description Credit card expenses. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Credit card expenses. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listExpenses"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpense"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpense"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpense"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpense"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpense"];
         trace?: never;
     };
     "/api/v1/desk": {
@@ -217,7 +687,11 @@ export interface paths {
          */
         get: operations["listDesks"];
         put?: never;
-        post?: never;
+        /**
+         * Create a desk
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. The body is validated as the desk model is (DeskRequest); the new desk is answered with its url, also in `Location`.
+         */
+        post: operations["createDesk"];
         delete?: never;
         options?: never;
         head?: never;
@@ -226,22 +700,43 @@ export interface paths {
     };
     "/api/v1/desk/{pk}": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
             cookie?: never;
         };
         /**
          * A single desk
-         * @description A single desk, addressable at the url its list item carries (§4: "Each desk item carries a url of the shape {base_url}/api/v1/desk/<pk>?format=api, so a single desk is addressable at that path"). Answers the same item as the list. DRF (not shown): an unknown pk answers 404 `{"detail":"No Desk matches the given query."}`, a malformed one 404 `{"detail":"Not found."}`.
+         * @description A single desk, addressable at the url its list item carries (§4: "Each desk item carries a url of the shape {base_url}/api/v1/desk/<pk>?format=api, so a single desk is addressable at that path"). Answers the same item as the list; an inactive desk is not in the queryset and answers 404. An unknown pk answers 404 `{"detail":"No Desk matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
          */
         get: operations["getDesk"];
-        put?: never;
+        /**
+         * Change a desk
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateDesk"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete a desk
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyDesk"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a desk (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateDesk"];
         trace?: never;
     };
     "/api/v1/teleworkapplication": {
@@ -253,15 +748,60 @@ export interface paths {
         };
         /**
          * Telework applications
-         * @description Telework applications. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Telework applications. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listTeleworkApplications"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTeleworkApplication"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teleworkapplication/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TeleworkApplication matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTeleworkApplication"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTeleworkApplication"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTeleworkApplication"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTeleworkApplication"];
         trace?: never;
     };
     "/api/v1/transitionchange": {
@@ -273,15 +813,60 @@ export interface paths {
         };
         /**
          * Transition changes
-         * @description Transition changes. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Transition changes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listTransitionChanges"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTransitionChange"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transitionchange/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TransitionChange matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTransitionChange"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTransitionChange"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTransitionChange"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTransitionChange"];
         trace?: never;
     };
     "/api/v1/timeoffrequest": {
@@ -293,15 +878,60 @@ export interface paths {
         };
         /**
          * Time off requests
-         * @description Time off requests. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Time off requests. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listTimeOffRequests"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTimeOffRequest"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/timeoffrequest/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TimeOffRequest matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTimeOffRequest"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTimeOffRequest"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTimeOffRequest"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTimeOffRequest"];
         trace?: never;
     };
     "/api/v1/expense-month": {
@@ -313,15 +943,60 @@ export interface paths {
         };
         /**
          * Expense months
-         * @description Expense months. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listExpenseMonths"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseMonth"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-month/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseMonth"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseMonth"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseMonth"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseMonth"];
         trace?: never;
     };
     "/api/v1/reviewnote": {
@@ -333,15 +1008,60 @@ export interface paths {
         };
         /**
          * Review notes
-         * @description Review notes. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Review notes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listReviewNotes"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createReviewNote"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviewnote/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ReviewNote matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getReviewNote"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateReviewNote"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyReviewNote"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateReviewNote"];
         trace?: never;
     };
     "/api/v1/stepchoice": {
@@ -353,15 +1073,60 @@ export interface paths {
         };
         /**
          * Step choices
-         * @description Step choices. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Step choices. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listStepChoices"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createStepChoice"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stepchoice/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No StepChoice matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getStepChoice"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateStepChoice"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyStepChoice"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateStepChoice"];
         trace?: never;
     };
     "/api/v1/review": {
@@ -373,15 +1138,60 @@ export interface paths {
         };
         /**
          * Performance reviews
-         * @description Performance reviews. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Performance reviews. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listReviews"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createReview"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/review/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No PerformanceReview matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getReview"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateReview"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyReview"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateReview"];
         trace?: never;
     };
     "/api/v1/jobtitle": {
@@ -393,15 +1203,60 @@ export interface paths {
         };
         /**
          * Job titles
-         * @description Job titles. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Job titles. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listJobTitles"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createJobTitle"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobtitle/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No JobTitle matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getJobTitle"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateJobTitle"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyJobTitle"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateJobTitle"];
         trace?: never;
     };
     "/api/v1/workflow": {
@@ -413,15 +1268,60 @@ export interface paths {
         };
         /**
          * Workflows
-         * @description Workflows. Items: not described by the interface document (objects with no known fields). Answers one page of the collection in the list envelope of §2.1.
+         * @description Workflows. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
          */
         get: operations["listWorkflows"];
         put?: never;
-        post?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createWorkflow"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/workflow/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Workflow matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getWorkflow"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateWorkflow"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyWorkflow"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateWorkflow"];
         trace?: never;
     };
 }
@@ -447,42 +1347,70 @@ export interface components {
         Error: {
             detail: string;
         };
-        /** @description A desk (§2.2). Every desk item carries all nine fields (rule 1). The desk collection's count equals the number of desk items it holds (rule 2). Allowed values of building: not shown; the document says a single upper-case letter is used. */
+        /** @description A desk (§2.2). Every desk item carries all nine fields (rule 1). The desk collection's count equals the number of desk items it holds (rule 2). Allowed values of building: not shown in the document; the deployment's model has two, `S` (Schaefers) and `P` (Park Place). */
         Desk: {
             /**
              * Format: uri
-             * @description Address of this desk, absolute, of the shape `{base_url}/api/v1/desk/<pk>?format=api` (for a request made with format=api). pk forms its last path segment. `{base_url}` is the deployment that served the request (§9.2). DRF (not shown): the url keeps only the request's `format` parameter, so a request without it gets a url without a query.
-             * @example https://workplace-admin.example.org/api/v1/desk/12?format=api
+             * @description Address of this desk, absolute, of the shape `{base_url}/api/v1/desk/<pk>?format=api` (for a request made with format=api). pk forms its last path segment. `{base_url}` is the deployment that served the request (§9.2). Not shown; the deployment's: the url keeps only the request's `format` parameter, so a request without it gets a url without a query.
+             * @example https://api.team.lcog.org/api/v1/desk/12?format=api
              */
-            url: string;
+            readonly url: string;
             /**
              * @description Numeric identifier of the desk. Forms the last path segment of url.
              * @example 12
              */
-            pk: number;
+            readonly pk: number;
             /**
-             * @description Building designator. A single upper-case letter is used.
-             * @example B
+             * @description Building designator. A single upper-case letter is used (§2.2). Not shown; the deployment's: `S` (Schaefers) or `P` (Park Place).
+             * @example S
+             * @enum {string}
              */
-            building: string;
+            building: "S" | "P";
             /**
-             * @description Floor number.
-             * @example 3
+             * @description Floor number. Not shown; the deployment's: a positive small integer.
+             * @example 1
              */
             floor: number;
             /**
-             * @description Desk number. Digits, optionally followed by letters; it is a string, not an integer.
-             * @example 12A
+             * @description Desk number. Digits, optionally followed by letters; it is a string, not an integer. Not shown; the deployment's: unique, at most 10 characters.
+             * @example 138b
              */
             number: string;
-            /** @description Whether the desk is in use. */
+            /** @description Whether the desk is in use. Not shown; the deployment's: only active desks are listed. */
             active: boolean;
             /** @description Whether the desk is a lead desk. */
             lead: boolean;
             /** @description Whether the desk is ergonomic. */
             ergonomic: boolean;
-            /** @description Whether the desk is held (reserved) for the current day. */
-            held_today: boolean;
+            /** @description Whether the desk is held (reserved) for the current day. Not shown; the deployment's: computed from the desk's holds, never written. */
+            readonly held_today: boolean;
+        };
+        /** @description A desk as written: `number` required (unique, at most 10 characters: "desk with this number already exists."), `building` one of S (Schaefers, the default) or P (Park Place), `floor` a positive small integer (default 1), `active` (default true), `lead` and `ergonomic` (default false). */
+        DeskRequest: {
+            /**
+             * @default S
+             * @enum {string}
+             */
+            building: "S" | "P";
+            /** @default 1 */
+            floor: number;
+            number: string;
+            /** @default true */
+            active: boolean;
+            /** @default false */
+            lead: boolean;
+            /** @default false */
+            ergonomic: boolean;
+        };
+        /** @description A body the serializer refuses: each field with its messages (`non_field_errors` for the body as a whole), or a parser's `detail`. */
+        FieldErrors: {
+            detail?: string;
+        } & {
+            [key: string]: string[];
+        };
+        /** @description The router's root: each collection's prefix under `/api/` (`v1/desk`) and its absolute url on the deployment that served the request. */
+        ApiRoot: {
+            [key: string]: string;
         };
         /** @description An item of /api/v1/signature (Signatures; described as creatable). Its fields are not shown in the interface document: describe them here and the stub, the types and the checks follow. */
         Signature: Record<string, unknown>;
@@ -604,7 +1532,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description DRF (not shown): not found, for example `{"detail":"Not found."}` (unknown format, malformed pk), `{"detail":"Invalid page."}` (page out of range or not a number) or `{"detail":"No Desk matches the given query."}` (unknown pk). */
+        /** @description Not found: `{"detail":"Not found."}` (unknown format, malformed pk), `{"detail":"Invalid page."}` (page out of range or not a number) or `{"detail":"No Desk matches the given query."}` (unknown pk). */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -613,11 +1541,34 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description DRF (not shown): a method other than GET, HEAD or OPTIONS, for example `{"detail":"Method \"POST\" not allowed."}`, with an `Allow` header. */
-        MethodNotAllowed: {
+        /** @description The body's fields as the serializer refuses them, each with its messages, for example `{"number":["desk with this number already exists."]}`; a body that is not JSON `{"detail":"JSON parse error - …"}`. */
+        BadRequest: {
             headers: {
-                /** @description The methods the view allows. */
-                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FieldErrors"];
+            };
+        };
+        /** @description Not shown; the deployment's TokenAuthentication: a bad `Authorization: Token …`, on every operation, `{"detail":"Invalid token."}` (or "Invalid token header. No credentials provided.", "… Token string should not contain spaces."). */
+        Unauthorized: {
+            headers: {
+                /** @description The token keyword. */
+                "WWW-Authenticate"?: "Token";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": "Invalid token."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A body of a type DRF's parsers do not read (JSON, form, multipart). */
+        UnsupportedMediaType: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -627,30 +1578,221 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+         * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
          * @example api
          */
-        Format: "api" | "json";
-        /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+        Format: "json" | "api";
+        /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
         Page: number | "last";
-        /** @description The desk's pk, the last path segment of its url. DRF (not shown): the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-        DeskPk: number;
+        /** @description Not shown; the deployment's: its large pagination class, 1,000 items a page unless `page_size` asks for another number (no maximum); a value that is not a positive number is ignored. */
+        LargePageSize: number;
+        /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+        Pk: number;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        Signature: {
+            content: {
+                "application/json": components["schemas"]["Signature"];
+                "application/x-www-form-urlencoded": components["schemas"]["Signature"];
+                "multipart/form-data": components["schemas"]["Signature"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        TeleworkSignature: {
+            content: {
+                "application/json": components["schemas"]["TeleworkSignature"];
+                "application/x-www-form-urlencoded": components["schemas"]["TeleworkSignature"];
+                "multipart/form-data": components["schemas"]["TeleworkSignature"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ViewedSecurityMessage: {
+            content: {
+                "application/json": components["schemas"]["ViewedSecurityMessage"];
+                "application/x-www-form-urlencoded": components["schemas"]["ViewedSecurityMessage"];
+                "multipart/form-data": components["schemas"]["ViewedSecurityMessage"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ResponsibilityTag: {
+            content: {
+                "application/json": components["schemas"]["ResponsibilityTag"];
+                "application/x-www-form-urlencoded": components["schemas"]["ResponsibilityTag"];
+                "multipart/form-data": components["schemas"]["ResponsibilityTag"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ExpenseStatement: {
+            content: {
+                "application/json": components["schemas"]["ExpenseStatement"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExpenseStatement"];
+                "multipart/form-data": components["schemas"]["ExpenseStatement"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ExpenseMonthLock: {
+            content: {
+                "application/json": components["schemas"]["ExpenseMonthLock"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExpenseMonthLock"];
+                "multipart/form-data": components["schemas"]["ExpenseMonthLock"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        Employee: {
+            content: {
+                "application/json": components["schemas"]["Employee"];
+                "application/x-www-form-urlencoded": components["schemas"]["Employee"];
+                "multipart/form-data": components["schemas"]["Employee"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        DeskReservation: {
+            content: {
+                "application/json": components["schemas"]["DeskReservation"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeskReservation"];
+                "multipart/form-data": components["schemas"]["DeskReservation"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        MealStop: {
+            content: {
+                "application/json": components["schemas"]["MealStop"];
+                "application/x-www-form-urlencoded": components["schemas"]["MealStop"];
+                "multipart/form-data": components["schemas"]["MealStop"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        Expense: {
+            content: {
+                "application/json": components["schemas"]["Expense"];
+                "application/x-www-form-urlencoded": components["schemas"]["Expense"];
+                "multipart/form-data": components["schemas"]["Expense"];
+            };
+        };
+        /** @description A desk, as the desk model validates it (DRF's parsers read JSON, forms and multipart). */
+        DeskRequest: {
+            content: {
+                "application/json": components["schemas"]["DeskRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["DeskRequest"];
+                "multipart/form-data": components["schemas"]["DeskRequest"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        TeleworkApplication: {
+            content: {
+                "application/json": components["schemas"]["TeleworkApplication"];
+                "application/x-www-form-urlencoded": components["schemas"]["TeleworkApplication"];
+                "multipart/form-data": components["schemas"]["TeleworkApplication"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        TransitionChange: {
+            content: {
+                "application/json": components["schemas"]["TransitionChange"];
+                "application/x-www-form-urlencoded": components["schemas"]["TransitionChange"];
+                "multipart/form-data": components["schemas"]["TransitionChange"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        TimeOffRequest: {
+            content: {
+                "application/json": components["schemas"]["TimeOffRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["TimeOffRequest"];
+                "multipart/form-data": components["schemas"]["TimeOffRequest"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ExpenseMonth: {
+            content: {
+                "application/json": components["schemas"]["ExpenseMonth"];
+                "application/x-www-form-urlencoded": components["schemas"]["ExpenseMonth"];
+                "multipart/form-data": components["schemas"]["ExpenseMonth"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        ReviewNote: {
+            content: {
+                "application/json": components["schemas"]["ReviewNote"];
+                "application/x-www-form-urlencoded": components["schemas"]["ReviewNote"];
+                "multipart/form-data": components["schemas"]["ReviewNote"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        StepChoice: {
+            content: {
+                "application/json": components["schemas"]["StepChoice"];
+                "application/x-www-form-urlencoded": components["schemas"]["StepChoice"];
+                "multipart/form-data": components["schemas"]["StepChoice"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        Review: {
+            content: {
+                "application/json": components["schemas"]["Review"];
+                "application/x-www-form-urlencoded": components["schemas"]["Review"];
+                "multipart/form-data": components["schemas"]["Review"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        JobTitle: {
+            content: {
+                "application/json": components["schemas"]["JobTitle"];
+                "application/x-www-form-urlencoded": components["schemas"]["JobTitle"];
+                "multipart/form-data": components["schemas"]["JobTitle"];
+            };
+        };
+        /** @description Any object, since no field of the items is described (DRF's parsers read JSON, forms and multipart). */
+        Workflow: {
+            content: {
+                "application/json": components["schemas"]["Workflow"];
+                "application/x-www-form-urlencoded": components["schemas"]["Workflow"];
+                "multipart/form-data": components["schemas"]["Workflow"];
+            };
+        };
+    };
     headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    apiRoot: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each collection's prefix and url. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiRoot"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     listSignatures: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -668,18 +1810,175 @@ export interface operations {
                     "application/json": components["schemas"]["SignatureList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Signature"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signature"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Signature"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroySignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Signature"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Signature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTeleworkSignatures: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -697,18 +1996,175 @@ export interface operations {
                     "application/json": components["schemas"]["TeleworkSignatureList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createTeleworkSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkSignature"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkSignature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTeleworkSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkSignature"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTeleworkSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkSignature"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkSignature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyTeleworkSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateTeleworkSignature: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkSignature"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkSignature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listViewedSecurityMessages: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -726,18 +2182,175 @@ export interface operations {
                     "application/json": components["schemas"]["ViewedSecurityMessageList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createViewedSecurityMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ViewedSecurityMessage"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewedSecurityMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getViewedSecurityMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewedSecurityMessage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateViewedSecurityMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ViewedSecurityMessage"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewedSecurityMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyViewedSecurityMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateViewedSecurityMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ViewedSecurityMessage"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ViewedSecurityMessage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listResponsibilityTags: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -755,18 +2368,175 @@ export interface operations {
                     "application/json": components["schemas"]["ResponsibilityTagList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listExpenseStatements: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -784,18 +2554,175 @@ export interface operations {
                     "application/json": components["schemas"]["ExpenseStatementList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listExpenseMonthLocks: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -813,18 +2740,175 @@ export interface operations {
                     "application/json": components["schemas"]["ExpenseMonthLockList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEmployees: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -842,18 +2926,175 @@ export interface operations {
                     "application/json": components["schemas"]["EmployeeList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDeskReservations: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -871,19 +3112,178 @@ export interface operations {
                     "application/json": components["schemas"]["DeskReservationList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listMealStops: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
+                /** @description Not shown; the deployment's: its large pagination class, 1,000 items a page unless `page_size` asks for another number (no maximum); a value that is not a positive number is ignored. */
+                page_size?: components["parameters"]["LargePageSize"];
             };
             header?: never;
             path?: never;
@@ -900,18 +3300,175 @@ export interface operations {
                     "application/json": components["schemas"]["MealStopList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createMealStop: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["MealStop"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MealStop"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getMealStop: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MealStop"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateMealStop: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["MealStop"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MealStop"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyMealStop: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateMealStop: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["MealStop"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MealStop"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listExpenses: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -929,18 +3486,175 @@ export interface operations {
                     "application/json": components["schemas"]["ExpenseList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDesks: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -958,28 +3672,61 @@ export interface operations {
                     "application/json": components["schemas"]["DeskList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The new desk's url. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getDesk: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
             };
             header?: never;
             path: {
-                /** @description The desk's pk, the last path segment of its url. DRF (not shown): the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["DeskPk"];
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The desk. */
+            /** @description The item. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -988,18 +3735,114 @@ export interface operations {
                     "application/json": components["schemas"]["Desk"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    updateDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTeleworkApplications: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1017,18 +3860,175 @@ export interface operations {
                     "application/json": components["schemas"]["TeleworkApplicationList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTransitionChanges: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1046,18 +4046,175 @@ export interface operations {
                     "application/json": components["schemas"]["TransitionChangeList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createTransitionChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TransitionChange"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTransitionChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionChange"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTransitionChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TransitionChange"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyTransitionChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateTransitionChange: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TransitionChange"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransitionChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTimeOffRequests: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1075,18 +4232,175 @@ export interface operations {
                     "application/json": components["schemas"]["TimeOffRequestList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createTimeOffRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TimeOffRequest"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOffRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTimeOffRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOffRequest"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTimeOffRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TimeOffRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOffRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyTimeOffRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateTimeOffRequest: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TimeOffRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimeOffRequest"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listExpenseMonths: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1104,18 +4418,175 @@ export interface operations {
                     "application/json": components["schemas"]["ExpenseMonthList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listReviewNotes: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1133,18 +4604,175 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewNoteList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listStepChoices: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1162,18 +4790,175 @@ export interface operations {
                     "application/json": components["schemas"]["StepChoiceList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createStepChoice: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["StepChoice"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepChoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getStepChoice: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepChoice"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateStepChoice: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["StepChoice"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepChoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyStepChoice: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateStepChoice: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["StepChoice"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StepChoice"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listReviews: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1191,19 +4976,178 @@ export interface operations {
                     "application/json": components["schemas"]["ReviewList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listJobTitles: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
+                /** @description Not shown; the deployment's: its large pagination class, 1,000 items a page unless `page_size` asks for another number (no maximum); a value that is not a positive number is ignored. */
+                page_size?: components["parameters"]["LargePageSize"];
             };
             header?: never;
             path?: never;
@@ -1220,18 +5164,175 @@ export interface operations {
                     "application/json": components["schemas"]["JobTitleList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listWorkflows: {
         parameters: {
             query?: {
                 /**
-                 * @description The response format (§4: the documented requests use `format=api`). DRF (not shown): URL_FORMAT_OVERRIDE; `api` and `json` both answer the JSON envelope here, any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
                  * @example api
                  */
                 format?: components["parameters"]["Format"];
-                /** @description DRF (not shown): PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
                 page?: components["parameters"]["Page"];
             };
             header?: never;
@@ -1249,7 +5350,164 @@ export interface operations {
                     "application/json": components["schemas"]["WorkflowList"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    createWorkflow: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Workflow"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getWorkflow: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateWorkflow: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Workflow"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyWorkflow: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateWorkflow: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Workflow"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workflow"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

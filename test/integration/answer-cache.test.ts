@@ -167,6 +167,7 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
       status: 200,
       headers: { 'content-type': 'application/json' },
       body: Buffer.from('{"from":"cache"}'),
+      answer: { status: 200, headers: {}, body: '' },
     });
     expect((await raw(base, '/api/v1/desk?format=json')).body).toBe('{"from":"cache"}');
     await app.close();

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StubState } from '../../src/load/state.js';
 import { buildApp } from '../../src/server/app.js';
-import { listen, stateFor, testConfig } from '../helpers.js';
+import { listen, stateFor, testConfig, settled } from '../helpers.js';
 
 /*
  * Fastify is the one entrance: every request Node reads goes through it, and every one that is
@@ -61,12 +61,14 @@ function send(port: number, bytes: Buffer): Promise<{ head: string; body: string
  */
 function coreWire(app: FastifyInstance, state: StubState, ask: Ask): { head: string; body: string } {
   const headers: Record<string, string | undefined> = { host: 'stub.test', ...ask.headers };
-  const answer = app.coreOf(state).answer({
-    method: ask.method,
-    url: ask.target,
-    header: (n) => headers[n],
-    body: ask.body === undefined ? undefined : Buffer.from(ask.body, 'latin1'),
-  });
+  const answer = settled(
+    app.coreOf(state).answer({
+      method: ask.method,
+      url: ask.target,
+      header: (n) => headers[n],
+      body: ask.body === undefined ? undefined : Buffer.from(ask.body, 'latin1'),
+    }),
+  );
   const body = Buffer.from(answer.body);
   const lines = [
     `HTTP/1.1 ${answer.status} ${STATUS_TEXT[answer.status] ?? '?'}`,
