@@ -10,6 +10,8 @@ urlpatterns = [
     path('', RedirectView.as_view(url='/api/', permanent=False)),
     path('api/', include(router.urls)),
     path('admin/', admin.site.urls),
+    # the deployment's favicon lives with its static files (a temporary redirect)
+    path('favicon.ico', RedirectView.as_view(url='/static/favicon.ico', permanent=False)),
     # test-only: the differential test resets the state between sequences of writes
     path('__ref/reset', reset),
 ]
