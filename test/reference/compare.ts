@@ -2,7 +2,16 @@
 import type { Answer } from './send.js';
 
 /** The headers compared on every answer (content-length too on HEAD, where there is no body). */
-export const COMPARED_HEADERS = ['content-type', 'allow', 'vary', 'location'] as const;
+export const COMPARED_HEADERS = ['content-type', 'allow', 'vary', 'location', 'www-authenticate'] as const;
+/** Compared where the configuration names a frontend origin (the deployment's CORS middleware). */
+export const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-headers',
+  'access-control-allow-methods',
+  'access-control-allow-credentials',
+  'access-control-expose-headers',
+  'access-control-max-age',
+] as const;
 
 /** An answer as compared: the server's own origin (used when the request has no Host) replaced by {base}. */
 export interface Observed {
@@ -20,10 +29,10 @@ export interface Difference {
   stub: string;
 }
 
-export function observe(answer: Answer, ownOrigin: string, method: string): Observed {
+export function observe(answer: Answer, ownOrigin: string, method: string, opts: { cors?: boolean } = {}): Observed {
   const norm = (s: string) => s.split(ownOrigin).join('{base}');
   const headers: Record<string, string | undefined> = {};
-  for (const name of COMPARED_HEADERS)
+  for (const name of [...COMPARED_HEADERS, ...(opts.cors ? CORS_HEADERS : [])])
     headers[name] = answer.headers[name] === undefined ? undefined : norm(answer.headers[name]);
   if (method === 'HEAD') headers['content-length'] = answer.headers['content-length'];
   return { status: answer.status, headers, body: norm(answer.body), ...(answer.error ? { error: answer.error } : {}) };

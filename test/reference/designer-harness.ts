@@ -60,7 +60,7 @@ export interface DesignerOptions {
  * python3-django-filters): skip with a message without it, fail under CI=true or REQUIRE_REFERENCE=1.
  */
 export function designerGate(): ReturnType<typeof referenceGate> {
-  const gate = referenceGate();
+  const gate = referenceGate('designer');
   if (!gate.run) return gate;
   const probe = spawnSync(PYTHON, ['-c', 'import django_filters'], { encoding: 'utf8', timeout: 15_000 });
   if (probe.status === 0) return gate;
@@ -252,7 +252,7 @@ export async function runDesignerDifferential(opts: DesignerOptions = {}): Promi
     }
 
     return summarise(results, {
-      reference: `Django ${referenceVersions().replace(' ', ' + DRF ')} (test/reference/drf, REF_PROFILE=designer)${opts.candidate ? " [candidate in the stub's place]" : ''}`,
+      reference: `Django ${referenceVersions('designer').replace(' ', ' + DRF ')} (test/reference/drf, REF_PROFILE=designer)${opts.candidate ? " [candidate in the stub's place]" : ''}`,
       started,
       startupMs,
       file: opts.reportFile ?? join(ROOT, 'test-output', 'designer-differential.json'),

@@ -1,8 +1,10 @@
 // The differential test: every corpus request (test/reference/corpus.ts, ≥ 3,000) sent to the stub and
-// to the reference DRF deployment (test/reference/drf/), answers compared request by request: status,
-// Content-Type, Allow, Vary, Location (Content-Length on HEAD) and the body. Known version differences
-// (DRF 3.14 / Django 3.2 → DRF 3.16 / Django 5.2) come from the allow-list, each with its citations;
-// any other difference fails, with a grouped summary (one example per class).
+// to the reference deployment (test/reference/drf/: the lcog-team deployment's configuration on Django
+// 4.2 + DRF 3.16.0), answers compared request by request: status, Content-Type, Allow, Vary, Location,
+// WWW-Authenticate, the CORS headers where a frontend origin is configured (Content-Length on HEAD) and
+// the body; writes one at a time or in sequences, both servers reset between. Known version
+// differences (DRF 3.16.0 → 3.15.2, what the deployment pins) come from the allow-list, each with its
+// citations; any other difference fails, with a grouped summary (one example per class).
 //
 //   npx vitest run test/reference/differential.test.ts
 //   DIFF_REPORT=1 npx vitest run test/reference/differential.test.ts   # print the summary, never fail
@@ -13,7 +15,7 @@ import { ALLOW_LIST, parseQuery, pythonInt } from './allow-list.js';
 import { compareAnswers, observe } from './compare.js';
 import { SERVERS } from './corpus.js';
 import { referenceGate, startReference } from './drf-server.js';
-import { formatReport, loadCorpus, runDifferential } from './harness.js';
+import { formatReport, loadCorpus, REF_RESET, referenceOptions, runDifferential } from './harness.js';
 
 const gate = referenceGate();
 if (!gate.run && gate.skip)
@@ -103,25 +105,20 @@ describe.skipIf(!gate.run && gate.skip)('the stub against the reference DRF depl
   it('the harness is sound: the reference against a second reference differs nowhere (sample)', async () => {
     let n = 0;
     const report = await runDifferential({
-      // every 12th request of one configuration; no allow-list: both sides are DRF 3.14 on Django 3.2
-      filter: (r) => r.server === 'p7' && n++ % 12 === 0,
+      // every 12th request of one configuration, and its write sequences; no allow-list: same versions
+      filter: (r) => r.server === 'p7' && (n++ % 12 === 0 || r.sequence !== undefined),
       allowList: [],
       reportFile: '',
-      candidate: (key, fixturesDir) => {
-        const c = SERVERS[key];
-        return startReference({
-          pageSize: c.pageSize,
-          trustProxy: c.trustProxy,
-          allowedHosts: c.allowedHosts,
-          fixturesDir,
-        });
-      },
+      candidate: async (key, fixturesDir) => ({
+        ...(await startReference(referenceOptions(key, fixturesDir))),
+        resetPath: REF_RESET,
+      }),
     });
     expect(report.compared).toBeGreaterThan(200);
     expect(report.differing, formatReport(report)).toBe(0);
   }, 120_000);
 
-  it(`answers every corpus request as DRF 3.16 on Django 5.2 would${reportOnly ? ' (DIFF_REPORT=1: report only)' : ''}`, async () => {
+  it(`answers every corpus request as the deployment (DRF 3.15.2 on Django 4.2) would${reportOnly ? ' (DIFF_REPORT=1: report only)' : ''}`, async () => {
     const report = await runDifferential();
     const summary = formatReport(report);
     console.log(summary);

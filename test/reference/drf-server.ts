@@ -1,44 +1,66 @@
-// Starts and stops the reference deployment (test/reference/drf/, Debian's Django 3.2 + DRF 3.14) from tests.
+// Starts and stops the reference deployment (test/reference/drf/) from tests. The default profile (the
+// deployment) runs on Django 4.2 + DRF 3.16.0 unpacked by install-deps.sh into test/reference/.pydeps
+// (REF_PYDEPS overrides); the designer profile on the system's Debian Django 3.2 + DRF 3.14.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /** Always Debian's interpreter: a pyenv python3 without Django may come first on PATH. (REF_PYTHON overrides, for tests of the skip.) */
 export const PYTHON = process.env.REF_PYTHON || '/usr/bin/python3';
 export const SERVE_PY = fileURLToPath(new URL('./drf/serve.py', import.meta.url));
+/** Where install-deps.sh unpacks Django 4.2 + DRF 3.16.0 for the default profile. */
+export const PYDEPS = process.env.REF_PYDEPS || fileURLToPath(new URL('./.pydeps', import.meta.url));
+const INSTALL = 'bash test/reference/install-deps.sh';
 
-let availability: { ok: true } | { ok: false; why: string } | undefined;
+export type Profile = 'default' | 'designer';
+type Availability = { ok: true } | { ok: false; why: string };
+const availability = new Map<Profile, Availability>();
 
-/** Whether /usr/bin/python3 can import django and rest_framework (checked once). */
-export function referenceAvailable(): { ok: true } | { ok: false; why: string } {
-  if (availability) return availability;
-  const probe = spawnSync(
+function probe(pythonPath: string | undefined): ReturnType<typeof spawnSync> {
+  const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
+  return spawnSync(
     PYTHON,
     ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'],
-    { encoding: 'utf8', timeout: 15_000 },
+    { encoding: 'utf8', timeout: 15_000, env },
   );
-  if (probe.error)
-    availability = {
-      ok: false,
-      why: `${PYTHON} cannot run (${probe.error.message}); install python3 and python3-djangorestframework`,
-    };
-  else if (probe.status !== 0)
-    availability = {
-      ok: false,
-      why: `${PYTHON} cannot import django and rest_framework (apt-get install -y python3-djangorestframework python3-django-filters): ${probe.stderr.trim().split('\n').pop() ?? ''}`,
-    };
-  else availability = { ok: true };
-  return availability;
 }
 
-/** The versions the reference runs, e.g. "3.2.25 3.14.0" (for messages). */
-export function referenceVersions(): string {
-  const probe = spawnSync(
-    PYTHON,
-    ['-c', 'import django, rest_framework; print(django.get_version(), rest_framework.VERSION)'],
-    { encoding: 'utf8', timeout: 15_000 },
-  );
-  return probe.stdout.trim();
+/**
+ * Whether the profile's reference can run (checked once): the deployment needs the unpacked Django 4.2 +
+ * DRF 3.16 (install-deps.sh), the designer profile /usr/bin/python3's own Django and DRF.
+ */
+export function referenceAvailable(profile: Profile = 'default'): Availability {
+  const known = availability.get(profile);
+  if (known) return known;
+  let a: Availability;
+  if (profile === 'default' && !existsSync(`${PYDEPS}/.complete`))
+    a = { ok: false, why: `no Django 4.2 + DRF 3.16 in ${PYDEPS} (run: ${INSTALL})` };
+  else {
+    const p = probe(profile === 'default' ? PYDEPS : undefined);
+    const out = String(p.stdout ?? '').trim();
+    if (p.error) a = { ok: false, why: `${PYTHON} cannot run (${p.error.message}); install python3` };
+    else if (p.status !== 0)
+      a = {
+        ok: false,
+        why: `${PYTHON} cannot import django and rest_framework (${profile === 'default' ? INSTALL : 'apt-get install -y python3-djangorestframework python3-django-filters'}): ${
+          String(p.stderr ?? '')
+            .trim()
+            .split('\n')
+            .pop() ?? ''
+        }`,
+      };
+    else if (profile === 'default' && !/^4\.2\.\d+ 3\.16\.\d+$/.test(out))
+      a = { ok: false, why: `${PYDEPS} holds Django + DRF ${out}, not 4.2 + 3.16 (run: ${INSTALL})` };
+    else a = { ok: true };
+  }
+  availability.set(profile, a);
+  return a;
+}
+
+/** The versions the profile's reference runs, e.g. "4.2.21 3.16.0" (for messages). */
+export function referenceVersions(profile: Profile = 'default'): string {
+  return String(probe(profile === 'default' ? PYDEPS : undefined).stdout ?? '').trim();
 }
 
 export interface ReferenceOptions {
@@ -48,25 +70,27 @@ export interface ReferenceOptions {
   trustProxy?: boolean;
   /** ALLOWED_HOSTS (REF_ALLOWED_HOSTS); ['*'] by default. */
   allowedHosts?: string[];
-  /** The fixtures folder (REF_FIXTURES); the repository's fixtures/ by default. */
+  /** The fixtures folder (REF_FIXTURES); test/reference/fixtures/ (desks as the deployment holds them) by default. */
   fixturesDir?: string;
-  /** Resources besides desk that get a detail route (REF_DETAIL_ROUTES). */
-  detailRoutes?: string[];
+  /** The deployment's FRONTEND_DOMAIN (REF_FRONTEND_ORIGIN): every answer's CORS headers name it; none without. */
+  frontendOrigin?: string;
+  /** Valid token keys, one user each (REF_TOKENS). */
+  tokens?: string[];
+  /** Valid session keys, one user each (REF_SESSIONS). */
+  sessions?: string[];
   /** A planted fault (REF_FAULT): missing-field, wrong-type, other-host, server-error:<resource>, count-lies. */
   fault?: string;
   /** A request log on stderr (REF_VERBOSE=1), forwarded to this process's stderr. */
   verbose?: boolean;
   /**
-   * The deployment (REF_PROFILE): `default`, the interface document (read-only); `designer`, the
-   * designer's edit of the spec (test/fixtures/designer/openapi.yaml: writes, filters, search,
-   * ordering, page_size; its fixtures by default; a test-only `POST /__ref/reset`).
+   * The profile (REF_PROFILE): `default`, the deployment the interface document was written from;
+   * `designer`, the designer's edit of the spec (test/fixtures/designer/openapi.yaml: writes, filters,
+   * search, ordering, page_size; its fixtures by default). Both have a test-only `POST /__ref/reset`.
    */
-  profile?: 'default' | 'designer';
-  /** Designer profile: also route the default profile's other 17 collections (REF_DESIGNER_OTHERS=1). */
-  designerOthers?: boolean;
+  profile?: Profile;
   /**
    * PYTHONPATH for the server: other Django / DRF / django-filter versions to run the same project with
-   * (e.g. Django 5.2 + DRF 3.16 unpacked into a folder, to check an allow-list against them).
+   * (default: PYDEPS for the default profile, none for the designer profile).
    */
   pythonPath?: string;
 }
@@ -105,7 +129,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 /** Starts the reference on 127.0.0.1 on an ephemeral port and waits until it listens. */
 export async function startReference(opts: ReferenceOptions = {}): Promise<Reference> {
-  const available = referenceAvailable();
+  const profile = opts.profile ?? 'default';
+  const available = opts.pythonPath ? ({ ok: true } as const) : referenceAvailable(profile);
   if (!available.ok) throw new Error(`the reference deployment is unavailable: ${available.why}`);
   installExitHook();
   const env: Record<string, string> = {
@@ -118,12 +143,15 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
   if (opts.trustProxy) env.REF_TRUST_PROXY = '1';
   if (opts.allowedHosts) env.REF_ALLOWED_HOSTS = opts.allowedHosts.join(',');
   if (opts.fixturesDir) env.REF_FIXTURES = opts.fixturesDir;
-  if (opts.detailRoutes?.length) env.REF_DETAIL_ROUTES = opts.detailRoutes.join(',');
+  if (opts.frontendOrigin) env.REF_FRONTEND_ORIGIN = opts.frontendOrigin;
+  if (opts.tokens?.length) env.REF_TOKENS = opts.tokens.join(',');
+  if (opts.sessions?.length) env.REF_SESSIONS = opts.sessions.join(',');
   if (opts.fault) env.REF_FAULT = opts.fault;
   if (opts.verbose) env.REF_VERBOSE = '1';
-  if (opts.profile && opts.profile !== 'default') env.REF_PROFILE = opts.profile;
-  if (opts.designerOthers) env.REF_DESIGNER_OTHERS = '1';
-  if (opts.pythonPath) env.PYTHONPATH = opts.pythonPath;
+  if (profile !== 'default') env.REF_PROFILE = profile;
+  const pythonPath = opts.pythonPath ?? (profile === 'default' ? PYDEPS : undefined);
+  if (pythonPath) env.PYTHONPATH = pythonPath;
+  else delete env.PYTHONPATH;
   const child = spawn(PYTHON, [SERVE_PY, '--port', '0', '--exit-with-stdin'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
@@ -162,9 +190,10 @@ export async function startReference(opts: ReferenceOptions = {}): Promise<Refer
  * Whether tests of the reference run: they skip with a message when the reference is unavailable,
  * except on CI (CI=true) or with REQUIRE_REFERENCE=1, where its absence fails them.
  */
-export function referenceGate():
-  { run: true } | { run: false; skip: true; why: string } | { run: false; skip: false; why: string } {
-  const a = referenceAvailable();
+export function referenceGate(
+  profile: Profile = 'default',
+): { run: true } | { run: false; skip: true; why: string } | { run: false; skip: false; why: string } {
+  const a = referenceAvailable(profile);
   if (a.ok) return { run: true };
   const required = process.env.CI === 'true' || process.env.REQUIRE_REFERENCE === '1';
   return required

@@ -6,14 +6,15 @@
 //   DIFF_ONLY='page=' npx tsx test/reference/harness.ts   # only requests whose id contains the text
 import { type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALLOW_LIST, type AllowEntry } from './allow-list.js';
 import { classify, compareAnswers, type Difference, observe, summariseAnswer } from './compare.js';
-import { buildCorpus, type CorpusRequest, SERVERS, type ServerKey } from './corpus.js';
+import { buildCorpus, type CorpusRequest, SERVERS, type ServerKey, SESSION, TOKENS, WRITE_METHODS } from './corpus.js';
 import { referenceVersions, startReference } from './drf-server.js';
-import { mapLimit, send } from './send.js';
+import { type Answer, mapLimit, send } from './send.js';
 import { ROOT, startCli } from '../cli-helpers.js';
 import { LOOPBACK_HOSTS } from '../../src/server/config.js';
 
@@ -28,8 +29,19 @@ export interface DifferentialOptions {
   reportFile?: string;
   allowList?: readonly AllowEntry[];
   /** What is compared with the reference; the stub (`startCli` with stubArgs) by default. */
-  candidate?: (key: ServerKey, fixturesDir: string) => Promise<{ url: string; stop(): Promise<void> }>;
+  candidate?: (key: ServerKey, fixturesDir: string) => Promise<Candidate>;
 }
+
+/** A server compared with the reference; `resetPath` puts its state back to the fixtures (POST, 204). */
+export interface Candidate {
+  url: string;
+  stop(): Promise<void>;
+  resetPath?: string;
+}
+
+/** The stub's reset (src/core/answer.ts RESET_PATH) and the reference's. */
+export const STUB_RESET = '/__stub/reset';
+export const REF_RESET = '/__ref/reset';
 
 export interface ExampleRecord {
   request: { id: string; method: string; path: string; headers: [string, string][]; body?: string };
@@ -66,12 +78,18 @@ export interface DifferentialReport {
 }
 
 interface Pair {
-  stub: { url: string };
+  stub: { url: string; resetPath: string };
   reference: { url: string; stop(): Promise<void> };
 }
 
 function origin(url: string): string {
   return new URL(url).origin;
+}
+
+async function resetVia(base: string, path: string): Promise<void> {
+  const a = await send(base, { method: 'POST', path, headers: [['Host', new URL(base).host]] });
+  if (a.status !== 204)
+    throw new Error(`POST ${path} on ${base} answered ${a.status || a.error}: ${a.body.slice(0, 200)}`);
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -83,6 +101,17 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+
+let tokensFile: string | undefined;
+function tokensFileOf(): string {
+  if (!tokensFile) {
+    tokensFile = join(mkdtempSync(join(tmpdir(), 'differential-')), 'tokens.json');
+    writeFileSync(tokensFile, JSON.stringify(TOKENS));
+  }
+  return tokensFile;
+}
+
+/** The stub's arguments for a configuration. */
 export function stubArgs(key: ServerKey, fixturesDir: string): string[] {
   const c = SERVERS[key];
   return [
@@ -95,19 +124,39 @@ export function stubArgs(key: ServerKey, fixturesDir: string): string[] {
     // The stub answers loopback names besides those listed; any host where the reference does.
     '--allowed-hosts',
     c.allowedHosts ? c.allowedHosts.join(',') : '*',
+    ...(c.frontendOrigin ? ['--frontend-origin', c.frontendOrigin] : []),
+    '--tokens',
+    tokensFileOf(),
     '--fixtures',
     fixturesDir,
   ];
 }
 
-export function loadCorpus(fixturesDir = join(ROOT, 'fixtures')): CorpusRequest[] {
+/** The reference's options for a configuration. */
+export function referenceOptions(key: ServerKey, fixturesDir: string): Parameters<typeof startReference>[0] {
+  const c = SERVERS[key];
+  return {
+    pageSize: c.pageSize,
+    trustProxy: c.trustProxy,
+    ...(c.allowedHosts ? { allowedHosts: [...LOOPBACK_HOSTS, ...c.allowedHosts] } : {}),
+    ...(c.frontendOrigin ? { frontendOrigin: c.frontendOrigin } : {}),
+    tokens: TOKENS,
+    sessions: [SESSION],
+    fixturesDir,
+  };
+}
+
+/** The fixtures the differential loads into both servers: desks as the deployment can hold them. */
+export const DIFFERENTIAL_FIXTURES = join(ROOT, 'test', 'reference', 'fixtures');
+
+export function loadCorpus(fixturesDir = DIFFERENTIAL_FIXTURES): CorpusRequest[] {
   const desks = JSON.parse(readFileSync(join(fixturesDir, 'desk.json'), 'utf8')) as { pk: number }[];
   return buildCorpus(desks);
 }
 
 export async function runDifferential(opts: DifferentialOptions = {}): Promise<DifferentialReport> {
   const started = Date.now();
-  const fixturesDir = opts.fixturesDir ?? join(ROOT, 'fixtures');
+  const fixturesDir = opts.fixturesDir ?? DIFFERENTIAL_FIXTURES;
   const allowList = opts.allowList ?? ALLOW_LIST;
   const corpus = loadCorpus(fixturesDir).filter(opts.filter ?? (() => true));
   const keys = [...new Set(corpus.map((r) => r.server))];
@@ -119,25 +168,19 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
     // The references start meanwhile (half a second each).
     const refsStarted = Promise.all(
       keys.map(async (k) => {
-        const c = SERVERS[k];
-        const ref = await startReference({
-          pageSize: c.pageSize,
-          trustProxy: c.trustProxy,
-          allowedHosts: c.allowedHosts && [...LOOPBACK_HOSTS, ...c.allowedHosts],
-          fixturesDir,
-        });
+        const ref = await startReference(referenceOptions(k, fixturesDir));
         refs.push(ref);
         return [k, ref] as const;
       }),
     );
     refStarts = refsStarted.catch(() => undefined);
     // The stubs one after the other (each compiles its spec: CPU; startCli allows 20 s), once more on a failure.
-    const stubStarted = new Map<ServerKey, { url: string }>();
+    const stubStarted = new Map<ServerKey, Pair['stub']>();
     for (const k of keys) {
       if (opts.candidate) {
         const c = await opts.candidate(k, fixturesDir);
         refs.push(c);
-        stubStarted.set(k, { url: c.url });
+        stubStarted.set(k, { url: c.url, resetPath: c.resetPath ?? STUB_RESET });
         continue;
       }
       let s: Awaited<ReturnType<typeof startCli>>;
@@ -147,17 +190,19 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
         s = await startCli(stubArgs(k, fixturesDir));
       }
       stubs.push(s.child);
-      stubStarted.set(k, { url: s.url });
+      stubStarted.set(k, { url: s.url, resetPath: STUB_RESET });
     }
     for (const [k, ref] of await refsStarted)
       pairs.set(k, { stub: stubStarted.get(k) as Pair['stub'], reference: ref });
     const startupMs = Date.now() - started;
 
-    const results = await mapLimit(corpus, opts.concurrency ?? 6, async (req) => {
+    const compareOne = async (req: CorpusRequest, answers?: [Answer, Answer]) => {
       const pair = pairs.get(req.server) as Pair;
-      const [refAnswer, stubAnswer] = await Promise.all([send(pair.reference.url, req), send(pair.stub.url, req)]);
-      const ref = observe(refAnswer, origin(pair.reference.url), req.method);
-      const stub = observe(stubAnswer, origin(pair.stub.url), req.method);
+      const [refAnswer, stubAnswer] =
+        answers ?? (await Promise.all([send(pair.reference.url, req), send(pair.stub.url, req)]));
+      const cors = { cors: SERVERS[req.server].frontendOrigin !== undefined };
+      const ref = observe(refAnswer, origin(pair.reference.url), req.method, cors);
+      const stub = observe(stubAnswer, origin(pair.stub.url), req.method, cors);
       // Known version differences: the reference's answer turned into the one DRF 3.16 / Django 5.2 give.
       let state = { request: req, answer: refAnswer };
       const adjustedBy: string[] = [];
@@ -165,12 +210,14 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
       for (const entry of allowList) {
         const next = await entry.adjust(state, ctx);
         if (!next) continue;
-        const before = observe(state.answer, origin(pair.reference.url), req.method);
-        const after = observe(next.answer, origin(pair.reference.url), req.method);
+        const before = observe(state.answer, origin(pair.reference.url), req.method, cors);
+        const after = observe(next.answer, origin(pair.reference.url), req.method, cors);
         if (compareAnswers(before, after).length) adjustedBy.push(entry.id);
         state = next;
       }
-      const expected = adjustedBy.length ? observe(state.answer, origin(pair.reference.url), req.method) : undefined;
+      const expected = adjustedBy.length
+        ? observe(state.answer, origin(pair.reference.url), req.method, cors)
+        : undefined;
       const diffs = compareAnswers(expected ?? ref, stub);
       if (!diffs.length)
         return adjustedBy.length
@@ -180,7 +227,31 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
       const asOld = expected !== undefined && !compareAnswers(ref, stub).length;
       const cls = classify(diffs, expected ?? ref, stub, { newer: adjustedBy, asOld });
       return { req, outcome: 'differing' as const, cls, ref, stub, expected, adjustedBy, diffs };
-    });
+    };
+    const reset = async (server: ServerKey) => {
+      const pair = pairs.get(server) as Pair;
+      await Promise.all([resetVia(pair.reference.url, REF_RESET), resetVia(pair.stub.url, pair.stub.resetPath)]);
+    };
+
+    // Reads at once; then each write alone (both servers reset after one that either did not refuse
+    // with a 4xx); then each sequence in order after a reset. (Allow-list rewrites of a write would
+    // resend it: none of the entries applies to a write.)
+    const isRead = (r: CorpusRequest) => !r.sequence && !WRITE_METHODS.has(r.method);
+    const results = await mapLimit(corpus.filter(isRead), opts.concurrency ?? 6, (req) => compareOne(req));
+    for (const req of corpus.filter((r) => !r.sequence && WRITE_METHODS.has(r.method))) {
+      const pair = pairs.get(req.server) as Pair;
+      const answers: [Answer, Answer] = await Promise.all([send(pair.reference.url, req), send(pair.stub.url, req)]);
+      results.push(await compareOne(req, answers));
+      if (answers.some((a) => a.status < 400 || a.status >= 500)) await reset(req.server);
+    }
+    const sequences = new Map<string, CorpusRequest[]>();
+    for (const r of corpus) if (r.sequence) sequences.set(r.sequence, [...(sequences.get(r.sequence) ?? []), r]);
+    for (const steps of sequences.values()) {
+      await reset((steps[0] as CorpusRequest).server);
+      for (const req of steps) results.push(await compareOne(req));
+    }
+    if (sequences.size)
+      for (const k of new Set([...sequences.values()].map((s) => (s[0] as CorpusRequest).server))) await reset(k);
 
     return summarise(results, {
       reference: `Django ${referenceVersions().replace(' ', ' + DRF ')} (test/reference/drf)`,

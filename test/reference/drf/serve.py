@@ -5,13 +5,13 @@ wsgiref's server (threaded, HEAD answered without a body, quiet).
   /usr/bin/python3 test/reference/drf/serve.py --port 0
   -> listening on http://127.0.0.1:PORT
 
-Environment: see refsite/settings.py; also REF_FIXTURES (default: the repository's fixtures/),
-REF_VERBOSE=1 (a request log on stderr) and REF_PROFILE: `default` (the interface document, read-only)
-or `designer` (the designer's edit of the spec, with writes: refsite/settings_designer.py, designer/).
+Environment: see refsite/settings.py; also REF_FIXTURES (default: test/reference/fixtures/, desks as
+the deployment holds them), REF_VERBOSE=1 (a request log on stderr) and REF_PROFILE: `default` (the
+deployment the interface document was written from: refsite/settings.py, workplace/) or `designer`
+(the designer's edit of the spec: refsite/settings_designer.py, designer/).
 """
 
 import argparse
-import json
 import os
 import signal
 import socketserver
@@ -24,32 +24,6 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-
-# resource path -> model name (the spec's item schemas)
-RESOURCES = {
-    'signature': 'Signature',
-    'teleworksignature': 'TeleworkSignature',
-    'viewedsecuritymessage': 'ViewedSecurityMessage',
-    'responsibilitytags': 'ResponsibilityTag',
-    'expense-statement': 'ExpenseStatement',
-    'expense-month-lock': 'ExpenseMonthLock',
-    'employee': 'Employee',
-    'deskreservation': 'DeskReservation',
-    'mealstop': 'MealStop',
-    'expense': 'Expense',
-    'desk': 'Desk',
-    'teleworkapplication': 'TeleworkApplication',
-    'transitionchange': 'TransitionChange',
-    'timeoffrequest': 'TimeOffRequest',
-    'expense-month': 'ExpenseMonth',
-    'reviewnote': 'ReviewNote',
-    'stepchoice': 'StepChoice',
-    'review': 'Review',
-    'jobtitle': 'JobTitle',
-    'workflow': 'Workflow',
-}
-DESK_FIELDS = ('building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today')
-
 
 class ThreadingWSGIServer(ThreadingMixIn, WSGIServer):
     daemon_threads = True
@@ -78,10 +52,8 @@ class QuietHandler(WSGIRequestHandler):
         env = super().get_environ()
         # wsgiref (and so Django's runserver) gives a request without Content-Type the CONTENT_TYPE
         # `text/plain` (email.message's default); gunicorn and uWSGI, what a deployment runs, give none,
-        # and DRF then names "" in its 415.
-        # The designer profile, which parses bodies, serves as those servers do. (The default profile
-        # keeps wsgiref's behaviour; nothing there parses a body.)
-        if os.environ.get('REF_PROFILE') == 'designer' and self.headers.get('content-type') is None:
+        # and DRF then names "" in its 415. Both profiles parse bodies: serve as those servers do.
+        if self.headers.get('content-type') is None:
             env.pop('CONTENT_TYPE', None)
         return env
 
@@ -104,30 +76,6 @@ def head_without_body(app):
         return []
 
     return wrapped
-
-
-def load_fixtures(directory):
-    from django.apps import apps
-
-    directory = Path(directory)
-    if not directory.is_dir():
-        raise SystemExit(f'REF_FIXTURES: no folder {directory}')
-    for resource, model_name in RESOURCES.items():
-        path = directory / f'{resource}.json'
-        if not path.is_file():
-            continue
-        items = json.loads(path.read_text(encoding='utf-8'))
-        if not isinstance(items, list):
-            raise SystemExit(f'{path}: not a JSON array')
-        model = apps.get_model('workplace', model_name)
-        rows = []
-        for n, item in enumerate(items, 1):
-            pk = item.get('pk', item.get('id', n)) if isinstance(item, dict) else n
-            if resource == 'desk':
-                rows.append(model(id=pk, **{f: item[f] for f in DESK_FIELDS}))
-            else:
-                rows.append(model(id=pk))
-        model.objects.bulk_create(rows)
 
 
 def main():
@@ -169,7 +117,10 @@ def main():
 
             load_designer_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'test' / 'fixtures' / 'designer' / 'fixtures')
         else:
-            load_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'fixtures')
+            from workplace.state import load_fixtures, load_users
+
+            load_fixtures(os.environ.get('REF_FIXTURES') or REPO / 'test' / 'reference' / 'fixtures')
+            load_users()
 
         from refsite.wsgi import application
 

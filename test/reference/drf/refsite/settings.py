@@ -1,38 +1,23 @@
 """
-Django settings for refsite: the reference deployment of the Workplace Administration Service.
+The deployment profile (the default): the Workplace Administration Service configured as the
+deployment the interface document was written from. Where the document speaks it decides; where it
+is silent, the deployment's configuration does (authentication, permissions, pagination, CORS,
+router layout). Stock settings come from settings_base.py. Knobs from the environment:
 
-`django-admin startproject refsite` (Django 3.2), with the DRF app added and the few settings the
-interface document implies. Everything else is stock. Knobs come from the environment:
-
-  REF_PAGE_SIZE      PAGE_SIZE of PageNumberPagination (default 100)
-  REF_ALLOWED_HOSTS  ALLOWED_HOSTS, comma-separated (default *)
-  REF_TRUST_PROXY=1  USE_X_FORWARDED_HOST and SECURE_PROXY_SSL_HEADER
-  REF_DB             the SQLite file (serve.py makes a temporary one)
-  REF_DETAIL_ROUTES  resources besides desk that get a detail route (comma-separated)
-  REF_FAULT          a planted fault, for tests of the contract checker (see workplace/faults.py)
+  REF_PAGE_SIZE        PAGE_SIZE of the default pagination (the deployment's: 100)
+  REF_ALLOWED_HOSTS    ALLOWED_HOSTS, comma-separated (default *; production's are
+                       app.team.lcog.org,api.team.lcog.org)
+  REF_TRUST_PROXY=1    USE_X_FORWARDED_HOST and SECURE_PROXY_SSL_HEADER (the deployment sets neither)
+  REF_FRONTEND_ORIGIN  the CORS origin every answer names (the deployment's FRONTEND_DOMAIN:
+                       https://app.team.lcog.org in production); unset: no CORS headers
+  REF_TOKENS           valid token keys, comma-separated, one user each (serve.py)
+  REF_SESSIONS         valid session keys, comma-separated, one user each (serve.py)
+  REF_FAULT            a planted fault, for tests of the contract checker (workplace/faults.py)
 """
 
 import os
-from pathlib import Path
 
-# Build paths inside the project like this: BASE_DIR / 'subdir'.
-BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-# SECURITY WARNING: keep the secret key used in production secret!
-SECRET_KEY = 'django-insecure-reference-deployment-of-the-workplace-administration-service'
-
-# SECURITY WARNING: don't run with debug turned on in production!
-DEBUG = False
-
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get('REF_ALLOWED_HOSTS', '*').split(',') if h.strip()]
-
-if os.environ.get('REF_TRUST_PROXY') == '1':
-    USE_X_FORWARDED_HOST = True
-    SECURE_PROXY_SSL_HEADER = ('HTTP_X_FORWARDED_PROTO', 'https')
-
-
-# Application definition
+from .settings_base import *  # noqa: F401,F403
 
 INSTALLED_APPS = [
     'django.contrib.admin',
@@ -42,106 +27,54 @@ INSTALLED_APPS = [
     'django.contrib.messages',
     'django.contrib.staticfiles',
     'rest_framework',
+    'rest_framework.authtoken',  # the Token model TokenAuthentication looks keys up in
     'workplace',
 ]
 
+# The deployment's order. The CORS middleware sits inside CommonMiddleware and CsrfViewMiddleware, so
+# the answers those two make themselves (a 301 of APPEND_SLASH, a 400 for a bad Host, raised in
+# CommonMiddleware.process_request) carry no CORS headers; every answer from the url resolver or a
+# view (404 pages, DRF's answers, CSRF failures inside DRF) does.
 MIDDLEWARE = [
     'django.middleware.security.SecurityMiddleware',
     'django.contrib.sessions.middleware.SessionMiddleware',
     'django.middleware.common.CommonMiddleware',
     'django.middleware.csrf.CsrfViewMiddleware',
+    'workplace.cors.FrontendCorsMiddleware',
     'django.contrib.auth.middleware.AuthenticationMiddleware',
     'django.contrib.messages.middleware.MessageMiddleware',
     'django.middleware.clickjacking.XFrameOptionsMiddleware',
 ]
 
-ROOT_URLCONF = 'refsite.urls'
+X_FRAME_OPTIONS = 'SAMEORIGIN'
+TIME_ZONE = 'America/Los_Angeles'  # "today" of a desk's held_today
+DEFAULT_AUTO_FIELD = 'django.db.models.AutoField'  # 32-bit integer pks, as the deployment's
 
-TEMPLATES = [
-    {
-        'BACKEND': 'django.template.backends.django.DjangoTemplates',
-        'DIRS': [],
-        'APP_DIRS': True,
-        'OPTIONS': {
-            'context_processors': [
-                'django.template.context_processors.debug',
-                'django.template.context_processors.request',
-                'django.contrib.auth.context_processors.auth',
-                'django.contrib.messages.context_processors.messages',
-            ],
-        },
-    },
-]
-
-WSGI_APPLICATION = 'refsite.wsgi.application'
-
-
-# Database
-
-DATABASES = {
-    'default': {
-        'ENGINE': 'django.db.backends.sqlite3',
-        'NAME': os.environ.get('REF_DB') or BASE_DIR / 'db.sqlite3',
-    }
-}
-
-
-# Password validation
-
-AUTH_PASSWORD_VALIDATORS = [
-    {
-        'NAME': 'django.contrib.auth.password_validation.UserAttributeSimilarityValidator',
-    },
-    {
-        'NAME': 'django.contrib.auth.password_validation.MinimumLengthValidator',
-    },
-    {
-        'NAME': 'django.contrib.auth.password_validation.CommonPasswordValidator',
-    },
-    {
-        'NAME': 'django.contrib.auth.password_validation.NumericPasswordValidator',
-    },
-]
-
-
-# Internationalization
-
-LANGUAGE_CODE = 'en-us'
-
-TIME_ZONE = 'UTC'
-
-USE_I18N = True
-
-USE_L10N = True
-
-USE_TZ = True
-
-
-# Static files (CSS, JavaScript, Images)
-
-STATIC_URL = '/static/'
-
-# Default primary key field type
-
-DEFAULT_AUTO_FIELD = 'django.db.models.BigAutoField'
-
-
-# Django REST framework
+REF_FRONTEND_ORIGIN = os.environ.get('REF_FRONTEND_ORIGIN', '')
 
 REST_FRAMEWORK = {
+    # A token (`Authorization: Token <key>`) first, then the session: a bad token header is a 401
+    # on every endpoint, open ones included (TokenAuthentication raises AuthenticationFailed, and
+    # APIView.permission_denied is never reached); `Basic` and `Bearer` are not its keyword and pass
+    # as anonymous.
+    'DEFAULT_AUTHENTICATION_CLASSES': [
+        'rest_framework.authentication.TokenAuthentication',
+        'rest_framework.authentication.SessionAuthentication',
+    ],
+    'DEFAULT_PERMISSION_CLASSES': ['rest_framework.permissions.AllowAny'],
     'DEFAULT_PAGINATION_CLASS': 'rest_framework.pagination.PageNumberPagination',
     'PAGE_SIZE': int(os.environ.get('REF_PAGE_SIZE', '100')),
-    # The documented requests carry format=api and answer the JSON envelope: `api` is a JSON format here.
+    # The deployment renders JSON and DRF's browsable API (text/html, format `api`). The document
+    # decides that the browsable answer is the JSON one: the `api` renderer negotiates as text/html
+    # and the negotiation hands its answer to the JSON renderer (workplace/negotiation.py).
     'DEFAULT_RENDERER_CLASSES': [
         'rest_framework.renderers.JSONRenderer',
-        'workplace.renderers.APIRenderer',
+        'workplace.renderers.BrowsableAsJSONRenderer',
     ],
+    'DEFAULT_CONTENT_NEGOTIATION_CLASS': 'workplace.negotiation.BrowsableAsJSONNegotiation',
 }
 
-REF_FAULT = os.environ.get('REF_FAULT', '')
-REF_DETAIL_ROUTES = [r.strip() for r in os.environ.get('REF_DETAIL_ROUTES', '').split(',') if r.strip()]
-
-if REF_FAULT == 'count-lies':
+if REF_FAULT == 'count-lies':  # noqa: F405 (from settings_base)
     REST_FRAMEWORK['DEFAULT_PAGINATION_CLASS'] = 'workplace.faults.CountLiesPagination'
-if REF_FAULT == 'other-host':
+if REF_FAULT == 'other-host':  # noqa: F405
     MIDDLEWARE.append('workplace.faults.OtherHostMiddleware')

@@ -4,14 +4,14 @@ The designer profile (REF_PROFILE=designer): the designer's edit of the spec
 django-filter: a ModelViewSet of desks (field filters, search, ordering, page_size), read-only
 employees with an item route, creatable signatures. Everything else as refsite/settings.py.
 
-  REF_DESIGNER_OTHERS=1  also route the other 17 collections of the default profile (list-only, empty);
+  REF_DESIGNER_OTHERS=1  also route the other 17 collections of the default profile (empty);
                          off by default, since the designer's spec declares three paths only.
 """
 
 import os
 
-from .settings import *  # noqa: F401,F403
-from .settings import INSTALLED_APPS
+from .settings_base import *  # noqa: F401,F403
+from .settings_base import INSTALLED_APPS
 
 INSTALLED_APPS = [app for app in INSTALLED_APPS if app != 'workplace'] + ['django_filters', 'designer']
 

@@ -41,7 +41,7 @@ class OtherHostMiddleware:
 
 def break_collection(router, resource):
     for prefix, viewset, _basename in router.registry:
-        if prefix == resource:
+        if prefix in (resource, f'v1/{resource}'):
             def list(self, request, *args, **kwargs):  # noqa: A001
                 raise RuntimeError(f'planted fault: the {resource} collection fails')
 

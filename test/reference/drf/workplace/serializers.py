@@ -5,36 +5,20 @@ from . import models
 
 
 class DeskSerializer(serializers.HyperlinkedModelSerializer):
+    """The document's nine fields. `url` is the HyperlinkedIdentityField of view `desk-detail`; `pk`
+    maps to the AutoField (read-only, label "ID"); `held_today`, a property, a ReadOnlyField."""
+
     class Meta:
         model = models.Desk
         fields = ['url', 'pk', 'building', 'floor', 'number', 'active', 'lead', 'ergonomic', 'held_today']
 
 
-def _empty(model):
-    """A serializer of a resource whose fields the interface document does not describe: items are `{}`."""
+def without_fields(model):
+    """The serializer of a resource whose fields the document does not describe: a ModelSerializer
+    with an empty field list. Items render as `{}`, any body validates, and a create answers 201 `{}`
+    without Location (CreateModelMixin.get_success_headers finds no `url` in the data)."""
     meta = type('Meta', (), {'model': model, 'fields': []})
-    return type(f'{model.__name__}Serializer', (serializers.HyperlinkedModelSerializer,), {'Meta': meta, '__module__': __name__})
-
-
-SignatureSerializer = _empty(models.Signature)
-TeleworkSignatureSerializer = _empty(models.TeleworkSignature)
-ViewedSecurityMessageSerializer = _empty(models.ViewedSecurityMessage)
-ResponsibilityTagSerializer = _empty(models.ResponsibilityTag)
-ExpenseStatementSerializer = _empty(models.ExpenseStatement)
-ExpenseMonthLockSerializer = _empty(models.ExpenseMonthLock)
-EmployeeSerializer = _empty(models.Employee)
-DeskReservationSerializer = _empty(models.DeskReservation)
-MealStopSerializer = _empty(models.MealStop)
-ExpenseSerializer = _empty(models.Expense)
-TeleworkApplicationSerializer = _empty(models.TeleworkApplication)
-TransitionChangeSerializer = _empty(models.TransitionChange)
-TimeOffRequestSerializer = _empty(models.TimeOffRequest)
-ExpenseMonthSerializer = _empty(models.ExpenseMonth)
-ReviewNoteSerializer = _empty(models.ReviewNote)
-StepChoiceSerializer = _empty(models.StepChoice)
-ReviewSerializer = _empty(models.Review)
-JobTitleSerializer = _empty(models.JobTitle)
-WorkflowSerializer = _empty(models.Workflow)
+    return type(f'{model.__name__}Serializer', (serializers.ModelSerializer,), {'Meta': meta, '__module__': __name__})
 
 
 # Planted faults (tests of the contract checker only; see faults.py).
