@@ -3,6 +3,7 @@ import { DJANGO_ERRORS } from '../core/errors.js';
 import { SCENARIOS_PATH } from '../core/stub/control.js';
 import { LOOPBACK_CORS } from '../core/stub/cors.js';
 import type { Handlers } from '../core/stub/handler-types.js';
+import { deploymentHandlers } from '../deployment/handlers.js';
 import type { JournalEntry, JournalFilter } from '../core/stub/journal.js';
 import type { ScenarioRule } from '../core/stub/scenario-store.js';
 import { compileSnapshot, type Model } from '../core/model.js';
@@ -81,7 +82,8 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
     fallbackHost: 'localhost',
     maxDelayMs: 10_000,
     cors: LOOPBACK_CORS,
-    handlers: options.handlers,
+    // The bundled snapshot comes with what the deployment's viewsets do that its spec cannot say.
+    handlers: options.handlers ?? (options.snapshot === undefined ? deploymentHandlers : undefined),
     tokens: options.tokens === undefined ? undefined : new Set(options.tokens),
     journal: options.journal,
     maxSessions: options.maxSessions,

@@ -112,6 +112,12 @@ function serveOptions(cmd: Command): Command {
       ),
     )
     .addOption(
+      new Option(
+        '--sessions <file>',
+        'a JSON array of session keys (sessionid cookies) of logged-in users: their writes need CSRF',
+      ).env('STUB_SESSIONS'),
+    )
+    .addOption(
       new Option('--handlers <file>', 'a module of handlers by operationId (.js, .mjs or .ts)').env('STUB_HANDLERS'),
     )
     .addOption(
@@ -187,6 +193,7 @@ interface ServeFlags {
   corsOrigin?: string[];
   frontendOrigin?: string;
   tokens?: string;
+  sessions?: string;
   handlers?: string;
   strictHandlers: boolean;
   now?: string;
@@ -228,6 +235,7 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
     generateCount: flags.generateCount,
     cors: corsPolicy(flags),
     tokensFile: flags.tokens,
+    sessionsFile: flags.sessions,
     handlersFile: flags.handlers,
     strictHandlers: flags.strictHandlers,
     now: flags.now,

@@ -60,6 +60,7 @@ import type { AnyOperation, CustomOperation, PathRoute, Renderer, ViewMethod } f
 export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest } from './request.js';
 export { djangoPage, stubProblem } from './errors.js';
 export { HTML_TYPE } from './django/http.js';
+import { DJANGO_HEADERS, HTML_TYPE } from './django/http.js';
 export { RESET_PATH } from './stub/control.js';
 export { SCENARIO_HELP } from './stub/scenarios.js';
 
@@ -120,7 +121,7 @@ export class StubCore {
     if (!found.ok) return { ...stubProblem('Session refused', found.detail), status: found.status };
     const exchange: Exchange = { state: found.state, session: found.name };
     const finish = (a: CoreAnswer): CoreAnswer => {
-      const session = sessionMiddleware(req, a);
+      const session = sessionMiddleware(req, a, this.options.sessions);
       const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
       if (!exchange.own) this.record(req, answer, now() - started, exchange);
       return answer;
@@ -263,6 +264,7 @@ export class StubCore {
     const collection = this.model.collections.get(route.collectionPath);
     const vs = collection === undefined ? undefined : this.#viewSet(exchange.state, collection);
     const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
+    if (first.djangoView) return djangoView(ctx, route);
     const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
     const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
@@ -310,7 +312,14 @@ export class StubCore {
   }
 
   #viewConfig(allow: string, renderers: readonly Renderer[], anonymous: boolean): ViewConfig {
-    return { allow, renderers, authenticators: this.model.authenticators, tokens: this.options.tokens, anonymous };
+    return {
+      allow,
+      renderers,
+      authenticators: this.model.authenticators,
+      tokens: this.options.tokens,
+      sessions: this.options.sessions,
+      anonymous,
+    };
   }
 
   /** What the operation answers without a handler: its viewset's action, or its declared success. */
@@ -390,6 +399,7 @@ export class StubCore {
       query: ctx.query,
       body: body.data,
       header: ctx.header,
+      user: view.user,
     });
     const context = this.#handlerContext(ctx, state, standard);
     const finish = (result: HandlerResult): CoreAnswer => {
@@ -475,7 +485,8 @@ export class StubCore {
       route,
       collection.fields,
       (op) => serializerRules(this.model, collection, op),
-      () => !('status' in getObject(ctx, view, vs, vs.live.set)),
+      serializerFields(this.model.spec, collection.list.itemPointer, new Set()),
+      () => !('status' in getObject(ctx, view, vs, visible(vs, view, vs.live.set))),
     );
     const name = `${camelcaseToSpaces(collection.list.viewName ?? collection.list.itemName)} ${suffix}`;
     return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, renderers, actions)));
@@ -536,4 +547,24 @@ interface RequestBody {
   readonly values: Readonly<Record<string, unknown>> | undefined;
   readonly data: unknown;
   readonly input?: WriteInput;
+}
+
+/**
+ * A plain Django view (`x-django-view`: a RedirectView): its declared answer as Django sends an
+ * HttpResponse (text/html, its declared headers), without DRF's negotiation, authentication,
+ * Allow or Vary; a method it does not declare is HttpResponseNotAllowed.
+ */
+function djangoView(ctx: RequestContext, route: PathRoute): CoreAnswer {
+  const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+  if (op === undefined) {
+    const allow = [...route.methods.keys(), ...(route.methods.has('GET') ? ['HEAD'] : [])].join(', ');
+    return { status: 405, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, allow }, body: '' };
+  }
+  const success = op.kind === 'custom' ? op.success : undefined;
+  const body = Object.values(success?.examples ?? {})[0];
+  return {
+    status: success === undefined ? 200 : Number(success.status),
+    headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, ...(success?.headers ?? {}) },
+    body: typeof body === 'string' ? body : '',
+  };
 }

@@ -78,6 +78,8 @@ export interface CoreOptions {
   readonly sessionIdleMs?: number | undefined;
   /** `--tokens`: the token keys TokenAuthentication accepts; any key without it (a stub has no users). */
   readonly tokens?: ReadonlySet<string> | undefined;
+  /** `--sessions`: the session keys of logged-in users (SessionAuthentication, then CSRF); none without it. */
+  readonly sessions?: ReadonlySet<string> | undefined;
   /** The designer's handlers, by operationId (`--handlers`). */
   readonly handlers?: Readonly<Record<string, Handler>> | undefined;
   /** Checks a handler's answer against its declared response (the server's contract Ajv). */

@@ -24,6 +24,656 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/employee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Employees; described as viewable or editable
+         * @description Employees; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listEmployees"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createEmployee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/employee/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Employee matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getEmployee"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateEmployee"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyEmployee"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateEmployee"];
+        trace?: never;
+    };
+    "/api/v1/jobtitle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job titles
+         * @description Job titles. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listJobTitles"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createJobTitle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobtitle/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No JobTitle matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getJobTitle"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateJobTitle"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyJobTitle"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateJobTitle"];
+        trace?: never;
+    };
+    "/api/v1/responsibilitytags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tags; described as viewable or editable
+         * @description Tags; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listResponsibilityTags"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createResponsibilityTag"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/responsibilitytags/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Tag matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getResponsibilityTag"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateResponsibilityTag"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyResponsibilityTag"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateResponsibilityTag"];
+        trace?: never;
+    };
+    "/api/v1/desk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Desks (listing described for desk reservations)
+         * @description Desks (listing described for desk reservations). Items: the desk item of §2.2. Answers one page of the collection in the list envelope of §2.1.
+         */
+        get: operations["listDesks"];
+        put?: never;
+        /**
+         * Create a desk
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. The body is validated as the desk model is (DeskRequest); the new desk is answered with its url, also in `Location`.
+         */
+        post: operations["createDesk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/desk/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A single desk
+         * @description A single desk, addressable at the url its list item carries (§4: "Each desk item carries a url of the shape {base_url}/api/v1/desk/<pk>?format=api, so a single desk is addressable at that path"). Answers the same item as the list; an inactive desk is not in the queryset and answers 404. An unknown pk answers 404 `{"detail":"No Desk matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getDesk"];
+        /**
+         * Change a desk
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateDesk"];
+        post?: never;
+        /**
+         * Delete a desk
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyDesk"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a desk (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateDesk"];
+        trace?: never;
+    };
+    "/api/v1/deskreservation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Desk reservations
+         * @description Desk reservations. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1.
+         */
+        get: operations["listDeskReservations"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createDeskReservation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deskreservation/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No DeskReservation matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getDeskReservation"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateDeskReservation"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyDeskReservation"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateDeskReservation"];
+        trace?: never;
+    };
+    "/api/v1/expense": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit card expenses
+         * @description Credit card expenses. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listExpenses"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpense"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpense"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpense"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpense"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpense"];
+        trace?: never;
+    };
+    "/api/v1/expense-month": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Expense months
+         * @description Expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listExpenseMonths"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseMonth"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-month/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseMonth"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseMonth"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseMonth"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseMonth"];
+        trace?: never;
+    };
+    "/api/v1/expense-month-lock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Locking of expense months
+         * @description Locking of expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listExpenseMonthLocks"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseMonthLock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-month-lock/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ExpenseMonthLock matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseMonthLock"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseMonthLock"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseMonthLock"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseMonthLock"];
+        trace?: never;
+    };
+    "/api/v1/expense-statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit card expense statements
+         * @description Credit card expense statements. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listExpenseStatements"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createExpenseStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/expense-statement/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getExpenseStatement"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateExpenseStatement"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyExpenseStatement"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateExpenseStatement"];
+        trace?: never;
+    };
+    "/api/v1/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Performance reviews
+         * @description Performance reviews. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listReviews"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/review/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No PerformanceReview matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getReview"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateReview"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyReview"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateReview"];
+        trace?: never;
+    };
     "/api/v1/signature": {
         parameters: {
             query?: never;
@@ -87,6 +737,136 @@ export interface paths {
          * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
          */
         patch: operations["partialUpdateSignature"];
+        trace?: never;
+    };
+    "/api/v1/reviewnote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Review notes
+         * @description Review notes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listReviewNotes"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createReviewNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/reviewnote/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ReviewNote matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getReviewNote"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateReviewNote"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyReviewNote"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateReviewNote"];
+        trace?: never;
+    };
+    "/api/v1/teleworkapplication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Telework applications
+         * @description Telework applications. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listTeleworkApplications"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTeleworkApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/teleworkapplication/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TeleworkApplication matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTeleworkApplication"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTeleworkApplication"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTeleworkApplication"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTeleworkApplication"];
         trace?: never;
     };
     "/api/v1/teleworksignature": {
@@ -219,656 +999,6 @@ export interface paths {
         patch: operations["partialUpdateViewedSecurityMessage"];
         trace?: never;
     };
-    "/api/v1/responsibilitytags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tags; described as viewable or editable
-         * @description Tags; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listResponsibilityTags"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createResponsibilityTag"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/responsibilitytags/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Tag matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getResponsibilityTag"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateResponsibilityTag"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyResponsibilityTag"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateResponsibilityTag"];
-        trace?: never;
-    };
-    "/api/v1/expense-statement": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Credit card expense statements
-         * @description Credit card expense statements. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listExpenseStatements"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createExpenseStatement"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/expense-statement/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getExpenseStatement"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateExpenseStatement"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyExpenseStatement"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateExpenseStatement"];
-        trace?: never;
-    };
-    "/api/v1/expense-month-lock": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Locking of expense months
-         * @description Locking of expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listExpenseMonthLocks"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createExpenseMonthLock"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/expense-month-lock/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ExpenseMonthLock matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getExpenseMonthLock"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateExpenseMonthLock"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyExpenseMonthLock"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateExpenseMonthLock"];
-        trace?: never;
-    };
-    "/api/v1/employee": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Employees; described as viewable or editable
-         * @description Employees; described as viewable or editable. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listEmployees"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createEmployee"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/employee/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Employee matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getEmployee"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateEmployee"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyEmployee"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateEmployee"];
-        trace?: never;
-    };
-    "/api/v1/deskreservation": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Desk reservations
-         * @description Desk reservations. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1.
-         */
-        get: operations["listDeskReservations"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createDeskReservation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/deskreservation/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No DeskReservation matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getDeskReservation"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateDeskReservation"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyDeskReservation"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateDeskReservation"];
-        trace?: never;
-    };
-    "/api/v1/mealstop": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Stops of a meals-delivery programme
-         * @description Stops of a meals-delivery programme. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listMealStops"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createMealStop"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/mealstop/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Stop matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getMealStop"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateMealStop"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyMealStop"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateMealStop"];
-        trace?: never;
-    };
-    "/api/v1/expense": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Credit card expenses
-         * @description Credit card expenses. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listExpenses"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createExpense"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/expense/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getExpense"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateExpense"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyExpense"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateExpense"];
-        trace?: never;
-    };
-    "/api/v1/desk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Desks (listing described for desk reservations)
-         * @description Desks (listing described for desk reservations). Items: the desk item of §2.2. Answers one page of the collection in the list envelope of §2.1.
-         */
-        get: operations["listDesks"];
-        put?: never;
-        /**
-         * Create a desk
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. The body is validated as the desk model is (DeskRequest); the new desk is answered with its url, also in `Location`.
-         */
-        post: operations["createDesk"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/desk/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * A single desk
-         * @description A single desk, addressable at the url its list item carries (§4: "Each desk item carries a url of the shape {base_url}/api/v1/desk/<pk>?format=api, so a single desk is addressable at that path"). Answers the same item as the list; an inactive desk is not in the queryset and answers 404. An unknown pk answers 404 `{"detail":"No Desk matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getDesk"];
-        /**
-         * Change a desk
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateDesk"];
-        post?: never;
-        /**
-         * Delete a desk
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyDesk"];
-        options?: never;
-        head?: never;
-        /**
-         * Change a desk (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateDesk"];
-        trace?: never;
-    };
-    "/api/v1/teleworkapplication": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Telework applications
-         * @description Telework applications. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listTeleworkApplications"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createTeleworkApplication"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/teleworkapplication/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TeleworkApplication matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getTeleworkApplication"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateTeleworkApplication"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyTeleworkApplication"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateTeleworkApplication"];
-        trace?: never;
-    };
-    "/api/v1/transitionchange": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Transition changes
-         * @description Transition changes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listTransitionChanges"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createTransitionChange"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/transitionchange/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TransitionChange matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getTransitionChange"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateTransitionChange"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyTransitionChange"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateTransitionChange"];
-        trace?: never;
-    };
     "/api/v1/timeoffrequest": {
         parameters: {
             query?: never;
@@ -932,136 +1062,6 @@ export interface paths {
          * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
          */
         patch: operations["partialUpdateTimeOffRequest"];
-        trace?: never;
-    };
-    "/api/v1/expense-month": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Expense months
-         * @description Expense months. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listExpenseMonths"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createExpenseMonth"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/expense-month/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Expense matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getExpenseMonth"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateExpenseMonth"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyExpenseMonth"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateExpenseMonth"];
-        trace?: never;
-    };
-    "/api/v1/reviewnote": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Review notes
-         * @description Review notes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listReviewNotes"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createReviewNote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/reviewnote/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No ReviewNote matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getReviewNote"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateReviewNote"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyReviewNote"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateReviewNote"];
         trace?: never;
     };
     "/api/v1/stepchoice": {
@@ -1129,136 +1129,6 @@ export interface paths {
         patch: operations["partialUpdateStepChoice"];
         trace?: never;
     };
-    "/api/v1/review": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Performance reviews
-         * @description Performance reviews. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listReviews"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createReview"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/review/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No PerformanceReview matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getReview"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateReview"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyReview"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateReview"];
-        trace?: never;
-    };
-    "/api/v1/jobtitle": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Job titles
-         * @description Job titles. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
-         */
-        get: operations["listJobTitles"];
-        put?: never;
-        /**
-         * Create an item
-         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
-         */
-        post: operations["createJobTitle"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/jobtitle/{pk}": {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        /**
-         * One item
-         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No JobTitle matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
-         */
-        get: operations["getJobTitle"];
-        /**
-         * Change an item
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
-         */
-        put: operations["updateJobTitle"];
-        post?: never;
-        /**
-         * Delete an item
-         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
-         */
-        delete: operations["destroyJobTitle"];
-        options?: never;
-        head?: never;
-        /**
-         * Change an item (some fields)
-         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
-         */
-        patch: operations["partialUpdateJobTitle"];
-        trace?: never;
-    };
     "/api/v1/workflow": {
         parameters: {
             query?: never;
@@ -1324,6 +1194,176 @@ export interface paths {
         patch: operations["partialUpdateWorkflow"];
         trace?: never;
     };
+    "/api/v1/transitionchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transition changes
+         * @description Transition changes. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listTransitionChanges"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createTransitionChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/transitionchange/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No TransitionChange matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getTransitionChange"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateTransitionChange"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyTransitionChange"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateTransitionChange"];
+        trace?: never;
+    };
+    "/api/v1/mealstop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stops of a meals-delivery programme
+         * @description Stops of a meals-delivery programme. Items: not described by the interface document (objects with no known fields); a write is answered as a ModelSerializer with no field answers it (201 `{}`). Answers one page of the collection in the list envelope of §2.1. Not shown; the deployment's: its queryset holds nothing for an anonymous client (`x-queryset`), so an anonymous list is empty and every item 404.
+         */
+        get: operations["listMealStops"];
+        put?: never;
+        /**
+         * Create an item
+         * @description Not shown; the deployment's ModelViewSet: CreateModelMixin. No field of the items is described: any JSON object is accepted and the new item answered as `{}`, without `Location`.
+         */
+        post: operations["createMealStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mealstop/{pk}": {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One item
+         * @description Not shown; the deployment's ModelViewSet: RetrieveModelMixin. An unknown pk answers 404 `{"detail":"No Stop matches the given query."}`, a pk that is not a number 404 `{"detail":"Not found."}`.
+         */
+        get: operations["getMealStop"];
+        /**
+         * Change an item
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.update.
+         */
+        put: operations["updateMealStop"];
+        post?: never;
+        /**
+         * Delete an item
+         * @description Not shown; the deployment's ModelViewSet, DestroyModelMixin.
+         */
+        delete: operations["destroyMealStop"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an item (some fields)
+         * @description Not shown; the deployment's ModelViewSet: UpdateModelMixin.partial_update. Only the fields given are validated and changed.
+         */
+        patch: operations["partialUpdateMealStop"];
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's root, a redirect to the API root
+         * @description Not shown; the deployment's: Django's RedirectView (not a DRF view), 302 to `/api/`.
+         */
+        get: operations["siteRoot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's icon, a redirect to its static file
+         * @description Not shown; the deployment's: Django's RedirectView (not a DRF view), 302 to `/static/favicon.ico`.
+         */
+        get: operations["favicon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1382,7 +1422,10 @@ export interface components {
             lead: boolean;
             /** @description Whether the desk is ergonomic. */
             ergonomic: boolean;
-            /** @description Whether the desk is held (reserved) for the current day. Not shown; the deployment's: computed from the desk's holds, never written. */
+            /**
+             * @description Whether the desk is held (reserved) for the current day. Not shown; the deployment's: computed from the desk's holds, never written (false for a new desk, which has none).
+             * @default false
+             */
             readonly held_today: boolean;
         };
         /** @description A desk as written: `number` required (unique, at most 10 characters: "desk with this number already exists."), `building` one of S (Schaefers, the default) or P (Park Place), `floor` a positive small integer (default 1), `active` (default true), `lead` and `ergonomic` (default false). */
@@ -1784,6 +1827,1870 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
+    listEmployees: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmployeeList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateEmployee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Employee"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Employee"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listJobTitles: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+                /** @description Not shown; the deployment's: its large pagination class, 1,000 items a page unless `page_size` asks for another number (no maximum); a value that is not a positive number is ignored. */
+                page_size?: components["parameters"]["LargePageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitleList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateJobTitle: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobTitle"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobTitle"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listResponsibilityTags: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTagList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateResponsibilityTag: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsibilityTag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listDesks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The new desk's url. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateDesk: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskRequest"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Desk"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listDeskReservations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateDeskReservation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["DeskReservation"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeskReservation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listExpenses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpense: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Expense"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Expense"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listExpenseMonths: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseMonth: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonth"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonth"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listExpenseMonthLocks: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLockList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseMonthLock: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listExpenseStatements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatementList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateExpenseStatement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ExpenseStatement"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExpenseStatement"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listReviews: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateReview: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["Review"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     listSignatures: {
         parameters: {
             query?: {
@@ -1962,6 +3869,378 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Signature"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listReviewNotes: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNoteList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateReviewNote: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ReviewNote"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewNote"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listTeleworkApplications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the collection, in the list envelope. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplicationList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    destroyTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    partialUpdateTeleworkApplication: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
+                 * @example api
+                 */
+                format?: components["parameters"]["Format"];
+            };
+            header?: never;
+            path: {
+                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
+                pk: components["parameters"]["Pk"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["TeleworkApplication"];
+        responses: {
+            /** @description The item as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeleworkApplication"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2342,7 +4621,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listResponsibilityTags: {
+    listTimeOffRequests: {
         parameters: {
             query?: {
                 /**
@@ -2365,14 +4644,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponsibilityTagList"];
+                    "application/json": components["schemas"]["TimeOffRequestList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    createResponsibilityTag: {
+    createTimeOffRequest: {
         parameters: {
             query?: {
                 /**
@@ -2385,7 +4664,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        requestBody: components["requestBodies"]["TimeOffRequest"];
         responses: {
             /** @description Created. */
             201: {
@@ -2393,7 +4672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponsibilityTag"];
+                    "application/json": components["schemas"]["TimeOffRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2402,7 +4681,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    getResponsibilityTag: {
+    getTimeOffRequest: {
         parameters: {
             query?: {
                 /**
@@ -2426,14 +4705,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponsibilityTag"];
+                    "application/json": components["schemas"]["TimeOffRequest"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    updateResponsibilityTag: {
+    updateTimeOffRequest: {
         parameters: {
             query?: {
                 /**
@@ -2449,7 +4728,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        requestBody: components["requestBodies"]["TimeOffRequest"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2457,7 +4736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponsibilityTag"];
+                    "application/json": components["schemas"]["TimeOffRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2466,7 +4745,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    destroyResponsibilityTag: {
+    destroyTimeOffRequest: {
         parameters: {
             query?: {
                 /**
@@ -2495,7 +4774,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    partialUpdateResponsibilityTag: {
+    partialUpdateTimeOffRequest: {
         parameters: {
             query?: {
                 /**
@@ -2511,7 +4790,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ResponsibilityTag"];
+        requestBody: components["requestBodies"]["TimeOffRequest"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2519,7 +4798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ResponsibilityTag"];
+                    "application/json": components["schemas"]["TimeOffRequest"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2528,7 +4807,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listExpenseStatements: {
+    listStepChoices: {
         parameters: {
             query?: {
                 /**
@@ -2551,14 +4830,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseStatementList"];
+                    "application/json": components["schemas"]["StepChoiceList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    createExpenseStatement: {
+    createStepChoice: {
         parameters: {
             query?: {
                 /**
@@ -2571,7 +4850,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseStatement"];
+        requestBody: components["requestBodies"]["StepChoice"];
         responses: {
             /** @description Created. */
             201: {
@@ -2579,7 +4858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseStatement"];
+                    "application/json": components["schemas"]["StepChoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2588,7 +4867,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    getExpenseStatement: {
+    getStepChoice: {
         parameters: {
             query?: {
                 /**
@@ -2612,14 +4891,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseStatement"];
+                    "application/json": components["schemas"]["StepChoice"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    updateExpenseStatement: {
+    updateStepChoice: {
         parameters: {
             query?: {
                 /**
@@ -2635,7 +4914,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseStatement"];
+        requestBody: components["requestBodies"]["StepChoice"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2643,7 +4922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseStatement"];
+                    "application/json": components["schemas"]["StepChoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2652,7 +4931,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    destroyExpenseStatement: {
+    destroyStepChoice: {
         parameters: {
             query?: {
                 /**
@@ -2681,7 +4960,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    partialUpdateExpenseStatement: {
+    partialUpdateStepChoice: {
         parameters: {
             query?: {
                 /**
@@ -2697,7 +4976,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseStatement"];
+        requestBody: components["requestBodies"]["StepChoice"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2705,7 +4984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseStatement"];
+                    "application/json": components["schemas"]["StepChoice"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2714,7 +4993,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listExpenseMonthLocks: {
+    listWorkflows: {
         parameters: {
             query?: {
                 /**
@@ -2737,14 +5016,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseMonthLockList"];
+                    "application/json": components["schemas"]["WorkflowList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    createExpenseMonthLock: {
+    createWorkflow: {
         parameters: {
             query?: {
                 /**
@@ -2757,7 +5036,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        requestBody: components["requestBodies"]["Workflow"];
         responses: {
             /** @description Created. */
             201: {
@@ -2765,7 +5044,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2774,7 +5053,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    getExpenseMonthLock: {
+    getWorkflow: {
         parameters: {
             query?: {
                 /**
@@ -2798,14 +5077,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    updateExpenseMonthLock: {
+    updateWorkflow: {
         parameters: {
             query?: {
                 /**
@@ -2821,7 +5100,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        requestBody: components["requestBodies"]["Workflow"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2829,7 +5108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2838,7 +5117,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    destroyExpenseMonthLock: {
+    destroyWorkflow: {
         parameters: {
             query?: {
                 /**
@@ -2867,7 +5146,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    partialUpdateExpenseMonthLock: {
+    partialUpdateWorkflow: {
         parameters: {
             query?: {
                 /**
@@ -2883,7 +5162,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["ExpenseMonthLock"];
+        requestBody: components["requestBodies"]["Workflow"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -2891,7 +5170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExpenseMonthLock"];
+                    "application/json": components["schemas"]["Workflow"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2900,7 +5179,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listEmployees: {
+    listTransitionChanges: {
         parameters: {
             query?: {
                 /**
@@ -2923,14 +5202,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EmployeeList"];
+                    "application/json": components["schemas"]["TransitionChangeList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    createEmployee: {
+    createTransitionChange: {
         parameters: {
             query?: {
                 /**
@@ -2943,7 +5222,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["Employee"];
+        requestBody: components["requestBodies"]["TransitionChange"];
         responses: {
             /** @description Created. */
             201: {
@@ -2951,7 +5230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["TransitionChange"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2960,7 +5239,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    getEmployee: {
+    getTransitionChange: {
         parameters: {
             query?: {
                 /**
@@ -2984,14 +5263,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["TransitionChange"];
                 };
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
-    updateEmployee: {
+    updateTransitionChange: {
         parameters: {
             query?: {
                 /**
@@ -3007,7 +5286,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["Employee"];
+        requestBody: components["requestBodies"]["TransitionChange"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -3015,7 +5294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
+                    "application/json": components["schemas"]["TransitionChange"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3024,7 +5303,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    destroyEmployee: {
+    destroyTransitionChange: {
         parameters: {
             query?: {
                 /**
@@ -3053,7 +5332,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    partialUpdateEmployee: {
+    partialUpdateTransitionChange: {
         parameters: {
             query?: {
                 /**
@@ -3069,7 +5348,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: components["requestBodies"]["Employee"];
+        requestBody: components["requestBodies"]["TransitionChange"];
         responses: {
             /** @description The item as changed. */
             200: {
@@ -3077,193 +5356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Employee"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listDeskReservations: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskReservationList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createDeskReservation: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskReservation"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskReservation"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getDeskReservation: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskReservation"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateDeskReservation: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskReservation"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskReservation"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyDeskReservation: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateDeskReservation: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskReservation"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskReservation"];
+                    "application/json": components["schemas"]["TransitionChange"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3460,2054 +5553,42 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listExpenses: {
+    siteRoot: {
         parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
+            /** @description Found. */
+            302: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createExpense: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Expense"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Expense"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getExpense: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Expense"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateExpense: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Expense"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Expense"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyExpense: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
+                    Location?: "/api/";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
         };
     };
-    partialUpdateExpense: {
+    favicon: {
         parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Expense"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Expense"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listDesks: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
+            /** @description Found. */
+            302: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeskList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createDesk: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskRequest"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    /** @description The new desk's url. */
-                    Location?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Desk"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getDesk: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Desk"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateDesk: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskRequest"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Desk"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyDesk: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
+                    Location?: "/static/favicon.ico";
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateDesk: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["DeskRequest"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Desk"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listTeleworkApplications: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeleworkApplicationList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createTeleworkApplication: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TeleworkApplication"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeleworkApplication"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getTeleworkApplication: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeleworkApplication"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateTeleworkApplication: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TeleworkApplication"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeleworkApplication"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyTeleworkApplication: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateTeleworkApplication: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TeleworkApplication"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TeleworkApplication"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listTransitionChanges: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransitionChangeList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createTransitionChange: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TransitionChange"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransitionChange"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getTransitionChange: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransitionChange"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateTransitionChange: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TransitionChange"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransitionChange"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyTransitionChange: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateTransitionChange: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TransitionChange"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TransitionChange"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listTimeOffRequests: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOffRequestList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createTimeOffRequest: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TimeOffRequest"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOffRequest"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getTimeOffRequest: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOffRequest"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateTimeOffRequest: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TimeOffRequest"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOffRequest"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyTimeOffRequest: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateTimeOffRequest: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["TimeOffRequest"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimeOffRequest"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listExpenseMonths: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseMonthList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createExpenseMonth: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ExpenseMonth"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseMonth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getExpenseMonth: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseMonth"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateExpenseMonth: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ExpenseMonth"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseMonth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyExpenseMonth: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateExpenseMonth: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ExpenseMonth"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ExpenseMonth"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listReviewNotes: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewNoteList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createReviewNote: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ReviewNote"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewNote"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getReviewNote: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewNote"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateReviewNote: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ReviewNote"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewNote"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyReviewNote: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateReviewNote: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["ReviewNote"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewNote"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listStepChoices: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StepChoiceList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createStepChoice: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["StepChoice"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StepChoice"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getStepChoice: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StepChoice"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateStepChoice: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["StepChoice"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StepChoice"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyStepChoice: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateStepChoice: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["StepChoice"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StepChoice"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listReviews: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReviewList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createReview: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Review"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getReview: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateReview: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Review"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyReview: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateReview: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Review"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Review"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listJobTitles: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-                /** @description Not shown; the deployment's: its large pagination class, 1,000 items a page unless `page_size` asks for another number (no maximum); a value that is not a positive number is ignored. */
-                page_size?: components["parameters"]["LargePageSize"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobTitleList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createJobTitle: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["JobTitle"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobTitle"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getJobTitle: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobTitle"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateJobTitle: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["JobTitle"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobTitle"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyJobTitle: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateJobTitle: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["JobTitle"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JobTitle"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    listWorkflows: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-                /** @description Not shown; the deployment's: PageNumberPagination's page number, from 1; empty means 1, `last` means the last page. Out of range or not a number answers 404 `{"detail":"Invalid page."}`. */
-                page?: components["parameters"]["Page"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of the collection, in the list envelope. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WorkflowList"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    createWorkflow: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Workflow"];
-        responses: {
-            /** @description Created. */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workflow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    getWorkflow: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The item. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workflow"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    updateWorkflow: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Workflow"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workflow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
-        };
-    };
-    destroyWorkflow: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-        };
-    };
-    partialUpdateWorkflow: {
-        parameters: {
-            query?: {
-                /**
-                 * @description The response format (§4: the documented requests use `format=api`, which answers the JSON envelope). Not shown; the deployment's: URL_FORMAT_OVERRIDE with its two renderers, JSON and the browsable API, negotiated as `text/html` (so a browser's `Accept: text/html` gets JSON from the stub too); any other value answers 404 `{"detail":"Not found."}`. Item urls keep this parameter.
-                 * @example api
-                 */
-                format?: components["parameters"]["Format"];
-            };
-            header?: never;
-            path: {
-                /** @description The item's pk, the last path segment of its url. Not shown; the deployment's: the router's pattern is `[^/.]+`; a pk that is not a number answers 404 `{"detail":"Not found."}`. */
-                pk: components["parameters"]["Pk"];
-            };
-            cookie?: never;
-        };
-        requestBody: components["requestBodies"]["Workflow"];
-        responses: {
-            /** @description The item as changed. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Workflow"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            415: components["responses"]["UnsupportedMediaType"];
         };
     };
 }

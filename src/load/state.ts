@@ -10,7 +10,7 @@ import { itemObject } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { readOperationFixtures } from './operation-fixtures.js';
 import { loadHandlers } from './handlers.js';
-import { loadTokens } from './tokens.js';
+import { loadKeys } from './keys.js';
 import type { Handlers } from '../core/stub/handler-types.js';
 import { readFixture } from './fixtures.js';
 import { generateItemsSync } from './generate.js';
@@ -41,6 +41,8 @@ export interface StubState {
   readonly handlers: Handlers | undefined;
   /** The token keys TokenAuthentication accepts (`--tokens`); any key when undefined. */
   readonly tokens: ReadonlySet<string> | undefined;
+  /** The session keys of logged-in users (`--sessions`); none when undefined. */
+  readonly sessions: ReadonlySet<string> | undefined;
 }
 
 export interface StateOptions {
@@ -52,6 +54,8 @@ export interface StateOptions {
   readonly handlersFile?: string | undefined;
   /** `--tokens`: a JSON array of valid token keys. */
   readonly tokensFile?: string | undefined;
+  /** `--sessions`: a JSON array of the session keys of logged-in users. */
+  readonly sessionsFile?: string | undefined;
   readonly limits?: LoadLimits;
   /**
    * The state being served, when this one replaces it (`--watch`): items that did not change are
@@ -194,8 +198,9 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   fixtureProblems.push(...operationFixtures.problems);
   fixtureFiles.push(...operationFixtures.files);
   const code = opts.handlersFile === undefined ? undefined : await loadHandlers(opts.handlersFile, operations);
-  const tokens = opts.tokensFile === undefined ? undefined : await loadTokens(opts.tokensFile);
-  fixtureProblems.push(...(code?.problems ?? []), ...(tokens?.problems ?? []));
+  const tokens = opts.tokensFile === undefined ? undefined : await loadKeys(opts.tokensFile);
+  const sessions = opts.sessionsFile === undefined ? undefined : await loadKeys(opts.sessionsFile);
+  fixtureProblems.push(...(code?.problems ?? []), ...(tokens?.problems ?? []), ...(sessions?.problems ?? []));
   warnings.push(...(code?.warnings ?? []));
   for (const extra of [opts.handlersFile, opts.tokensFile])
     if (extra !== undefined) fixtureFiles.push(path.resolve(extra));
@@ -222,7 +227,8 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
     files: [...spec.files, ...fixtureFiles],
     warnings,
     handlers: code?.handlers,
-    tokens: tokens?.tokens,
+    tokens: tokens?.keys,
+    sessions: sessions?.keys,
     get snapshot(): Snapshot {
       snapshot ??= snapshotOf(doc, model, inputs, bodies, operationFixtures.bodies);
       return snapshot;

@@ -61,6 +61,11 @@ interface OperationBase {
    * lists `{}` (DRF's AllowAny); otherwise IsAuthenticated.
    */
   readonly anonymous: boolean;
+  /**
+   * `x-django-view: true`: a plain Django view, not DRF's (a RedirectView): no negotiation, no
+   * authentication, its declared answer as Django sends it.
+   */
+  readonly djangoView: boolean;
 }
 
 /** A collection: a GET whose 200 answer is the list envelope (an object with a `results` array). */
@@ -104,6 +109,8 @@ export interface Queryset {
   readonly filter: Readonly<Record<string, unknown>> | undefined;
   readonly ordering: readonly { readonly field: string; readonly desc: boolean }[];
   readonly anonymous: 'all' | 'none';
+  /** The model of the empty queryset an anonymous client gets, when not the viewset's (`Expense.objects.none()`). */
+  readonly anonymousModel: string | undefined;
 }
 
 /** A single item of a collection: a GET on the collection's path plus one `{param}` segment. */
@@ -351,7 +358,12 @@ function allowsAnonymous(security: unknown): boolean {
   return security.some((r) => isObject(r) && Object.keys(r).length === 0);
 }
 
-const NO_QUERYSET: Queryset = Object.freeze({ filter: undefined, ordering: [], anonymous: 'all' });
+const NO_QUERYSET: Queryset = Object.freeze({
+  filter: undefined,
+  ordering: [],
+  anonymous: 'all',
+  anonymousModel: undefined,
+});
 
 /** `x-queryset`, read and checked (a problem for each member that is not as documented). */
 function querysetOf(value: unknown, pointer: string, problem: (pointer: string, reason: string) => void): Queryset {
@@ -364,6 +376,7 @@ function querysetOf(value: unknown, pointer: string, problem: (pointer: string, 
     filter: undefined as Record<string, unknown> | undefined,
     ordering: [] as Queryset['ordering'],
     anonymous: 'all' as Queryset['anonymous'],
+    anonymousModel: undefined as string | undefined,
   };
   for (const key of Object.keys(value)) {
     const v = value[key];
@@ -374,10 +387,14 @@ function querysetOf(value: unknown, pointer: string, problem: (pointer: string, 
       if (Array.isArray(v) && v.every((f) => typeof f === 'string' && /^-?[^-]/.test(f)))
         out.ordering = (v as string[]).map((f) => ({ field: f.replace(/^-/, ''), desc: f.startsWith('-') }));
       else problem(`${pointer}/ordering`, 'must be a list of item fields, each "-field" for descending');
+    } else if (key === 'anonymousModel') {
+      if (typeof v === 'string' && v !== '') out.anonymousModel = v;
+      else problem(`${pointer}/anonymousModel`, 'must name a model, such as "Expense"');
     } else if (key === 'anonymous') {
       if (v === 'none' || v === 'all') out.anonymous = v;
       else problem(`${pointer}/anonymous`, 'must be "none" (an anonymous client sees no item) or "all"');
-    } else problem(`${pointer}/${key}`, 'unknown member: x-queryset has filter, ordering and anonymous');
+    } else
+      problem(`${pointer}/${key}`, 'unknown member: x-queryset has filter, ordering, anonymous and anonymousModel');
   }
   return out;
 }
@@ -434,6 +451,7 @@ export function readOperations(
       queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
       parameters: query,
       anonymous: allowsAnonymous(Array.isArray(opNode.security) ? opNode.security : doc.security),
+      djangoView: opNode['x-django-view'] === true,
     };
     return { fields, okSchema };
   };

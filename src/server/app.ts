@@ -5,7 +5,8 @@ import type { HandlerProblem } from '../core/request.js';
 import { answerChecker, describeHandlerProblem } from './handler-checks.js';
 import type { StubState } from '../load/state.js';
 import { AnswerCache } from './answer-cache.js';
-import type { StubConfig } from './config.js';
+import { DEFAULTS, type StubConfig } from './config.js';
+import { deploymentHandlers } from '../deployment/handlers.js';
 import { RequestLog } from './log.js';
 import { MAX_BODY_BYTES } from './node-adapter.js';
 import { isStubPage, registerPages } from './pages.js';
@@ -47,7 +48,9 @@ export function coreOptions(
     cors: config.cors,
     validateQuery: config.validateRequests && state ? queryValidator(state) : undefined,
     tokens: state?.tokens,
-    handlers: state?.handlers,
+    sessions: state?.sessions,
+    // The bundled spec comes with what the deployment's viewsets do that it cannot say.
+    handlers: state?.handlers ?? (config.specFile === DEFAULTS.specFile ? deploymentHandlers : undefined),
     strictHandlers: config.strictHandlers,
     checkAnswer: state ? answerChecker(state) : undefined,
     onHandlerProblem,

@@ -25,6 +25,8 @@ export interface StubConfig {
   readonly cors: CorsPolicy;
   /** `--tokens`: a JSON file of the token keys TokenAuthentication accepts (any key without it). */
   readonly tokensFile: string | undefined;
+  /** `--sessions`: a JSON file of the session keys of logged-in users (none without it). */
+  readonly sessionsFile: string | undefined;
   /** `--handlers`: the designer's module of handlers by operationId (.js, .mjs, .ts). */
   readonly handlersFile: string | undefined;
   /** `--strict-handlers`: a handler's answer its declaration refuses is a 500. */
@@ -66,6 +68,7 @@ export const DEFAULTS: StubConfig = Object.freeze({
   generateCount: 25,
   cors: LOOPBACK_CORS,
   tokensFile: undefined,
+  sessionsFile: undefined,
   handlersFile: undefined,
   strictHandlers: false,
   now: undefined,
@@ -177,6 +180,7 @@ export function stateOptions(config: StubConfig): {
   defaultGenerateCount: number;
   handlersFile: string | undefined;
   tokensFile: string | undefined;
+  sessionsFile: string | undefined;
 } {
   return {
     specFile: config.specFile,
@@ -185,5 +189,6 @@ export function stateOptions(config: StubConfig): {
     defaultGenerateCount: config.generateCount,
     handlersFile: config.handlersFile,
     tokensFile: config.tokensFile,
+    sessionsFile: config.sessionsFile,
   };
 }

@@ -8,7 +8,7 @@ import { type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALLOW_LIST, type AllowEntry } from './allow-list.js';
 import { classify, compareAnswers, type Difference, observe, summariseAnswer } from './compare.js';
@@ -101,12 +101,13 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-
 let tokensFile: string | undefined;
 function tokensFileOf(): string {
   if (!tokensFile) {
-    tokensFile = join(mkdtempSync(join(tmpdir(), 'differential-')), 'tokens.json');
+    const dir = mkdtempSync(join(tmpdir(), 'differential-'));
+    tokensFile = join(dir, 'tokens.json');
     writeFileSync(tokensFile, JSON.stringify(TOKENS));
+    writeFileSync(join(dir, 'sessions.json'), JSON.stringify([SESSION]));
   }
   return tokensFile;
 }
@@ -127,6 +128,8 @@ export function stubArgs(key: ServerKey, fixturesDir: string): string[] {
     ...(c.frontendOrigin ? ['--frontend-origin', c.frontendOrigin] : []),
     '--tokens',
     tokensFileOf(),
+    '--sessions',
+    join(dirname(tokensFileOf()), 'sessions.json'),
     '--fixtures',
     fixturesDir,
   ];

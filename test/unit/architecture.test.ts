@@ -65,7 +65,7 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[] {
 const files = await sources();
 const layer = (f: string) => f.split('/')[0] ?? '';
 const isPackage = (i: string) =>
-  !i.includes('/') || !/^(core|openapi|load|server|adapters|contract|cli|generated)\//.test(i);
+  !i.includes('/') || !/^(core|openapi|load|server|adapters|contract|cli|generated|deployment)\//.test(i);
 const local = (f: Source) => f.imports.filter((i) => !isPackage(i));
 const inLayer = (name: string) => files.filter((f) => layer(f.file) === name);
 
@@ -116,7 +116,9 @@ describe('the layers point one way', () => {
   it('the adapters import the core, the bottom layer and the generated snapshot, never the Node side', () => {
     for (const f of inLayer('adapters'))
       for (const i of f.imports)
-        expect(/^(core|openapi|adapters|generated)\//.test(i) || i === 'msw', `${f.file} imports ${i}`).toBe(true);
+        expect(/^(core|openapi|adapters|generated|deployment)\//.test(i) || i === 'msw', `${f.file} imports ${i}`).toBe(
+          true,
+        );
   });
 
   it('nothing imports the CLI; generated code imports nothing', () => {
@@ -154,5 +156,16 @@ describe('the architecture test catches what it is for', () => {
       'core/a.ts → core/b.ts → core/a.ts',
       'core/c.ts → core/d.ts → core/e.ts → core/c.ts',
     ]);
+  });
+});
+
+describe("the deployment's handlers", () => {
+  it("import the core's handler types only", () => {
+    const wrong = inLayer('deployment').flatMap((f) =>
+      local(f)
+        .filter((i) => i !== 'core/stub/handler-types.ts')
+        .map((i) => `${f.file} imports ${i}`),
+    );
+    expect(wrong).toEqual([]);
   });
 });

@@ -3,9 +3,12 @@
  * and its own error pages (django/views/defaults.py).
  */
 
-/** Headers on every answer: SecurityMiddleware, XFrameOptionsMiddleware (Django 4.0+ adds COOP). */
+/**
+ * Headers on every answer: SecurityMiddleware (Django 4.0+ adds COOP) and XFrameOptionsMiddleware,
+ * with the deployment's X_FRAME_OPTIONS (SAMEORIGIN).
+ */
 export const DJANGO_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'x-frame-options': 'DENY',
+  'x-frame-options': 'SAMEORIGIN',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'cross-origin-opener-policy': 'same-origin',

@@ -33,8 +33,12 @@ export function notResolved(path: string, rawQuery: string, resolves: (path: str
 }
 
 /** SessionMiddleware.process_response, on every answer Django sends. */
-export function sessionMiddleware(req: CoreRequest, answer: CoreAnswer): CoreAnswer {
-  const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false);
+export function sessionMiddleware(
+  req: CoreRequest,
+  answer: CoreAnswer,
+  sessions: ReadonlySet<string> | undefined,
+): CoreAnswer {
+  const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false, sessions);
   if (session.setCookie === undefined) return answer;
   return {
     ...answer,

@@ -27,9 +27,11 @@ export function cookieValue(header: string | undefined, name: string): string | 
 export function sessionHeaders(
   header: HeaderGetter,
   accessed: boolean,
+  /** The sessions that exist (`--sessions`): theirs is not empty, and never deleted. */
+  sessions?: ReadonlySet<string>,
 ): { vary: boolean; setCookie: string | undefined } {
   const key = cookieValue(header('cookie'), SESSION_COOKIE);
-  if (key === undefined) return { vary: accessed, setCookie: undefined };
+  if (key === undefined || sessions?.has(key) === true) return { vary: accessed, setCookie: undefined };
   const empty = key.length < 8 || accessed;
   if (!empty) return { vary: accessed, setCookie: undefined };
   return {

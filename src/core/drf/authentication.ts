@@ -9,9 +9,9 @@ import { pythonB64decode } from '../python/base64.js';
  *   `x-token-keyword` (default `Token`);
  * - `{type: apiKey, in: cookie}`: SessionAuthentication;
  * - `{type: http, scheme: basic}`: BasicAuthentication.
- * Other schemes are not DRF's own and authenticate nobody. The stub has no users and no sessions:
- * a session never authenticates, Basic credentials always fail, and a token is valid when
- * `--tokens` lists it (any token, without the option).
+ * Other schemes are not DRF's own and authenticate nobody. The stub has no users: a session
+ * authenticates when `--sessions` lists its key (none without the option), Basic credentials
+ * always fail, and a token is valid when `--tokens` lists it (any token, without the option).
  */
 export type Authenticator =
   { readonly kind: 'token'; readonly keyword: string } | { readonly kind: 'session' } | { readonly kind: 'basic' };
@@ -80,16 +80,44 @@ function basic(authorization: string | undefined): DrfError | null {
   return DRF_ERRORS.INVALID_USERNAME_PASSWORD;
 }
 
+/** What authentication reads of a request. */
+export interface Credentials {
+  readonly authorization: string | undefined;
+  /** The `sessionid` cookie, if any. */
+  readonly sessionKey: string | undefined;
+  /** The reason CsrfViewMiddleware refuses the request, if it does (django/csrf.ts). */
+  csrf(): string | undefined;
+}
+
+/**
+ * SessionAuthentication.authenticate: a session of a logged-in user (one `--sessions` lists)
+ * authenticates, and then enforces CSRF on an unsafe method ("CSRF Failed: …", a 403).
+ */
+function session(c: Credentials, sessions: ReadonlySet<string> | undefined): true | DrfError | null {
+  if (c.sessionKey === undefined || sessions?.has(c.sessionKey) !== true) return null;
+  const reason = c.csrf();
+  if (reason === undefined) return true;
+  return {
+    ...DRF_ERRORS.PERMISSION_DENIED,
+    detail: `CSRF Failed: ${reason}`,
+    doc: 'SessionAuthentication.enforce_csrf',
+  };
+}
+
 /** `Request._authenticate`: each authenticator in turn, until one answers a user or raises. */
 export function authenticate(
   authenticators: readonly Authenticator[],
-  authorization: string | undefined,
-  tokens: ReadonlySet<string> | undefined,
+  credentials: Credentials,
+  known: { readonly tokens: ReadonlySet<string> | undefined; readonly sessions: ReadonlySet<string> | undefined },
 ): Authenticated {
   let sessionRead = false;
   for (const a of authenticators) {
     const result =
-      a.kind === 'token' ? token(a, authorization, tokens) : a.kind === 'basic' ? basic(authorization) : null;
+      a.kind === 'token'
+        ? token(a, credentials.authorization, known.tokens)
+        : a.kind === 'basic'
+          ? basic(credentials.authorization)
+          : session(credentials, known.sessions);
     if (a.kind === 'session') sessionRead = true;
     if (result === true) return { user: true, sessionRead };
     if (result !== null && result !== false) return { user: false, sessionRead, error: result };

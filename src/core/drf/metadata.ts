@@ -45,14 +45,18 @@ export function determineActions(
   route: PathRoute,
   itemFields: readonly string[],
   rulesOf: (op: WriteOperation) => readonly FieldRule[],
+  /** The item's own fields, read-only as the serializer has them (`pk` an integer, `held_today` a boolean). */
+  itemRules: readonly FieldRule[],
   canFetch: () => boolean,
 ): Record<string, unknown> | undefined {
   const method = route.methods.has('POST') ? 'POST' : route.methods.has('PUT') ? 'PUT' : undefined;
   if (method === undefined) return undefined;
   if (method === 'PUT' && !canFetch()) return undefined;
   const rules = new Map(rulesOf(route.methods.get(method) as WriteOperation).map((r) => [r.name, r]));
+  const readOnly = new Map(itemRules.map((r) => [r.name, { ...r, readOnly: true, required: false }]));
   const info: Record<string, unknown> = {};
-  for (const name of new Set([...itemFields, ...rules.keys()])) info[name] = fieldInfo(name, rules.get(name));
+  for (const name of new Set([...itemFields, ...rules.keys()]))
+    info[name] = fieldInfo(name, rules.get(name) ?? readOnly.get(name));
   return { [method]: info };
 }
 

@@ -84,7 +84,7 @@ export function retrieve(ctx: RequestContext, view: View, vs: ViewSet, set: Item
   if ('status' in found) return found;
   const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
   if (active && !filtered.keep(itemObject(found)))
-    return respond(view, 404, detailBody(noMatchDetail(collection.list.modelName)));
+    return respond(view, 404, detailBody(noMatchDetail(modelOf(vs, view))));
   return respond(view, 200, renderItem(found, urlOf(ctx, vs, ctx.suffix)));
 }
 
@@ -100,7 +100,7 @@ export function getObject(ctx: RequestContext, view: View, vs: ViewSet, set: Ite
     if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
     key = n.toString();
   }
-  return set.byPk.get(key) ?? respond(view, 404, detailBody(noMatchDetail(collection.list.modelName)));
+  return set.byPk.get(key) ?? respond(view, 404, detailBody(noMatchDetail(modelOf(vs, view))));
 }
 
 /** The serializer's fields for a write: its request body's schema, else the item's (one list per operation). */
@@ -168,7 +168,12 @@ export function write(
     if (existing) live.remove(existing);
     return respondEmpty(view, 204);
   }
-  const values = itemValues(vs, read.values ?? {}, existing ? itemObject(existing) : undefined);
+  const defaults = new Map(
+    serializerRules(vs.model, vs.collection, op).flatMap((r) =>
+      r.default ? [[r.name, r.default.value] as const] : [],
+    ),
+  );
+  const values = itemValues(vs, read.values ?? {}, existing ? itemObject(existing) : undefined, defaults);
   const item = existing ? live.replace(existing, values) : live.insert(values);
   // The item's url is built for the plain item path: writes have no format suffix.
   const url = urlOf(ctx, vs, undefined);
@@ -176,6 +181,14 @@ export function write(
   if (existing || item.urlAt < 0 || url === undefined || item.pk === undefined) return answer;
   // CreateModelMixin.get_success_headers: Location is the created item's url.
   return { ...answer, headers: { ...answer.headers, location: itemUrl(url, item.pk) } };
+}
+
+/** The model of the queryset the client gets (its DoesNotExist names it in a 404). */
+function modelOf(vs: ViewSet, view: View): string {
+  const q = vs.collection.list.queryset;
+  return q.anonymous === 'none' && !view.user && q.anonymousModel !== undefined
+    ? q.anonymousModel
+    : vs.collection.list.modelName;
 }
 
 /** The queryset as the client sees it: nothing at all for an anonymous one where `x-queryset` says so. */
@@ -212,6 +225,8 @@ export function itemValues(
   vs: ViewSet,
   given: Readonly<Record<string, unknown>>,
   before: Readonly<Record<string, unknown>> | undefined,
+  /** The model's defaults as the request body's schema gives them (`default`). */
+  defaults: ReadonlyMap<string, unknown> = new Map(),
 ): Record<string, unknown> {
   const { collection, live } = vs;
   const values: Record<string, unknown> = {};
@@ -221,6 +236,7 @@ export function itemValues(
     else if (before && Object.hasOwn(before, field)) values[field] = before[field];
     else if (!before && field === collection.lookup && (field === 'pk' || field === 'id'))
       values[field] = live.nextPk();
+    else if (!before && defaults.has(field)) values[field] = defaults.get(field);
     else if (!before) {
       const schema = fieldSchema(vs.model.spec, collection.list.itemPointer, field);
       values[field] = 'default' in schema ? schema.default : null;

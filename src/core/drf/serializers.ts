@@ -265,7 +265,8 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
   if (data === EMPTY) {
     if (partial) throw new Skip();
     if (rule.required) throw new FieldError(['This field is required.']);
-    if (rule.default) return rule.default.value;
+    // A model field's default is not the serializer field's (ModelSerializer sets none): the
+    // model applies it when a row is created, and an update leaves the field as it was.
     throw new Skip();
   }
   if (data === null) {

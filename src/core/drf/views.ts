@@ -4,6 +4,8 @@ import { lastValue, MAX_QUERY_FIELDS, queryFieldCount } from '../python/query.js
 import type { CoreAnswer, RequestContext } from '../request.js';
 import type { Renderer } from '../../openapi/operations.js';
 import { authenticate, authenticateHeader, type Authenticator } from './authentication.js';
+import { csrfFailure } from '../django/csrf.js';
+import { cookieValue, SESSION_COOKIE } from '../django/sessions.js';
 import { negotiate } from './negotiation.js';
 import { withIndent } from './renderers.js';
 
@@ -32,6 +34,8 @@ export interface ViewConfig {
   readonly authenticators: readonly Authenticator[];
   /** `--tokens`: the valid token keys; any key without it. */
   readonly tokens: ReadonlySet<string> | undefined;
+  /** `--sessions`: the session keys of logged-in users; none without it. */
+  readonly sessions: ReadonlySet<string> | undefined;
   /** AllowAny; else IsAuthenticated. */
   readonly anonymous: boolean;
 }
@@ -62,7 +66,15 @@ export function initial(ctx: RequestContext, config: ViewConfig): View | CoreAns
   const neg = negotiate(config.renderers, ctx.suffix ?? lastValue(ctx.query, 'format'), ctx.header('accept'));
   if (!neg.ok) return respondError(view, neg.status === 404 ? DRF_ERRORS.NOT_FOUND : DRF_ERRORS.NOT_ACCEPTABLE);
   view.indent = neg.indent;
-  const auth = authenticate(config.authenticators, ctx.header('authorization'), config.tokens);
+  const auth = authenticate(
+    config.authenticators,
+    {
+      authorization: ctx.header('authorization'),
+      sessionKey: cookieValue(ctx.header('cookie'), SESSION_COOKIE),
+      csrf: () => csrfFailure(ctx),
+    },
+    config,
+  );
   view.sessionRead = auth.sessionRead;
   view.user = auth.user;
   if (auth.error !== undefined) return respondError(view, auth.error);

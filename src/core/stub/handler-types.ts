@@ -21,6 +21,8 @@ export interface HandlerRequest {
   readonly body: unknown;
   /** A request header by name, any case. */
   header(name: string): string | undefined;
+  /** The client is authenticated (a valid token, a logged-in session), as `request.user` would say. */
+  readonly user: boolean;
 }
 
 /** What a handler answers: a status, a JSON body (none for 204), headers of its own. */

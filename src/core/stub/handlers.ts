@@ -32,6 +32,7 @@ export function handlerRequest(input: {
   query: QueryMap;
   body: unknown;
   header: (name: string) => string | undefined;
+  user: boolean;
 }): HandlerRequest {
   const params: Record<string, string> = {};
   input.paramNames.forEach((name, i) => {
@@ -52,6 +53,7 @@ export function handlerRequest(input: {
     queryAll: Object.freeze(queryAll),
     body: input.body,
     header: (name: string) => input.header(name.toLowerCase()),
+    user: input.user,
   });
 }
 

@@ -63,9 +63,33 @@ describe('authenticate: each authentication class in turn', () => {
     ['a token where no TokenAuthentication is declared', STOCK, 'Token abc', undefined, 'anonymous session'],
     ['no authentication class at all', [], 'Token abc', undefined, 'anonymous'],
   ])('%s', (_name, classes, header, tokens, want) => {
-    const a = authenticate(classes, header, tokens);
+    const a = authenticate(
+      classes,
+      { authorization: header, sessionKey: undefined, csrf: () => undefined },
+      { tokens, sessions: undefined },
+    );
     const got = a.error?.detail ?? `${a.user ? 'user' : 'anonymous'}${a.sessionRead ? ' session' : ''}`;
     expect(got).toBe(want);
+  });
+
+  it.each<[string, string | undefined, string | undefined, string]>([
+    ['a logged-in session, CSRF passed: a user', 'k-logged-in', undefined, 'user session'],
+    [
+      'a logged-in session, CSRF refused: 403',
+      'k-logged-in',
+      'CSRF cookie not set.',
+      'CSRF Failed: CSRF cookie not set.',
+    ],
+    ['an unknown session: anonymous, no CSRF asked', 'k-unknown', 'never asked', 'anonymous session'],
+    ['no session cookie', undefined, 'never asked', 'anonymous session'],
+  ])('SessionAuthentication: %s', (_name, key, reason, want) => {
+    const a = authenticate(
+      DEPLOYMENT,
+      { authorization: undefined, sessionKey: key, csrf: () => reason },
+      { tokens: undefined, sessions: new Set(['k-logged-in']) },
+    );
+    expect(a.error?.detail ?? `${a.user ? 'user' : 'anonymous'}${a.sessionRead ? ' session' : ''}`).toBe(want);
+    if (a.error) expect(a.error.status).toBe(403);
   });
 
   it.each<[readonly Authenticator[], string | undefined]>([

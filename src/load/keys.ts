@@ -5,13 +5,14 @@ import { rel } from './paths.js';
 import { placeOfIndex } from './text-checks.js';
 
 /**
- * `--tokens FILE`: a JSON array of the token keys TokenAuthentication accepts (the stub has no
- * users: without the file any key is valid). Problems name the file and the place.
+ * `--tokens FILE` and `--sessions FILE`: a JSON array of the keys that stand for a user (the stub
+ * has no users: TokenAuthentication accepts the tokens listed, any without the file;
+ * SessionAuthentication the sessions listed, none without it). Problems name the file and the place.
  */
-export async function loadTokens(file: string): Promise<{ tokens: ReadonlySet<string>; problems: LoadProblem[] }> {
+export async function loadKeys(file: string): Promise<{ keys: ReadonlySet<string>; problems: LoadProblem[] }> {
   const where = rel(path.resolve(file));
   const problem = (pointer: string, reason: string) => ({
-    tokens: new Set<string>(),
+    keys: new Set<string>(),
     problems: [{ file: where, pointer, reason }],
   });
   let text: string;
@@ -32,7 +33,7 @@ export async function loadTokens(file: string): Promise<{ tokens: ReadonlySet<st
   const problems: LoadProblem[] = [];
   value.forEach((v, i) => {
     if (typeof v !== 'string' || v === '' || /\s/.test(v))
-      problems.push({ file: where, pointer: `/${i}`, reason: 'a token key is a string without white space' });
+      problems.push({ file: where, pointer: `/${i}`, reason: 'a key is a string without white space' });
   });
-  return { tokens: new Set(value.filter((v): v is string => typeof v === 'string')), problems };
+  return { keys: new Set(value.filter((v): v is string => typeof v === 'string')), problems };
 }
