@@ -294,7 +294,7 @@ export class StubCore {
     const view = initial(ctx, this.#viewConfig(allowHeader([...route.methods.keys()]), renderers, target.anonymous));
     if ('status' in view) return view;
     // 8. The method.
-    if (ctx.method === 'OPTIONS') return this.#options(ctx, view, vs, route, renderers);
+    if (ctx.method === 'OPTIONS') return this.#options(ctx, exchange.state, view, vs, route, renderers);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
     // A write a page of another origin sent without a preflight: refused before it changes anything.
@@ -467,9 +467,41 @@ export class StubCore {
     return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
   }
 
+  /**
+   * SimpleMetadata's `view.get_object()` before it shows PUT: the item found, and its object
+   * permission granted (where a handler answers the item's GET with a refusal, it is not).
+   */
+  #canFetch(ctx: RequestContext, state: State, view: View, vs: ViewSet, route: PathRoute): boolean {
+    if ('status' in getObject(ctx, view, vs, visible(vs, view, vs.live.set))) return false;
+    const get = route.methods.get('GET');
+    const handler = get === undefined ? undefined : this.options.handlers?.[get.operationId];
+    if (get === undefined || handler === undefined) return true;
+    const request = handlerRequest({
+      method: 'GET',
+      path: ctx.path,
+      operationId: get.operationId,
+      paramNames: paramNames(route.path),
+      params: ctx.params,
+      query: ctx.query,
+      body: undefined,
+      header: ctx.header,
+      user: view.user,
+    });
+    try {
+      const answer = handler(
+        request,
+        this.#handlerContext(ctx, state, () => respond(view, 200, '')),
+      );
+      return answer instanceof Promise || answer === undefined || !isHandlerAnswer(answer) || answer.status < 400;
+    } catch {
+      return true;
+    }
+  }
+
   /** OPTIONS: SimpleMetadata, with a viewset's serializer fields for a POST or a PUT. */
   #options(
     ctx: RequestContext,
+    state: State,
     view: View,
     vs: ViewSet | undefined,
     route: PathRoute,
@@ -486,7 +518,7 @@ export class StubCore {
       collection.fields,
       (op) => serializerRules(this.model, collection, op),
       serializerFields(this.model.spec, collection.list.itemPointer, new Set()),
-      () => !('status' in getObject(ctx, view, vs, visible(vs, view, vs.live.set))),
+      () => this.#canFetch(ctx, state, view, vs, route),
     );
     const name = `${camelcaseToSpaces(collection.list.viewName ?? collection.list.itemName)} ${suffix}`;
     return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, renderers, actions)));

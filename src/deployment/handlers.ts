@@ -8,6 +8,8 @@ import type { Handlers } from '../core/stub/handler-types.js';
 
 const DENIED = 'You do not have permission to perform this action.';
 const pkOf = (params: Readonly<Record<string, string>>) => params.pk ?? '';
+// What Python's int() takes for an AutoField lookup (the rest is "Not found.": a ValueError).
+const INT_LIKE = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
 
 export const deploymentHandlers: Handlers = {
   // PerformanceReviewViewSet.retrieve answers a client who may not see the review (an anonymous
@@ -29,6 +31,7 @@ export const deploymentHandlers: Handlers = {
   // every application.
   getTeleworkApplication: (req, ctx) => {
     if (req.user) return undefined;
+    if (!INT_LIKE.test(pkOf(req.params))) return ctx.notFound('Not found.');
     const applications = ctx.collection('teleworkapplication');
     const found = applications.get(pkOf(req.params));
     return found

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALLOW_LIST, type AllowEntry } from './allow-list.js';
+import { STUB_DECISIONS } from './decisions.js';
 import { classify, compareAnswers, type Difference, observe, summariseAnswer } from './compare.js';
 import { buildCorpus, type CorpusRequest, SERVERS, type ServerKey, SESSION, TOKENS, WRITE_METHODS } from './corpus.js';
 import { referenceVersions, startReference } from './drf-server.js';
@@ -68,6 +69,9 @@ export interface DifferentialReport {
   compared: number;
   identical: number;
   allowListed: number;
+  /** Answers a decision of the stub explains (decisions.ts). */
+  decided: number;
+  decidedBy: Record<string, number>;
   differing: number;
   allowListedBy: Record<string, number>;
   byGroup: Record<string, { compared: number; differing: number }>;
@@ -222,6 +226,8 @@ export async function runDifferential(opts: DifferentialOptions = {}): Promise<D
         ? observe(state.answer, origin(pair.reference.url), req.method, cors)
         : undefined;
       const diffs = compareAnswers(expected ?? ref, stub);
+      const decision = diffs.length ? STUB_DECISIONS.find((d) => d.applies(req, stubAnswer)) : undefined;
+      if (decision) return { req, outcome: 'decided' as const, adjustedBy: [decision.id] };
       if (!diffs.length)
         return adjustedBy.length
           ? { req, outcome: 'allow-listed' as const, adjustedBy }
@@ -278,7 +284,7 @@ export interface Compared {
     readonly headers: [string, string][];
     readonly body?: string;
   };
-  readonly outcome: 'identical' | 'allow-listed' | 'differing';
+  readonly outcome: 'identical' | 'allow-listed' | 'decided' | 'differing';
   readonly adjustedBy?: readonly string[] | undefined;
   readonly cls?: { readonly kind: 'status' | 'header' | 'body'; readonly key: string } | undefined;
   readonly ref?: Parameters<typeof summariseAnswer>[0] | undefined;
@@ -297,8 +303,10 @@ export function summarise(
     compared: results.length,
     identical: 0,
     allowListed: 0,
+    decided: 0,
     differing: 0,
     allowListedBy: {},
+    decidedBy: {},
     byGroup: {},
     classes: [],
     durationMs: 0,
@@ -309,7 +317,10 @@ export function summarise(
     const g = (report.byGroup[r.req.group] ??= { compared: 0, differing: 0 });
     g.compared++;
     if (r.outcome === 'identical') report.identical++;
-    else if (r.outcome === 'allow-listed') {
+    else if (r.outcome === 'decided') {
+      report.decided++;
+      for (const id of r.adjustedBy ?? []) report.decidedBy[id] = (report.decidedBy[id] ?? 0) + 1;
+    } else if (r.outcome === 'allow-listed') {
       report.allowListed++;
       for (const id of r.adjustedBy ?? []) report.allowListedBy[id] = (report.allowListedBy[id] ?? 0) + 1;
     } else if (r.cls && r.ref && r.stub) {
@@ -381,7 +392,13 @@ export function formatReport(report: DifferentialReport, opts: { maxClasses?: nu
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
   lines.push(
-    `  identical ${report.identical}, allow-listed ${report.allowListed}${allowed ? ` (${allowed})` : ''}, differing ${report.differing}`,
+    `  identical ${report.identical}, allow-listed ${report.allowListed}${allowed ? ` (${allowed})` : ''}, decided ${report.decided}${
+      Object.keys(report.decidedBy).length
+        ? ` (${Object.entries(report.decidedBy)
+            .map(([id, n]) => `${id} ${n}`)
+            .join(', ')})`
+        : ''
+    }, differing ${report.differing}`,
   );
   if (report.differing) {
     lines.push(

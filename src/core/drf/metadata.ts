@@ -73,13 +73,14 @@ function fieldInfo(name: string, rule: FieldRule | undefined): Record<string, un
   if (rule?.maxLength !== undefined) field.max_length = rule.maxLength;
   if (rule?.minimum !== undefined) field.min_value = rule.minimum;
   if (rule?.maximum !== undefined) field.max_value = rule.maximum;
-  if (!readOnly && rule?.choices) field.choices = rule.choices.map((c) => ({ value: c, display_name: pyStr(c) }));
+  if (!readOnly && rule?.choices)
+    field.choices = rule.choices.map((c, i) => ({ value: c, display_name: rule.choiceNames?.[i] ?? pyStr(c) }));
   return field;
 }
 
 /** SimpleMetadata.label_lookup for the field a rule describes. */
 function fieldType(rule: FieldRule | undefined): string {
-  if (!rule) return 'field';
+  if (!rule || rule.computed === true) return 'field';
   if (rule.kind === 'number') return 'float';
   if (rule.kind === 'list') return 'list';
   if (rule.kind === 'dict') return 'nested object';

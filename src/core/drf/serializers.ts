@@ -25,6 +25,10 @@ export interface FieldRule {
   readonly default?: { readonly value: unknown };
   /** `x-unique: true`: a unique model field (ModelSerializer adds UniqueValidator). */
   readonly unique?: boolean;
+  /** Each choice's display name (`x-enum-descriptions`, in the order of `enum`: a model's choices). */
+  readonly choiceNames?: readonly string[];
+  /** `x-computed: true`: the server computes it (a SerializerMethodField: OPTIONS types it "field"). */
+  readonly computed?: boolean;
 }
 
 /** The properties and `required` of a schema, through `$ref` and `allOf`, in order. */
@@ -91,6 +95,7 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
   const exclusiveMin = num('exclusiveMinimum');
   const exclusiveMax = num('exclusiveMaximum');
   const unique = p['x-unique'] === true;
+  const names = Array.isArray(p['x-enum-descriptions']) ? p['x-enum-descriptions'].map(String) : undefined;
   return {
     name,
     kind,
@@ -116,6 +121,8 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
     ...(typeof p.format === 'string' ? { format: p.format } : {}),
     ...('default' in p ? { default: { value: p.default } } : {}),
     ...(unique ? { unique } : {}),
+    ...(names !== undefined ? { choiceNames: names } : {}),
+    ...(p['x-computed'] === true ? { computed: true } : {}),
   };
 }
 

@@ -65,7 +65,8 @@ export function paramNames(template: string): string[] {
 /** A collection's items for a handler, over its live copy: plain objects out, prepared items in. */
 export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, changed: () => void): CollectionAccess {
   const { collection, live } = vs;
-  const find = (pk: string | number) => (collection.lookup === undefined ? undefined : live.set.byPk.get(String(pk)));
+  // By the lookup field, or by the row's pk where the items carry none (model.ts withRowPks).
+  const find = (pk: string | number) => live.set.byPk.get(String(pk));
   const copy = (o: Readonly<Record<string, unknown>>) => ({ ...o });
   const withoutUrl = (o: Readonly<Record<string, unknown>>) => {
     const out = { ...o };
