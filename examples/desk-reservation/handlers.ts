@@ -53,6 +53,32 @@ function overlapping(ctx: HandlerContext, body: Row) {
     });
 }
 
+/**
+ * A time as the deployment's DateTimeField writes it: in its TIME_ZONE (America/Los_Angeles),
+ * with the offset, microseconds only when there are any ("2026-11-27T08:00:00-08:00").
+ */
+function pacific(at: Date): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/Los_Angeles',
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  const ms = at.getUTCMilliseconds();
+  const fraction = ms === 0 ? '' : `.${String(ms).padStart(3, '0')}000`;
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).slice(3);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${fraction}${offset}`;
+}
+
 const day = (ms: number) => new Date(ms - 8 * 3_600_000).toISOString().slice(0, 10);
 
 export default {
@@ -72,7 +98,7 @@ export default {
       desk_building: desk.building,
       desk_floor: String(desk.floor),
       desk_number: desk.number,
-      check_in: ctx.now().toISOString(),
+      check_in: pacific(ctx.now()),
       check_out: null,
     });
     return ctx.ok({ ...reservations.represent(made), created: true });
@@ -82,7 +108,7 @@ export default {
     const reservations = ctx.collection('deskreservation');
     if (reservations.get(req.params.pk ?? '') === undefined)
       return ctx.notFound('No DeskReservation matches the given query.');
-    const ended = reservations.update(req.params.pk ?? '', { check_out: ctx.now().toISOString() });
+    const ended = reservations.update(req.params.pk ?? '', { check_out: pacific(ctx.now()) });
     return ended && ctx.ok(reservations.represent(ended));
   },
 

@@ -36,7 +36,7 @@ import { cookieValue } from './django/sessions.js';
 import { type JournalEntry, type JournalFilter, journalBody } from './stub/journal.js';
 import { SESSION_COOKIE, SESSION_HEADER, Sessions, type SessionState } from './stub/sessions.js';
 import { crossSiteWrite, isPreflight, LOOPBACK_CORS, preflight, withCors } from './stub/cors.js';
-import { declaredAnswer, renderAnswer, successAnswer, successSource } from './stub/declared.js';
+import { declaredAnswer, operationSources, renderAnswer, successAnswer } from './stub/declared.js';
 import {
   type CollectionAccess,
   collectionAccess,
@@ -225,23 +225,7 @@ export class StubCore {
 
   /** Every operation of the spec, and where its answers come from (the page, `GET /__stub/operations`). */
   operationSources(): OperationSource[] {
-    const out: OperationSource[] = [];
-    for (const route of this.model.operations.routes)
-      for (const [method, op] of route.methods) {
-        const source = this.options.handlers?.[op.operationId]
-          ? 'handler'
-          : op.kind === 'custom'
-            ? successSource(op, this.model)
-            : 'collection';
-        out.push({
-          operationId: op.operationId,
-          method,
-          path: route.path,
-          source,
-          responses: Object.keys(op.responses),
-        });
-      }
-    return out;
+    return operationSources(this.model, this.options.handlers);
   }
 
   /** The view of a resolved route. */

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { ResolverError } from '@apidevtools/json-schema-ref-parser';
 // The bundler's own URL functions: a `$ref` is checked where the bundler will resolve it, after
@@ -11,7 +12,7 @@ import { type DocumentScan, ScanCollector, scanDocument } from '../openapi/docum
 import { pointerOf } from '../openapi/pointer.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
 import { rel } from './paths.js';
-import { type Folder, folderOf, readConfinedText } from './read-confined.js';
+import { type Folder, folderOf, isInside, readConfinedText } from './read-confined.js';
 import { parseYamlText } from './yaml-text.js';
 import { bundle, forEachExternalRef } from './bundle.js';
 import { failureOf, type ValidationFailure } from './oas-validate.js';
@@ -46,6 +47,9 @@ interface FoundRef {
   readonly base: string;
   readonly ref: string;
 }
+
+/** The package's own openapi/ (src/load and dist/load alike sit two folders below the package root). */
+export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../openapi', import.meta.url));
 
 /** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
 function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {
@@ -107,7 +111,7 @@ async function readSpecFile(
  * or, with `copy` false, as it is, once (its owner keeps nothing of it).
  */
 export function confinedResolveOptions(
-  folder: Folder,
+  folder: Folder | ((file: string) => Folder),
   limits: LoadLimits,
   known: ReadonlyMap<string, string>,
   parsed: ReadonlyMap<string, unknown> = new Map(),
@@ -137,7 +141,11 @@ export function confinedResolveOptions(
           const text = known.get(where.file);
           if (text !== undefined) return text;
           onUnforeseen?.();
-          const read = await readSpecFile(where.file, folder, limits);
+          const read = await readSpecFile(
+            where.file,
+            typeof folder === 'function' ? folder(where.file) : folder,
+            limits,
+          );
           if (!read.ok)
             throw new ResolverError(
               new Error(
@@ -179,7 +187,11 @@ export async function bundleSpec(
   keepValues = true,
 ): Promise<BundledSpec> {
   const root = path.resolve(rootFile);
-  const folder = await folderOf(path.dirname(root), "the spec's folder");
+  const own = await folderOf(path.dirname(root), "the spec's folder");
+  // A designer's spec may $ref the bundled spec's files (the package's published openapi/), and nothing else outside its folder.
+  const bundled = await folderOf(BUNDLED_SPEC_DIR, "the bundled spec's folder");
+  const folder = (file: string): Folder =>
+    !isInside(file, own.lexical) && (isInside(file, bundled.lexical) || isInside(file, bundled.real)) ? bundled : own;
   const problems: LoadProblem[] = [];
   const texts = new Map<string, string>();
   const values = new Map<string, unknown>();
@@ -207,7 +219,7 @@ export async function bundleSpec(
       const { file, url, from } = next;
       // The root is the file named on the command line, wherever a symlink of that name leads; what
       // it references must be inside its folder.
-      const within = from ? folder : { ...folder, real: path.dirname(await realpath(file).catch(() => file)) };
+      const within = from ? folder(file) : { ...own, real: path.dirname(await realpath(file).catch(() => file)) };
       // A text new since the last load counts towards the worker, told before it is parsed.
       const read = await readSpecFile(file, within, limits, previous, (text) => {
         if (previous?.texts.get(file) !== text) validation.read(text.length);

@@ -10,6 +10,7 @@ import { itemObject } from '../core/store.js';
 import { generatedBodies } from './declared.js';
 import { readOperationFixtures } from './operation-fixtures.js';
 import { loadHandlers } from './handlers.js';
+import { routeWarnings } from './route-warnings.js';
 import { loadKeys } from './keys.js';
 import type { Handlers } from '../core/stub/handler-types.js';
 import { readFixture } from './fixtures.js';
@@ -208,6 +209,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));
   const bodies = generatedBodies(doc, operations, opts.seed);
   const model = compileModel(doc, operations, inputs, bodies, operationFixtures.bodies);
+  warnings.push(...routeWarnings(model, code?.handlers, specFile));
   // A declared parameter the stub cannot apply: accepted and ignored, as DRF would; said once here.
   for (const c of model.collections.values()) {
     for (const u of c.filters.unsupported) {

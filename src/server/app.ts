@@ -7,6 +7,7 @@ import type { StubState } from '../load/state.js';
 import { AnswerCache } from './answer-cache.js';
 import { DEFAULTS, type StubConfig } from './config.js';
 import { deploymentHandlers } from '../deployment/handlers.js';
+import type { Handlers } from '../core/stub/handler-types.js';
 import { RequestLog } from './log.js';
 import { MAX_BODY_BYTES } from './node-adapter.js';
 import { isStubPage, registerPages } from './pages.js';
@@ -31,6 +32,11 @@ declare module 'fastify' {
   }
 }
 
+/** The handlers answering: `--handlers`, else the deployment's own with the bundled spec. */
+export function handlersOf(config: StubConfig, state: StubState | undefined): Handlers | undefined {
+  return state?.handlers ?? (config.specFile === DEFAULTS.specFile ? deploymentHandlers : undefined);
+}
+
 /** The core's options from the server's configuration. */
 export function coreOptions(
   config: StubConfig,
@@ -50,7 +56,7 @@ export function coreOptions(
     tokens: state?.tokens,
     sessions: state?.sessions,
     // The bundled spec comes with what the deployment's viewsets do that it cannot say.
-    handlers: state?.handlers ?? (config.specFile === DEFAULTS.specFile ? deploymentHandlers : undefined),
+    handlers: handlersOf(config, state),
     strictHandlers: config.strictHandlers,
     checkAnswer: state ? answerChecker(state) : undefined,
     onHandlerProblem,

@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { formatWarnings, printLoadError } from '../load/report.js';
 import { latePrinter, loadState, type StubState } from '../load/state.js';
 import { watchState } from '../load/watch.js';
-import { buildApp, type StateHolder } from './app.js';
+import { buildApp, handlersOf, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
-import { servedTable } from './served-table.js';
+import { answersTable, servedTable } from './served-table.js';
 import { createShutdown, trackConnections } from './shutdown.js';
 
 /**
@@ -49,7 +49,10 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
-  const describe = (state: StubState) => [...servedTable(state), ...formatWarnings(state.warnings)].join('\n');
+  const describe = (state: StubState) =>
+    [...servedTable(state), ...answersTable(state, handlersOf(config, state)), ...formatWarnings(state.warnings)].join(
+      '\n',
+    );
   process.stdout.write(
     `Workplace Administration Service stub listening on ${colors.bold(url)}\n` +
       `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n${describe(holder.current)}\n`,

@@ -23,8 +23,15 @@ export interface OperationSource {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
-  /** `handler`, `fixture`, `example`, `generated`, `collection` (its viewset's own), or `none`. */
+  /**
+   * `handler`, `fixture`, `example`, `generated`, `collection` (its viewset's own), `declared` (a
+   * plain Django view's declared answer), or `none`.
+   */
   readonly source: string;
+  /** With a handler: what answers when it answers `undefined` (any of the others). */
+  readonly otherwise?: string;
+  /** The fixture file's name, for `fixture` (`x-stub-fixture`). */
+  readonly fixture?: string;
   /** The status codes the spec declares, for the page's switches. */
   readonly responses: readonly string[];
 }

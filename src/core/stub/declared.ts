@@ -5,6 +5,8 @@ import type { Model } from '../model.js';
 import type { CoreAnswer } from '../request.js';
 import { drfJson } from '../store.js';
 import { type AnyOperation, type CustomOperation, isJsonMedia } from '../../openapi/operations.js';
+import type { OperationSource } from './control.js';
+import type { Handlers } from './handler-types.js';
 import type { HandlerAnswer } from './handlers.js';
 import { impossible, type Scenario } from './scenarios.js';
 
@@ -62,6 +64,28 @@ export function successSource(op: CustomOperation, model: Model): SuccessSource 
   if (success === undefined) return 'none';
   if (Object.keys(success.examples).length > 0) return 'example';
   return Object.hasOwn(model.generatedBodies, `${op.pointer} ${success.status}`) ? 'generated' : 'none';
+}
+
+/** Every operation of the spec, and where its answers come from (the start-up table, the page, `GET /__stub/operations`). */
+export function operationSources(model: Model, handlers: Handlers | undefined): OperationSource[] {
+  const out: OperationSource[] = [];
+  for (const route of model.operations.routes)
+    for (const [method, op] of route.methods) {
+      const own = op.kind !== 'custom' ? 'collection' : op.djangoView ? 'declared' : successSource(op, model);
+      const handled = handlers?.[op.operationId] !== undefined;
+      out.push({
+        operationId: op.operationId,
+        method,
+        path: route.path,
+        source: handled ? 'handler' : own,
+        ...(handled ? { otherwise: own } : {}),
+        ...(own === 'fixture' && op.kind === 'custom' && op.fixtureName !== undefined
+          ? { fixture: op.fixtureName }
+          : {}),
+        responses: Object.keys(op.responses),
+      });
+    }
+  return out;
 }
 
 /**
