@@ -56,6 +56,8 @@ export interface FetchHandler {
     /** Adds scenarios (`{operationId, prefer, times}`); throws with every problem of one it cannot take. */
     set(...rules: ScenarioRule[]): Promise<void>;
     list(): Promise<ScenarioRule[]>;
+    /** Removes the rules of an operationId, or of a path (and method). */
+    remove(target: { operationId: string } | { path: string; method?: string }): Promise<void>;
     clear(): Promise<void>;
   };
   /** The compiled snapshot it answers from. */
@@ -169,6 +171,8 @@ export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
     scenarios: {
       set: async (...rules: ScenarioRule[]) => void (await control('PUT', SCENARIOS_PATH, rules)),
       list: async () => ((await control('GET', SCENARIOS_PATH)) as { scenarios: ScenarioRule[] }).scenarios,
+      remove: async (target: { operationId: string } | { path: string; method?: string }) =>
+        void (await control('DELETE', `${SCENARIOS_PATH}?${new URLSearchParams(target as Record<string, string>)}`)),
       clear: async () => void (await control('DELETE', SCENARIOS_PATH)),
     },
     model: core.model,

@@ -7,7 +7,11 @@ import { DJANGO_ERRORS } from '../core/errors.js';
 import { resolveBaseUrl } from '../core/django/host.js';
 import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
+import { controlPageHtml } from './control-page.js';
 import type { Send, Sent } from './send.js';
+
+/** The stub's home: the control page (the service's own paths are all elsewhere). */
+export const CONTROL_PAGE = '/__stub/';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -39,6 +43,7 @@ export function isStubPage(method: string | undefined, url: string | undefined):
   if (url === undefined || url === '/') return true;
   const c = url.charCodeAt(1);
   if (c === 0x3f) return true; // '/?…'
+  if (c === 0x5f) return url === CONTROL_PAGE || url.startsWith(`${CONTROL_PAGE}?`); // '/_…'
   if (c !== 0x64 && c !== 0x6f) return false; // not '/d…' nor '/o…'
   const q = url.indexOf('?');
   const p = q === -1 ? url : url.slice(0, q);
@@ -111,6 +116,12 @@ function preparedOf(state: StubState): Prepared {
   return p;
 }
 
+/** The spec's `info.title`, for a page's heading. */
+function titleOf(doc: object): string {
+  const info = (doc as { info?: { title?: unknown } }).info;
+  return typeof info?.title === 'string' ? info.title : 'API';
+}
+
 /** A page's answer: its type and bytes, and any other header (Content-Length is added). */
 function page(type: string, body: string | Buffer, extra: Record<string, string> = {}): Sent {
   const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
@@ -177,7 +188,16 @@ export function registerPages(
     '/openapi.yaml',
     spec('application/yaml; charset=utf-8', (p) => p.yaml),
   );
+  route(CONTROL_PAGE, (req) => {
+    const base = baseOf(req);
+    if (typeof base !== 'string') return base;
+    return page('text/html; charset=utf-8', controlPageHtml(titleOf(state().spec.doc)), {
+      'cache-control': 'no-store',
+    });
+  });
   route('/', (req) => {
+    // The spec's own `/` (the deployment's redirect to its API root) is the service's.
+    if (state().model.router.match('/') !== undefined) return undefined;
     const base = baseOf(req);
     if (typeof base !== 'string' || !/text\/html/.test(req.headers.accept ?? '')) return undefined;
     const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -189,7 +209,7 @@ export function registerPages(
       .join('\n');
     return page(
       'text/html; charset=utf-8',
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Workplace Administration Service stub</title></head><body><h1>Workplace Administration Service stub</h1><p><a href="/docs">API reference</a> · <a href="/openapi.json">openapi.json</a> · <a href="/openapi.yaml">openapi.yaml</a></p><ul>${rows}</ul></body></html>`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Workplace Administration Service stub</title></head><body><h1>Workplace Administration Service stub</h1><p><a href="/__stub/">Stub control</a> · <a href="/docs">API reference</a> · <a href="/openapi.json">openapi.json</a> · <a href="/openapi.yaml">openapi.yaml</a></p><ul>${rows}</ul></body></html>`,
     );
   });
 }

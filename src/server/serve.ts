@@ -1,3 +1,4 @@
+import { CONTROL_PAGE } from './pages.js';
 import type { FastifyInstance } from 'fastify';
 import { formatWarnings, printLoadError } from '../load/report.js';
 import { latePrinter, loadState, type StubState } from '../load/state.js';
@@ -55,7 +56,9 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     );
   process.stdout.write(
     `Workplace Administration Service stub listening on ${colors.bold(url)}\n` +
-      `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n${describe(holder.current)}\n`,
+      `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n` +
+      `  control page (operations, switches, requests): ${url}${CONTROL_PAGE} · API reference: ${url}/docs\n` +
+      `${describe(holder.current)}\n`,
   );
   const say = (line: string) => (app.requestLog ? app.requestLog.message(line) : process.stdout.write(`${line}\n`));
   sayLate = say;

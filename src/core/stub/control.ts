@@ -23,6 +23,8 @@ export interface OperationSource {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
+  /** What the route is: a collection's list, an item's, a write, or an action or view of its own. */
+  readonly kind: 'list' | 'detail' | 'write' | 'custom';
   /**
    * `handler`, `fixture`, `example`, `generated`, `collection` (its viewset's own), `declared` (a
    * plain Django view's declared answer), or `none`.
@@ -102,7 +104,15 @@ export function controlAnswer(
     if (method === 'GET' || method === 'HEAD')
       return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
     if (method === 'DELETE') {
-      ctx.state.scenarios.clear();
+      // ?operationId= (or ?path= and ?method=): those rules only; nothing: every rule.
+      const target = {
+        operationId: lastValue(query, 'operationId'),
+        path: lastValue(query, 'path'),
+        method: lastValue(query, 'method'),
+      };
+      if (target.operationId === undefined && target.path === undefined && target.method === undefined)
+        ctx.state.scenarios.clear();
+      else ctx.state.scenarios.remove(target);
       ctx.changed();
       return done;
     }

@@ -77,6 +77,7 @@ export function operationSources(model: Model, handlers: Handlers | undefined): 
         operationId: op.operationId,
         method,
         path: route.path,
+        kind: op.kind,
         source: handled ? 'handler' : own,
         ...(handled ? { otherwise: own } : {}),
         ...(own === 'fixture' && op.kind === 'custom' && op.fixtureName !== undefined

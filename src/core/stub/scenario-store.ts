@@ -115,6 +115,21 @@ export class ScenarioStore {
   clear(): void {
     this.#rules = [];
   }
+
+  /** Removes the rules of an operationId, or of a path (and method); answers how many. */
+  remove(target: { operationId?: string; path?: string; method?: string }): number {
+    const before = this.#rules.length;
+    const method = target.method?.toUpperCase();
+    this.#rules = this.#rules.filter(
+      (r) =>
+        !(
+          (target.operationId === undefined || r.operationId === target.operationId) &&
+          (target.path === undefined || r.path === target.path) &&
+          (method === undefined || r.method === method)
+        ),
+    );
+    return before - this.#rules.length;
+  }
 }
 
 function sameTarget(a: ScenarioRule, b: ScenarioRule): boolean {
