@@ -5,7 +5,7 @@
 // bench/results/<date>.json. Peers live in bench/peers (installed on first use, never part of the
 // project's install). Every process it starts, it stops, also on Ctrl-C and on errors.
 //
-//   npm run bench [-- --quick] [--only peers|scale] [--duration S] [--rounds N] [--connections N]
+//   npm run bench [-- --quick] [--only peers|scale|worst] [--duration S] [--rounds N] [--connections N]
 //                 [--skip key,key] [--scale-count N] [--crawl-count N] [--collections N]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,8 +17,9 @@ import { cliCommand } from './lib/cli.js';
 import { installPeers, type PeersResult, runPeers } from './lib/peers.js';
 import { installExitHandlers, lastLines, removeOnExit, runToEnd, stopAllNow } from './lib/proc.js';
 import { type Check, checksTable, fmt } from './lib/report.js';
-import { runScale, type ScaleResult } from './lib/scale.js';
+import { fixture, runScale, type ScaleResult } from './lib/scale.js';
 import { TARGETS } from './lib/targets.js';
+import { runWorst, type WorstResult } from './lib/worst.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HOST = 'bench.local';
@@ -35,6 +36,7 @@ function options() {
       skip: { type: 'string', default: '' },
       'scale-count': { type: 'string', default: '1000000' },
       'crawl-count': { type: 'string', default: '100000' },
+      'worst-count': { type: 'string', default: '1000000' },
       collections: { type: 'string', default: '2000' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -44,13 +46,14 @@ function options() {
       [
         'npm run bench -- [options]',
         '  --quick              2 rounds of 2 s, shorter warm-up, no item-url crawl',
-        '  --only peers|scale   one section only',
+        '  --only peers|scale|worst   one section only',
         '  --duration S         seconds per target per round (default 4)',
         '  --rounds N           interleaved rounds, and starts per start-up figure (default 3)',
         '  --connections N      autocannon connections (default 10)',
         `  --skip a,b           leave targets out (${TARGETS.map((t) => t.key).join(', ')}), or wrk's second pass (wrk)`,
         '  --scale-count N      desks of the large fixture (default 1000000)',
         '  --crawl-count N      desks the checker crawls (default 100000)',
+        '  --worst-count N      desks behind the worst inputs of filters (default 1000000)',
         '  --collections N      collections of the generated spec (default 2000)',
         '',
       ].join('\n'),
@@ -65,13 +68,13 @@ function options() {
     }
     return n;
   };
-  if (values.only !== undefined && values.only !== 'peers' && values.only !== 'scale') {
-    process.stderr.write('bench: --only takes peers or scale\n');
+  if (values.only !== undefined && !['peers', 'scale', 'worst'].includes(values.only)) {
+    process.stderr.write('bench: --only takes peers, scale or worst\n');
     process.exit(2);
   }
   return {
     quick: values.quick,
-    only: values.only as 'peers' | 'scale' | undefined,
+    only: values.only as 'peers' | 'scale' | 'worst' | undefined,
     seconds: num(values.duration, values.quick ? 2 : 4, 'duration'),
     rounds: Math.round(num(values.rounds, values.quick ? 2 : 3, 'rounds')),
     warmSeconds: values.quick ? 0.5 : 1,
@@ -79,6 +82,7 @@ function options() {
     skip: values.skip.split(',').filter(Boolean),
     scaleCount: Math.round(num(values['scale-count'], 1_000_000, 'scale-count')),
     crawlCount: Math.round(num(values['crawl-count'], 100_000, 'crawl-count')),
+    worstCount: Math.round(num(values['worst-count'], 1_000_000, 'worst-count')),
     collections: Math.round(num(values.collections, 2000, 'collections')),
   };
 }
@@ -174,6 +178,8 @@ async function main(): Promise<void> {
   let scale: ScaleResult | undefined;
   let peersError: string | undefined;
   let scaleError: string | undefined;
+  let worst: WorstResult | undefined;
+  let worstError: string | undefined;
   let start: string[] = [];
   let check: string[] = [];
   try {
@@ -184,7 +190,7 @@ async function main(): Promise<void> {
     log(`cannot run the stub: ${peersError}\n`);
   }
   try {
-    if (o.only !== 'scale' && !peersError) {
+    if ((o.only === undefined || o.only === 'peers') && !peersError) {
       const problem = await installPeers(ROOT, log);
       if (problem) log(`peers in bench/peers not installed: ${problem}\n`);
       try {
@@ -210,7 +216,7 @@ async function main(): Promise<void> {
         log(`side-by-side section failed: ${peersError}\n`);
       }
     }
-    if (o.only !== 'peers' && !scaleError) {
+    if ((o.only === undefined || o.only === 'scale') && !scaleError) {
       scale = await runScale({
         root: ROOT,
         work,
@@ -228,6 +234,15 @@ async function main(): Promise<void> {
         log,
       });
     }
+    if (o.only === undefined || o.only === 'worst') {
+      try {
+        const desksDir = await fixture({ root: ROOT, log }, o.worstCount);
+        worst = await runWorst({ root: ROOT, desksDir, count: o.worstCount, log });
+      } catch (e) {
+        worstError = (e as Error).message;
+        log(`worst-input section failed: ${worstError}\n`);
+      }
+    }
   } finally {
     stopAllNow();
     await rm(work, { recursive: true, force: true });
@@ -236,7 +251,7 @@ async function main(): Promise<void> {
 
   const finished = new Date();
   const date = started.toISOString().slice(0, 10);
-  const checks: Check[] = [...(peers?.checks ?? []), ...(scale?.checks ?? [])];
+  const checks: Check[] = [...(peers?.checks ?? []), ...(scale?.checks ?? []), ...(worst?.checks ?? [])];
   const md: string[] = [
     `## npm run bench, ${date}`,
     '',
@@ -245,11 +260,14 @@ async function main(): Promise<void> {
     `The stub: \`npm start\` is \`node ${start.join(' ')}\` (package.json), run by node directly with \`--port\` added; the checker: \`node ${check.join(' ')}\`.`,
     '',
   ];
-  if (o.only !== 'scale') {
+  if (o.only === undefined || o.only === 'peers') {
     md.push('### Side by side: the same bytes from every server', '');
     md.push(peers ? peers.markdown : `Not run: ${peersError ?? '?'}`, '');
   }
-  if (o.only !== 'peers') md.push('### Scale', '', scale ? scale.markdown : `Not run: ${scaleError ?? '?'}`, '');
+  if (o.only === undefined || o.only === 'scale')
+    md.push('### Scale', '', scale ? scale.markdown : `Not run: ${scaleError ?? '?'}`, '');
+  if (o.only === undefined || o.only === 'worst')
+    md.push('### Worst inputs', '', worst ? worst.markdown : `Not run: ${worstError ?? '?'}`, '');
   md.push('### Targets', '', checks.length ? checksTable(checks) : 'None measured.', '');
   const met = checks.filter((c) => c.met === true).length;
   const notMet = checks.filter((c) => c.met === false).length;
@@ -273,6 +291,7 @@ async function main(): Promise<void> {
     peers: peers ? { bodyBytes: peers.bodyBytes, targets: peers.targets } : { error: peersError ?? 'not run' },
     commands: { start: start.join(' '), check: check.join(' ') },
     scale: scale?.figures ?? { error: scaleError ?? 'not run' },
+    worst: worst?.figures ?? { error: worstError ?? 'not run' },
     checks,
   };
   const suffix = `${o.only ? `-${o.only}` : ''}${o.quick ? '-quick' : ''}`;

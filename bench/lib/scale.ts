@@ -119,7 +119,7 @@ const startupText = (s: Stub & { samplesMs: number[] }) =>
   `${fmt(s.startupMs / 1000, 2)} s (median of ${s.samplesMs.length} starts: ${s.samplesMs.map((ms) => fmt(ms)).join(', ')} ms${s.readyInMs ? `; the last one's own "ready in": ${fmt(s.readyInMs)} ms` : ''})`;
 
 /** DIR/desk.json with `count` desks (scripts/large-fixture.ts), kept in the temp folder between runs. */
-async function fixture(o: ScaleOptions, count: number): Promise<string> {
+export async function fixture(o: Pick<ScaleOptions, 'root' | 'log'>, count: number): Promise<string> {
   const dir = path.join(tmpdir(), `workplace-stub-bench-desks-${count}`);
   if (existsSync(path.join(dir, '.complete'))) return dir;
   o.log(`writing a fixture of ${fmt(count)} desks to ${dir} (once)…\n`);

@@ -230,8 +230,8 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
     const terms = searchTerms(value);
     const searched = filters.search.fields;
     if (terms.length > 0) for (const { field } of searched) fields.add(field);
-    for (const term of terms) {
-      const t = term.toLowerCase();
+    // Each term once: the terms are ANDed, so a term repeated keeps what it kept the first time.
+    for (const t of new Set(terms.map((term) => term.toLowerCase()))) {
       tests.push((item) =>
         searched.some(({ field, lookup }) => {
           const v = item[field];
@@ -266,11 +266,18 @@ export function orderingTerms(filters: Filters, query: QueryMap): { field: strin
   const raw = lastValue(query, filters.ordering.param);
   if (!raw) return [];
   const allowed = filters.ordering.allowed;
-  return raw
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => allowed.has(t.replace(/^-/, '')))
-    .map((t) => ({ field: t.replace(/^-/, ''), desc: t.startsWith('-') }));
+  // A field named again orders nothing more (its first term already decided every tie it could):
+  // kept once, so that `floor,floor,…` costs one comparison, as SQL's planner drops it too.
+  const seen = new Set<string>();
+  const out: { field: string; desc: boolean }[] = [];
+  for (const raw1 of raw.split(',')) {
+    const t = raw1.trim();
+    const field = t.replace(/^-/, '');
+    if (!allowed.has(field) || seen.has(field)) continue;
+    seen.add(field);
+    out.push({ field, desc: t.startsWith('-') });
+  }
+  return out;
 }
 
 /** SQL's order of two values: NULL first, numbers by value, text by code point, false before true. */
