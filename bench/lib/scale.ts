@@ -118,9 +118,12 @@ async function startOrNotMet(
 const startupText = (s: Stub & { samplesMs: number[] }) =>
   `${fmt(s.startupMs / 1000, 2)} s (median of ${s.samplesMs.length} starts: ${s.samplesMs.map((ms) => fmt(ms)).join(', ')} ms${s.readyInMs ? `; the last one's own "ready in": ${fmt(s.readyInMs)} ms` : ''})`;
 
-/** DIR/desk.json with `count` desks (scripts/large-fixture.ts), kept in the temp folder between runs. */
+/**
+ * DIR/desk.json with `count` desks (scripts/large-fixture.ts), kept in the temp folder between runs.
+ * The folder names the generator's version: v2 writes the deployment's desks (buildings S and P).
+ */
 export async function fixture(o: Pick<ScaleOptions, 'root' | 'log'>, count: number): Promise<string> {
-  const dir = path.join(tmpdir(), `workplace-stub-bench-desks-${count}`);
+  const dir = path.join(tmpdir(), `workplace-stub-bench-desks-v2-${count}`);
   if (existsSync(path.join(dir, '.complete'))) return dir;
   o.log(`writing a fixture of ${fmt(count)} desks to ${dir} (once)…\n`);
   const partial = `${dir}.partial-${process.pid}`;

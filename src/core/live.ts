@@ -211,6 +211,8 @@ export class LiveCollection {
   }
 
   remove(old: PreparedItem): void {
+    // The copy first: before it, #placeOf finds nothing (a first write that is a DELETE removed nothing).
+    this.#owned();
     this.#take(old, this.#placeOf(old));
     this.#counted(old, -1);
   }

@@ -28,6 +28,9 @@ const URLS = [
   '/api/v1/desk/3?format=json',
   '/api/v1/desk/999',
   '/api/v1/',
+  // The deployment's router root and its site root (a plain Django redirect: no negotiation, no authentication).
+  '/api/',
+  '/',
   '/api/v1/desk.json',
   '/api/v1/nosuch',
   '/api/v1/desk?format=xml',
@@ -68,6 +71,10 @@ const VARIANTS: [string, Record<string, string | string[] | undefined>][] = [
   ['Authorization Basic spaces', { authorization: 'Basic a b' }],
   ['Authorization Basic credentials', { authorization: 'Basic Zm9vOmJhcg==' }],
   ['Authorization Token', { authorization: 'Token abc' }],
+  // TokenAuthentication's other answers: no key (401), a key with a space (401), its keyword in lower case.
+  ['Authorization Token without a key', { authorization: 'Token' }],
+  ['Authorization Token with spaces', { authorization: 'Token a b' }],
+  ['Authorization token lower case', { authorization: 'token abc' }],
   ['Prefer empty', { prefer: '' }],
   ['Prefer delay 0', { prefer: 'delay=0' }],
   ['Access-Control-Request-Method', { 'access-control-request-method': 'GET' }],
@@ -80,6 +87,11 @@ const VARIANTS: [string, Record<string, string | string[] | undefined>][] = [
   ['Cookie session empty', { cookie: 'sessionid=' }],
   ['Cookie other', { cookie: 'csrftoken=x' }],
   ['Cookie empty', { cookie: '' }],
+  // The stub's isolated sessions: by header or by cookie; a name it refuses is 400.
+  ['X-Stub-Session', { 'x-stub-session': 'e2e-1' }],
+  ['X-Stub-Session empty', { 'x-stub-session': '' }],
+  ['X-Stub-Session invalid', { 'x-stub-session': 'a b' }],
+  ['Cookie X-Stub-Session', { cookie: 'X-Stub-Session=e2e-1' }],
 ];
 
 const CORPUS: Ask[] = URLS.flatMap((url) =>
@@ -181,6 +193,17 @@ describe.each<[string, Partial<StubConfig>]>([
       // Without Host, Node itself may answer (requireHostHeader); duplicates are merged by Node's rules.
       if (ask.headers.host === undefined || Object.values(ask.headers).some(Array.isArray)) continue;
       const got = cold.get(ask) as Wire;
+      // A browser at `/` is given the stub's own index page (test/integration/entrance.test.ts),
+      // not the service's redirect to /api/: not the core's answer, but the cache's all the same.
+      if (ask.url === '/' && ask.headers.accept === 'text/html') {
+        expect([got.status, got.headers['content-type'], got.headers.location], ask.name).toEqual([
+          200,
+          'text/html; charset=utf-8',
+          undefined,
+        ]);
+        if (ask.method === 'GET') expect(got.body).toContain('<h1>Workplace Administration Service stub</h1>');
+        continue;
+      }
       const want = coreWire(app, state, ask);
       expect({ status: got.status, body: got.body }, ask.name).toEqual({ status: want.status, body: want.body });
       // Node reads every Set-Cookie as a list.

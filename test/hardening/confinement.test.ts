@@ -145,14 +145,18 @@ describe('the spec reaches no file outside its folder: resolved as the bundler r
     const v = await workspace();
     execFileSync('mkfifo', [path.join(v.specDir, 'fifo.yaml')]);
     await mkdir(path.join(v.specDir, 'dir.yaml'));
-    const text = await readFile(v.spec, 'utf8');
-    await writeFile(
-      v.spec,
-      text
-        .replace("$ref: './schemas/desk.yaml'", "$ref: './fifo.yaml'")
-        .replace("$ref: './schemas/error.yaml'", "$ref: './dir.yaml'")
-        .replace("$ref: './schemas/list-envelope.yaml'", "$ref: './none.yaml'"),
-    );
+    let text = await readFile(v.spec, 'utf8');
+    const refs: [string, string][] = [
+      ["$ref: './schemas/desk.yaml'", "$ref: './fifo.yaml'"],
+      ["$ref: './schemas/error.yaml#/Error'", "$ref: './dir.yaml'"],
+      ["$ref: './schemas/list-envelope.yaml'", "$ref: './none.yaml'"],
+    ];
+    for (const [from, to] of refs) {
+      // Each $ref is in the bundled spec: the case tests what it says it tests.
+      expect(text).toContain(from);
+      text = text.replace(from, to);
+    }
+    await writeFile(v.spec, text);
     const problems = (await loadProblems(loadSpec(v.spec))).join('\n');
     expect(problems).toMatch(/fifo\.yaml: cannot read the file: a FIFO \(named pipe\), not a regular file/);
     expect(problems).toMatch(/dir\.yaml: cannot read the file \(EISDIR\): a directory, not a regular file/);

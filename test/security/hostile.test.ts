@@ -57,7 +57,8 @@ const DJANGO_PAGE = /^\n<!doctype html>\n<html lang="en">\n<head>\n {2}<title>(N
 
 /**
  * Every answer: in time, no 5xx, no file leaked, and an error in one of the service's shapes: DRF's
- * JSON `{"detail": ...}`, the stub's problem+json, or one of Django's own HTML pages.
+ * JSON `{"detail": ...}`, its field errors `{"number": ["..."]}` (a 400 of a write the serializer
+ * refuses), the stub's problem+json, or one of Django's own HTML pages.
  */
 function expectSafe(a: RawAnswer, method = 'GET'): void {
   expect(a.status, a.body).toBeGreaterThanOrEqual(200);
@@ -70,7 +71,16 @@ function expectSafe(a: RawAnswer, method = 'GET'): void {
       return;
     }
     expect(a.headers['content-type']).toMatch(/^application\/(problem\+)?json/);
-    const body = JSON.parse(a.body) as { detail?: unknown; title?: unknown };
+    const body = JSON.parse(a.body) as Record<string, unknown>;
+    if (a.status === 400 && body.detail === undefined && body.title === undefined) {
+      // DRF's ValidationError of a serializer: each field with its messages.
+      expect(Object.keys(body).length).toBeGreaterThan(0);
+      for (const messages of Object.values(body)) {
+        expect(Array.isArray(messages)).toBe(true);
+        for (const m of messages as unknown[]) expect(typeof m).toBe('string');
+      }
+      return;
+    }
     expect(typeof (body.detail ?? body.title)).toBe('string');
   }
 }
@@ -346,16 +356,42 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     } else expectSafe(a);
   });
 
+  // The deployment's ModelViewSet: the methods each route allows, in its Allow header's order.
+  const ALLOW: Record<string, string> = {
+    '/api/v1/desk': 'GET, POST, HEAD, OPTIONS',
+    '/api/v1/desk/1': 'GET, PUT, PATCH, DELETE, HEAD, OPTIONS',
+  };
+  // What a write without a body is answered (desk 1 of fixtures/desk.json is active): the
+  // serializer's 400 where `number` is required, else the write done.
+  const WRITES: Record<string, [number, string]> = {
+    'POST /api/v1/desk': [400, '{"number":["This field is required."]}'],
+    'PUT /api/v1/desk/1': [400, '{"number":["This field is required."]}'],
+    'PATCH /api/v1/desk/1': [200, '"pk":1,'],
+    'DELETE /api/v1/desk/1': [204, ''],
+  };
   it.each(METHODS.flatMap((m) => ['/api/v1/desk', '/api/v1/desk/1', '/api/v1/nosuch'].map((p) => [m, p] as const)))(
     '%s %s',
     async (method, target) => {
       const a = await send(port, get(target, {}, method));
       expectSafe(a, method);
       // Methods Node's parser does not know (FOO, and QUERY on Node 20) are read from the raw bytes
-      // and answered as Django does: every method but GET, HEAD and OPTIONS is DRF's 405 on a route.
+      // and answered as Django does: every method the viewset does not allow is DRF's 405 on a route.
       void METHODS_NODE_KNOWS;
-      if (target === '/api/v1/nosuch') expect(a.status).toBe(404);
-      else if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) expect(a.status).toBe(405);
+      const allow = ALLOW[target];
+      const write = WRITES[`${method} ${target}`];
+      if (allow === undefined) expect(a.status).toBe(404);
+      else {
+        expect(a.headers.allow).toBe(allow);
+        if (write) {
+          expect(a.status).toBe(write[0]);
+          expect(a.body).toContain(write[1]);
+        } else if (!allow.split(', ').includes(method)) {
+          expect(a.status).toBe(405);
+          expect(JSON.parse(a.body)).toEqual({ detail: `Method "${method}" not allowed.` });
+        } else expect(a.status).toBe(200);
+      }
+      // A write done is undone, so that every request of the corpus meets the bundled desks.
+      if (write && a.status < 300) expect((await send(port, get('/__stub/reset', {}, 'POST'))).status).toBe(204);
     },
   );
 
@@ -363,9 +399,11 @@ describe('a corpus of bad and hostile requests: a 4xx in the service error shape
     expectSafe(await send(port, bytes));
   });
 
-  it('still answers afterwards', async () => {
+  it('still answers afterwards, the bundled desks as they were', async () => {
     const a = await send(port, get('/api/v1/desk'));
     expect(a.status).toBe(200);
+    expect((JSON.parse(a.body) as { count: number }).count).toBe(190);
+    expect((await send(port, get('/api/v1/desk/1'))).status).toBe(200);
   });
 });
 
@@ -393,13 +431,22 @@ const CACHE_PAIRS: [string, 'plain' | 'trusting', string, number, string, number
     get('/api/v1/desk'),
     200,
   ],
+  // TokenAuthentication: a Token header without a key is 401; any other scheme is not its keyword (anonymous).
   [
-    'no Authorization, then an empty Basic one',
+    'no Authorization, then an empty Token one',
     'plain',
     get('/api/v1/desk'),
     200,
+    get('/api/v1/desk', { authorization: 'Token' }),
+    401,
+  ],
+  [
+    'an empty Token Authorization, then an empty Basic one (ignored)',
+    'plain',
+    get('/api/v1/desk', { authorization: 'Token' }),
+    401,
     get('/api/v1/desk', { authorization: 'Basic' }),
-    403,
+    200,
   ],
   [
     'GET, then HEAD of an empty Host',
@@ -769,8 +816,14 @@ describe('a web page cannot reach the stub unless told (safe local defaults)', (
     const missing = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api/v1/nosuch'));
     expect(missing.status).toBe(404);
     expect(missing.headers['access-control-allow-origin']).toBe('https://app.team.lcog.org');
-    const slash = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api/v1'));
-    expect(slash.status).toBe(301);
+    // CommonMiddleware's APPEND_SLASH (/api to the router's root, /api/) answers before the CORS middleware.
+    const slash = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api'));
+    expect([slash.status, slash.headers.location]).toEqual([301, '/api/']);
     expect(slash.headers['access-control-allow-origin']).toBeUndefined();
+    // /api/v1 is no route of the deployment: Django's 404, through the CORS middleware.
+    const v1 = await send(deploymentPort, at('stub.test').replace('/api/v1/desk', '/api/v1'));
+    expect(v1.status).toBe(404);
+    expect(v1.body).toMatch(DJANGO_PAGE);
+    expect(v1.headers['access-control-allow-origin']).toBe('https://app.team.lcog.org');
   });
 });

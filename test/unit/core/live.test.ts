@@ -9,7 +9,7 @@ import { loadState, type StubState } from '../../../src/load/state.js';
 import { coreOptions } from '../../../src/server/app.js';
 import { resolveConfig } from '../../../src/server/config.js';
 import { ROOT } from '../../cli-helpers.js';
-import { settled } from '../../helpers.js';
+import { ask as askCore, coreOf, settled, stateFor, testConfig } from '../../helpers.js';
 
 /**
  * Writes to a large fixture (read the flat way, its pks ascending: no map of them): the write
@@ -92,6 +92,25 @@ describe('writes to a large collection', () => {
         .map((d) => d.building),
     ).toEqual(['Q']);
     expect(JSON.parse(ask('GET', '/api/v1/desk').body).count).toBe(N);
+  });
+});
+
+describe('the first write of a core a DELETE (the bundled spec and desks)', () => {
+  // Before the fix, the first write's copy of the collection was made after the item was looked
+  // for in it: a DELETE as first write answered 204 and removed nothing.
+  it('the desk is gone from its item path and from the list, the others stay', async () => {
+    const core = coreOf(await stateFor(testConfig()));
+    const get = (url: string) => askCore(core, url);
+    const count = () => (JSON.parse(get('/api/v1/desk').body) as { count: number }).count;
+    // Desk 181 of fixtures/desk.json: Park Place 401, active; 190 active desks in all.
+    expect(JSON.parse(get('/api/v1/desk/181').body)).toMatchObject({ pk: 181, building: 'P', number: '401' });
+    expect(count()).toBe(190);
+    expect(askCore(core, '/api/v1/desk/181', { method: 'DELETE' }).status).toBe(204);
+    const gone = get('/api/v1/desk/181');
+    expect([gone.status, gone.body]).toEqual([404, '{"detail":"No Desk matches the given query."}']);
+    expect(count()).toBe(189);
+    expect(get('/api/v1/desk/182').status).toBe(200);
+    expect(askCore(core, '/api/v1/desk/181', { method: 'DELETE' }).status).toBe(404);
   });
 });
 

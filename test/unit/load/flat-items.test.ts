@@ -127,6 +127,9 @@ const RAW_VALUES = [
   '999999999999999',
   '9007199254740993',
   '100000000000000',
+  '"S"',
+  '"P"',
+  '"s"',
   '"B"',
   '"b"',
   '"Z"',
@@ -137,6 +140,8 @@ const RAW_VALUES = [
   '"A12"',
   '"12"',
   '"0"',
+  '"1234567890"',
+  '"12345678901"',
   '"1/2"',
   '"1.2"',
   '"\\u0042"',
@@ -161,12 +166,12 @@ const RAW_VALUES = [
 ];
 const KEYS = [...FIELDS, 'x', 'pkk', 'p', 'Pk', 'held', 'url '];
 
-/** A desk as written in a compact fixture (valid for the bundled schema). */
+/** A desk as written in a compact fixture (valid for the bundled schema: the deployment's model). */
 const desk = fc.record({
   pk: fc.integer({ min: 0, max: 999_999_999_999 }),
-  building: fc.constantFrom('A', 'B', 'M', 'Z'),
-  floor: fc.integer({ min: -3, max: 300 }),
-  number: fc.stringMatching(/^[0-9]{1,5}[A-Za-z]{0,2}$/),
+  building: fc.constantFrom('S', 'P'),
+  floor: fc.integer({ min: 0, max: 32767 }),
+  number: fc.stringMatching(/^[0-9]{1,7}[A-Za-z]{0,3}$/),
   active: fc.boolean(),
   lead: fc.boolean(),
   ergonomic: fc.boolean(),
@@ -258,7 +263,7 @@ describe('flat items read from their bytes', () => {
       sweep(
         {
           pk: 7,
-          building: 'B',
+          building: 'P',
           floor: 2,
           number: '12A',
           active: true,
@@ -287,7 +292,7 @@ describe('flat items read from their bytes', () => {
         },
         (d) => ({
           ...d,
-          building: d.building === 'A' ? 'A' : 'B',
+          building: d.building === 'S' ? 'A' : 'B',
           floor: Math.abs(d.floor) % 51,
           number: d.number.slice(0, 3),
           lead: true,
@@ -341,7 +346,7 @@ describe('flat items read from their bytes', () => {
         sweep(
           valid({
             pk: 7,
-            building: 'B',
+            building: 'P',
             floor: 2,
             number: '12A',
             active: true,
@@ -483,7 +488,7 @@ describe('a fixture read the flat way gives what the parsed way gives', () => {
   // Large enough for many chunks (the first is always parsed: the flat way needs a first item).
   const desks = Array.from({ length: 3000 }, (_, i) => ({
     pk: i + 1,
-    building: 'ABCD'[i % 4] ?? 'A',
+    building: 'SP'[i % 2] ?? 'S',
     floor: 1 + (i % 5),
     number: `${100 + i}${i % 3 === 0 ? 'B' : ''}`,
     active: i % 3 !== 0,
@@ -534,6 +539,10 @@ describe('a fixture read the flat way gives what the parsed way gives', () => {
     items[2500] = { url: 'http://x.example/api/v1/desk/2501', ...desks[2500] };
     items[2600] = { ...desks[2600], floor: 1.5 };
     items[2700] = { ...desks[2700], number: 7 };
+    // What the deployment's model refuses: a building other than S or P, a number over 10 characters, a floor below 0.
+    items[2750] = { ...desks[2750], building: 'Z' };
+    items[2800] = { ...desks[2800], number: '12345678901' };
+    items[2850] = { ...desks[2850], floor: -1 };
     const text = lines(items).replace('"pk":2900,', '"pk":2900 ,').replace('"pk":2950,', '"pk":2950,"pk":2950,');
     const dir = await mkdtemp(path.join(tmpdir(), 'flat-'));
     const flat = await load(dir, text, true);
@@ -541,7 +550,16 @@ describe('a fixture read the flat way gives what the parsed way gives', () => {
     expect(flat.taken).toBeGreaterThan(2000);
     expect(flat.error).toBeDefined();
     expect(flat.error).toBe(parsed.error);
-    for (const at of ['/1500/pk', '/2000/building', '/2500/url', '/2600/floor', '/2700/number'])
+    for (const at of [
+      '/1500/pk',
+      '/2000/building',
+      '/2500/url',
+      '/2600/floor',
+      '/2700/number',
+      '/2750/building',
+      '/2800/number',
+      '/2850/floor',
+    ])
       expect(flat.error).toContain(`at ${at}:`);
   });
 });

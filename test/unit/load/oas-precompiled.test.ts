@@ -22,9 +22,21 @@ import { firstDifference as firstDifferenceOf } from './broken-everywhere.js';
 
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
 
+/**
+ * The bundled spec's paths kept: one collection, its item path (every write), a collection with the
+ * large pagination class (page_size), the API root and the Django views. Its 20 collections are
+ * alike; broken everywhere with all of them, the corpus took minutes (each document 500 KB).
+ */
+const BUNDLED_KEPT = ['/api/v1/desk', '/api/v1/desk/{pk}', '/api/v1/mealstop', '/api/', '/', '/favicon.ico'];
+
 /** What swagger-parser's schema check is given: the bundled spec, dereferenced with cycles kept. */
-async function dereferenced(file: string): Promise<Record<string, unknown>> {
-  const doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc;
+async function dereferenced(file: string, kept?: readonly string[]): Promise<Record<string, unknown>> {
+  let doc = (await bundleSpec(file, undefined, undefined, 'inline')).spec.doc;
+  if (kept) {
+    const paths = Object.entries(doc.paths as Record<string, unknown>).filter(([p]) => kept.includes(p));
+    expect(paths.map(([p]) => p).sort()).toEqual([...kept].sort());
+    doc = { ...doc, paths: Object.fromEntries(paths) };
+  }
   return (await new SwaggerParser().dereference(
     structuredClone(doc) as never,
     { resolve: { external: false }, dereference: { circular: 'ignore' } } as never,
@@ -46,11 +58,11 @@ describe('the precompiled OpenAPI 3.1 schema check', () => {
   let docs: Record<string, unknown>[];
   let file: string;
   beforeAll(async () => {
-    docs = await Promise.all(
-      [SPEC, path.resolve('test/fixtures/designer/openapi.yaml'), path.resolve('test/fixtures/mini/openapi.yaml')].map(
-        dereferenced,
-      ),
-    );
+    docs = await Promise.all([
+      dereferenced(SPEC, BUNDLED_KEPT),
+      dereferenced(path.resolve('test/fixtures/designer/openapi.yaml')),
+      dereferenced(path.resolve('test/fixtures/mini/openapi.yaml')),
+    ]);
     file = path.join(await mkdtemp(path.join(tmpdir(), 'oas31-check-')), 'oas31-check.cjs');
     await writeFile(file, v31CheckModule());
   });

@@ -9,7 +9,7 @@ import { SPEC } from '../../helpers.js';
 
 const desks: StoredDesk[] = Array.from({ length: 300 }, (_, i) => ({
   pk: i + 1,
-  building: 'ABCD'[i % 4] ?? 'A',
+  building: i % 2 === 0 ? 'S' : 'P',
   floor: 1 + (i % 5),
   number: `${100 + i}`,
   active: i % 3 !== 0,
@@ -30,7 +30,7 @@ describe('a reload takes over the items that did not change, and gives what a fr
   // An item whose text is the one at its place before is taken over (no check, no new copy).
   it.each<[string, (d: StoredDesk[]) => StoredDesk[], boolean, number]>([
     ['nothing changed', (d) => d, true, 300],
-    ['the first item edited', (d) => d.map((x, i) => (i === 0 ? { ...x, building: 'Z' } : x)), true, 299],
+    ['the first item edited', (d) => d.map((x, i) => (i === 0 ? { ...x, building: 'P' as const } : x)), true, 299],
     ['an item added at the end', (d) => [...d, { ...(d[0] as StoredDesk), pk: 1000 }], true, 300],
     ['the first item removed (a shift)', (d) => d.slice(1), true, 0],
     ['two items swapped', (d) => [d[1] as StoredDesk, d[0] as StoredDesk, ...d.slice(2)], true, 298],
@@ -61,6 +61,18 @@ describe('a reload takes over the items that did not change, and gives what a fr
     await writeFile(file, JSON.stringify([...desks, desks[10]]));
     await expect(loadState({ ...opts, previous: before })).rejects.toThrow(/at \/300\/pk: repeats pk 11 of item 10/);
   });
+
+  it('an item edited to what the model refuses (a building other than S or P) is refused, its neighbours taken over', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-'));
+    const file = path.join(dir, 'desk.json');
+    const opts = { specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 25 };
+    await writeFile(file, JSON.stringify(desks));
+    const before = await loadState(opts);
+    await writeFile(file, JSON.stringify(desks.map((x, i) => (i === 150 ? { ...x, building: 'Z' } : x))));
+    await expect(loadState({ ...opts, previous: before })).rejects.toThrow(
+      /at \/150\/building: must be equal to one of the allowed values: \["S","P"\]/,
+    );
+  });
 });
 
 describe('a reload of a large fixture (items read from their bytes) keeps the items that did not change', () => {
@@ -70,6 +82,7 @@ describe('a reload of a large fixture (items read from their bytes) keeps the it
   const many: StoredDesk[] = Array.from({ length: count }, (_, i) => ({
     ...(desks[i % desks.length] as StoredDesk),
     pk: i + 1,
+    number: `${100 + i}`,
   }));
   const lines = (d: StoredDesk[]) => `[\n${d.map((x) => JSON.stringify(x)).join(',\n')}\n]\n`;
   it.each<[string, (d: StoredDesk[]) => StoredDesk[], number]>([

@@ -1,51 +1,183 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../../src/load/spec.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { follow, isObject } from '../../../src/openapi/pointer.js';
+import { follow } from '../../../src/openapi/pointer.js';
 import { scanDocument } from '../../../src/openapi/document-scan.js';
 import { ROOT } from '../../cli-helpers.js';
-import { DOCUMENT_COLLECTIONS, SPEC } from '../../helpers.js';
+import { DOCUMENT_COLLECTIONS, FIXTURES, SPEC } from '../../helpers.js';
 
 const { doc } = await loadSpec(SPEC);
 const { operations, problems } = readOperations(doc, SPEC);
 const node = (pointer: string) => follow(doc, pointer).node as Record<string, unknown>;
+const pathItem = (p: string) => (doc.paths as Record<string, Record<string, unknown>>)[p] ?? {};
 
-describe('the authored spec against the interface document', () => {
+/**
+ * The deployment's DefaultRouter registration order (lcog-team's urls.py, as its API root lists
+ * it; /work/notes/deployment-facts.md), of which the document's 20 collections are a part.
+ */
+const DEPLOYMENT_ROUTER_ORDER = [
+  'user',
+  'groups',
+  'employee',
+  'jobtitle',
+  'unit',
+  'responsibilities',
+  'responsibilitytags',
+  'desk',
+  'deskreservation',
+  'expense-gl',
+  'expense',
+  'expense-month',
+  'expense-month-lock',
+  'expense-statement',
+  'review',
+  'signature',
+  'reviewnote',
+  'telework-fileupload',
+  'teleworkapplication',
+  'teleworksignature',
+  'securitymessage',
+  'viewedsecuritymessage',
+  'timeoffrequest',
+  'process',
+  'processinstance',
+  'role',
+  'step',
+  'stepchoice',
+  'stepinstance',
+  'workflow',
+  'workflowinstance',
+  'employeetransition',
+  'transitionchange',
+  'mealstop',
+  'log-error',
+  'fileupload',
+  'trustedip',
+];
+/** The deployment's LargeResultsSetPagination (page_size 1000, `page_size` parameter): meal stops, job titles. */
+const LARGE_PAGES = new Set(['mealstop', 'jobtitle']);
+/** What the deployment's querysets give an anonymous client beyond nothing: active desks; current reservations. */
+const ANONYMOUS_SEES = new Set(['desk', 'deskreservation']);
+/** Querysets whose anonymous answer is another model's empty queryset (`Expense.objects.none()`). */
+const ANONYMOUS_MODEL: Record<string, string> = { 'expense-statement': 'Expense', 'expense-month': 'Expense' };
+/** The deployment's model where it is not the item schema's name (its 404 "No <Model> matches"). */
+const MODEL_NAME: Record<string, string> = { responsibilitytags: 'Tag', mealstop: 'Stop', review: 'PerformanceReview' };
+
+describe('the authored spec against the interface document and the deployment', () => {
   it('is valid OpenAPI 3.1 (swagger-parser)', async () => {
     const api = (await SwaggerParser.validate(SPEC)) as { openapi: string };
     expect(api.openapi).toMatch(/^3\.1\./);
     expect(problems).toEqual([]);
   });
 
-  it('has exactly the 20 collections of §4, GET only, and the desk item path', () => {
-    expect(operations.lists.map((l) => l.path).sort()).toEqual(DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`).sort());
+  it('has the 20 collections of §4 as list paths, each with its {pk} item path, the API root, / and /favicon.ico', () => {
+    const collections = DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`);
+    expect(operations.lists.map((l) => l.path).sort()).toEqual([...collections].sort());
     expect(Object.keys(doc.paths as object).sort()).toEqual(
-      [...DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`), '/api/v1/desk/{pk}'].sort(),
+      [...collections, ...collections.map((c) => `${c}/{pk}`), '/api/', '/', '/favicon.ico'].sort(),
     );
-    for (const item of Object.values(doc.paths as Record<string, Record<string, unknown>>))
-      expect(Object.keys(item)).toEqual(['get']);
+    // The deployment's router registers them in this order; the API root lists them so.
+    expect(operations.lists.map((l) => l.resource)).toEqual(
+      DEPLOYMENT_ROUTER_ORDER.filter((r) => (DOCUMENT_COLLECTIONS as readonly string[]).includes(r)),
+    );
+    // ModelViewSets: list and create on the collection; retrieve, update, partial update, destroy on the item.
+    for (const c of collections) {
+      expect(Object.keys(pathItem(c))).toEqual(['get', 'post']);
+      expect(Object.keys(pathItem(`${c}/{pk}`))).toEqual(['parameters', 'get', 'put', 'patch', 'delete']);
+      const list = operations.routes.find((r) => r.path === c);
+      const item = operations.itemRouteOf.get(c);
+      expect([list?.kind, ...(list?.methods.keys() ?? [])]).toEqual(['list', 'GET', 'POST']);
+      expect([item?.kind, item?.path, ...(item?.methods.keys() ?? [])]).toEqual([
+        'detail',
+        `${c}/{pk}`,
+        'GET',
+        'PUT',
+        'PATCH',
+        'DELETE',
+      ]);
+      expect(operations.detailOf.get(c)?.pkIsInteger).toBe(true);
+    }
+    expect(operations.routes).toHaveLength(collections.length * 2 + 2);
+    expect(operations.customs.map((c) => [c.path, c.scope, c.djangoView])).toEqual([
+      ['/', 'view', true],
+      ['/favicon.ico', 'view', true],
+    ]);
+  });
+
+  it('the API root at /api/, DefaultRouter’s, GET only, with the collections’ formats', () => {
+    expect(Object.keys(pathItem('/api/'))).toEqual(['get']);
+    expect(operations.root).toMatchObject({ path: '/api/', operationId: 'apiRoot', anonymous: true });
+    expect(operations.root?.formats).toEqual(['json', 'api']);
+    expect(node('#/paths/~1api~1/get')['x-api-root']).toBe(true);
+    const root = node('#/components/schemas/ApiRoot');
+    expect(root).toMatchObject({ type: 'object', additionalProperties: { type: 'string', format: 'uri' } });
+  });
+
+  it.each([
+    ['/', '/api/'],
+    ['/favicon.ico', '/static/favicon.ico'],
+  ])('%s: the deployment’s Django RedirectView, 302 to %s, no authentication', (p, location) => {
+    expect(Object.keys(pathItem(p))).toEqual(['get']);
+    const view = operations.customs.find((c) => c.path === p);
+    expect(view?.djangoView).toBe(true);
+    expect(view?.anonymous).toBe(true);
+    expect(view?.success?.status).toBe('302');
+    expect(view?.success?.headers).toEqual({ location });
+    expect(node(view?.pointer ?? '').security).toEqual([]);
   });
 
   it.each(DOCUMENT_COLLECTIONS)(
-    '/api/v1/%s: operationId, tag, format (api, json) and page, the envelope, 404 {detail}',
+    '/api/v1/%s: operationId, tag, format (json, api) and page, the envelope, 401 Token, 404 {detail}, its queryset',
     (resource) => {
       const list = operations.lists.find((l) => l.resource === resource);
       expect(list).toBeDefined();
       const op = node(list?.pointer ?? '');
       expect(op.operationId).toMatch(/^list[A-Z]/);
       expect((op.tags as string[]).length).toBeGreaterThan(0);
-      expect(list?.formats).toEqual(['api', 'json']);
-      expect(Object.keys(list?.queryParams ?? {}).sort()).toEqual(['format', 'page']);
+      // The deployment's renderers in its order: JSON, then the browsable API (negotiated as text/html).
+      expect(list?.formats).toEqual(['json', 'api']);
+      expect(list?.renderers).toEqual([
+        { format: 'json', mediaType: 'application/json' },
+        { format: 'api', mediaType: 'text/html' },
+      ]);
+      expect(Object.keys(list?.queryParams ?? {}).sort()).toEqual(
+        LARGE_PAGES.has(resource) ? ['format', 'page', 'page_size'] : ['format', 'page'],
+      );
+      // AllowAny: an anonymous client may list; a bad token is 401 with WWW-Authenticate: Token.
+      expect(list?.anonymous).toBe(true);
+      expect(Object.keys(list?.responses ?? {})).toEqual(['200', '401', '404']);
+      expect(node(list?.responses['401']?.schemaPointer ?? '').required).toEqual(['detail']);
       // The 200 answer is the one generic envelope (allOf) narrowed to the resource's item.
       const schema = node(list?.responses['200']?.schemaPointer ?? '');
       const allOf = schema.allOf as Record<string, unknown>[];
       expect(allOf.some((s) => s.$ref === '#/components/schemas/ListEnvelope')).toBe(true);
       expect(list?.responses['404']?.schemaPointer).toBeDefined();
       expect(node(list?.responses['404']?.schemaPointer ?? '').required).toEqual(['detail']);
+      // What the deployment's queryset shows an anonymous client, and the model its 404 names.
+      expect(list?.queryset.anonymous).toBe(ANONYMOUS_SEES.has(resource) ? 'all' : 'none');
+      expect(list?.queryset.anonymousModel).toBe(ANONYMOUS_MODEL[resource]);
+      expect(list?.modelName).toBe(MODEL_NAME[resource] ?? list?.itemName);
+      // Its writes: create on the list, update, partial update and destroy on the item.
+      expect(operations.writes.filter((w) => w.collectionPath === list?.path).map((w) => [w.method, w.target])).toEqual(
+        [
+          ['POST', 'list'],
+          ['PUT', 'detail'],
+          ['PATCH', 'detail'],
+          ['DELETE', 'detail'],
+        ],
+      );
     },
   );
+
+  it('the large pagination class: page_size, 1,000 by default, no maximum', () => {
+    for (const resource of LARGE_PAGES) {
+      const list = operations.lists.find((l) => l.resource === resource);
+      expect(node(list?.queryParams.page_size ?? '')).toEqual({ type: 'integer', minimum: 1, default: 1000 });
+    }
+  });
 
   it('the envelope: count >= 0, next and previous absolute uri or null, all four required (§2.1)', () => {
     const env = node('#/components/schemas/ListEnvelope');
@@ -56,7 +188,7 @@ describe('the authored spec against the interface document', () => {
       expect(props[link]).toMatchObject({ type: ['string', 'null'], format: 'uri' });
   });
 
-  it('the desk (§2.2): nine required fields with their shapes', () => {
+  it('the desk (§2.2): nine required fields with their shapes, the deployment’s model where §2.2 is silent', () => {
     const desk = node('#/components/schemas/Desk');
     expect(desk.required).toEqual([
       'url',
@@ -70,16 +202,72 @@ describe('the authored spec against the interface document', () => {
       'held_today',
     ]);
     const p = desk.properties as Record<string, Record<string, unknown>>;
-    expect(p.url).toMatchObject({ type: 'string', format: 'uri' });
-    expect(p.pk).toMatchObject({ type: 'integer' });
-    expect(p.building).toMatchObject({ type: 'string', pattern: '^[A-Z]$' });
-    expect(p.floor).toMatchObject({ type: 'integer' });
-    expect(p.number).toMatchObject({ type: 'string', pattern: '^[0-9]+[A-Za-z]*$' });
+    expect(Object.keys(p)).toEqual(desk.required);
+    expect(p.url).toMatchObject({ type: 'string', format: 'uri', readOnly: true });
+    expect(new RegExp(p.url?.pattern as string).test('https://api.team.lcog.org/api/v1/desk/12?format=api')).toBe(true);
+    expect(p.pk).toMatchObject({ type: 'integer', readOnly: true });
+    // "A single upper-case letter" (§2.2); the deployment's choices: S (Schaefers), P (Park Place).
+    expect(p.building).toMatchObject({ type: 'string', enum: ['S', 'P'] });
+    // PositiveSmallIntegerField on PostgreSQL.
+    expect(p.floor).toMatchObject({ type: 'integer', minimum: 0, maximum: 32767 });
+    // Digits, then letters (§2.2); CharField(max_length=10).
+    expect(p.number).toMatchObject({ type: 'string', pattern: '^[0-9]+[A-Za-z]*$', maxLength: 10 });
     for (const flag of ['active', 'lead', 'ergonomic', 'held_today'])
       expect(p[flag]).toMatchObject({ type: 'boolean' });
+    // A property of the model, read-only in the serializer.
+    expect(p.held_today).toMatchObject({ readOnly: true, 'x-computed': true });
     const detail = operations.detailOf.get('/api/v1/desk');
     expect(detail?.itemPointer).toBe('#/components/schemas/Desk');
     expect(detail?.pkIsInteger).toBe(true);
+    // The viewset's queryset: active desks, Meta.ordering building, floor, number.
+    const list = operations.lists.find((l) => l.resource === 'desk');
+    expect(list?.queryset.filter).toEqual({ active: true });
+    expect(list?.queryset.ordering).toEqual([
+      { field: 'building', desc: false },
+      { field: 'floor', desc: false },
+      { field: 'number', desc: false },
+    ]);
+  });
+
+  it('a desk as written (DeskRequest): the model’s fields, number required and unique, its defaults', () => {
+    const req = node('#/components/schemas/DeskRequest');
+    expect(req.required).toEqual(['number']);
+    const p = req.properties as Record<string, Record<string, unknown>>;
+    expect(Object.keys(p).sort()).toEqual(['active', 'building', 'ergonomic', 'floor', 'lead', 'number']);
+    expect(p.building).toMatchObject({ enum: ['S', 'P'], default: 'S' });
+    expect(p.building?.['x-enum-descriptions']).toEqual(['Schaefers', 'Park Place']);
+    expect(p.floor).toMatchObject({ type: 'integer', minimum: 0, maximum: 32767, default: 1 });
+    expect(p.number).toMatchObject({ type: 'string', maxLength: 10, 'x-unique': true });
+    expect([p.active?.default, p.lead?.default, p.ergonomic?.default]).toEqual([true, false, false]);
+    const desk = operations.writes.filter((w) => w.collectionPath === '/api/v1/desk');
+    expect(desk.map((w) => [w.method, w.bodyPointer, Object.keys(w.responses)[0]])).toEqual([
+      ['POST', '#/components/schemas/DeskRequest', '201'],
+      ['PUT', '#/components/schemas/DeskRequest', '200'],
+      ['PATCH', '#/components/schemas/DeskRequest', '200'],
+      ['DELETE', undefined, '204'],
+    ]);
+    // DRF's parsers: JSON, form, multipart.
+    expect(desk[0]?.bodyTypes).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data',
+    ]);
+    expect(Object.keys(node(`${desk[0]?.pointer ?? ''}/responses/201`).headers as object)).toEqual(['Location']);
+  });
+
+  it('the bundled desks: 192 of the deployment, 178 Schaefers and 12 Park Place active, 2 inactive, numbers unique', () => {
+    const desks = JSON.parse(readFileSync(path.join(FIXTURES, 'desk.json'), 'utf8')) as {
+      building: string;
+      number: string;
+      active: boolean;
+    }[];
+    const count = (f: (d: (typeof desks)[number]) => boolean) => desks.filter(f).length;
+    expect(desks).toHaveLength(192);
+    expect(count((d) => d.active && d.building === 'S')).toBe(178);
+    expect(count((d) => d.active && d.building === 'P')).toBe(12);
+    expect(count((d) => !d.active)).toBe(2);
+    expect(new Set(desks.map((d) => d.number)).size).toBe(192);
+    expect(desks.every((d) => d.number.length <= 10 && /^[0-9]+[A-Za-z]*$/.test(d.number))).toBe(true);
   });
 
   it('the 19 other items: one named schema each, an object with no invented field', () => {
@@ -91,18 +279,39 @@ describe('the authored spec against the interface document', () => {
       expect(item.type).toBe('object');
       expect(item.properties).toBeUndefined();
       expect(item.required).toBeUndefined();
+      expect(operations.detailOf.get(list.path)?.itemPointer).toBe(list.itemPointer);
     }
     expect(new Set(others.map((l) => l.itemName)).size).toBe(19);
   });
 
-  it('names production and staging through a {base_url} variable, and declares the 405 of DRF', () => {
-    const servers = doc.servers as { url: string; description: string; variables?: Record<string, unknown> }[];
-    expect(
-      servers
-        .filter((s) => s.url === '{base_url}' && isObject(s.variables?.base_url))
-        .map((s) => s.description.split('.')[0]),
-    ).toEqual(['Production deployment', 'Staging deployment']);
-    expect(node('#/components/responses/MethodNotAllowed').headers).toHaveProperty('Allow');
+  it('names the production and staging deployments by their hosts (§9.2), and the stub', () => {
+    const servers = doc.servers as { url: string; description: string }[];
+    expect(servers.map((s) => [s.url, s.description.split(' (')[0]])).toEqual([
+      ['https://api.team.lcog.org', 'Production deployment'],
+      ['https://api.team-staging.lcog.org', 'Staging deployment'],
+      ['http://127.0.0.1:4010', 'This stub, as `npm start` runs it.'],
+    ]);
+  });
+
+  it('authenticates as the deployment: AllowAny, TokenAuthentication then SessionAuthentication, 401 Token', () => {
+    expect(doc.security).toEqual([{}, { tokenAuth: [] }, { sessionAuth: [] }]);
+    expect(node('#/components/securitySchemes/tokenAuth')).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      'x-token-keyword': 'Token',
+    });
+    expect(node('#/components/securitySchemes/sessionAuth')).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'sessionid',
+    });
+    const unauthorized = node('#/components/responses/Unauthorized');
+    expect(unauthorized.headers).toMatchObject({ 'WWW-Authenticate': { schema: { const: 'Token' } } });
+    // Every DRF operation declares the 401, the Django views none.
+    for (const op of [...operations.all, ...operations.writes]) expect(op.responses['401']).toBeDefined();
+    expect(operations.root && node(operations.root.pointer).responses).toHaveProperty('401');
+    for (const view of operations.customs) expect(view.responses['401']).toBeUndefined();
   });
 });
 
