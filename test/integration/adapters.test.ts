@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { http as mswHttp, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -5,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetchHandler, type HandlerOptions } from '../../src/adapters/fetch.js';
 import { createHandlers } from '../../src/adapters/msw.js';
 import type { StubConfig } from '../../src/server/config.js';
-import { listen, makeApp, stateFor, testConfig } from '../helpers.js';
+import { FIXTURES, listen, makeApp, stateFor, testConfig } from '../helpers.js';
 
 /**
  * One corpus, three adapters over the one core (issue #12 §4): the HTTP server (real HTTP), the
@@ -119,11 +120,14 @@ async function corpus(): Promise<Case[]> {
   }
   const desk = '/api/v1/desk';
   const extra: Case[] = [
-    { name: 'the API root', path: '/api/v1/' },
-    { name: 'the API root, format=api', path: '/api/v1/?format=api' },
-    { name: 'the API root without its slash (APPEND_SLASH)', path: '/api/v1?page=2' },
-    { name: 'the API root, .json suffix', path: '/api/v1/.json' },
-    { name: 'the API root, POST', method: 'POST', path: '/api/v1/', headers: JSON_BODY, body: '{}' },
+    { name: 'the API root', path: '/api/' },
+    { name: 'the API root, format=api', path: '/api/?format=api' },
+    { name: 'the API root without its slash (APPEND_SLASH)', path: '/api?page=2' },
+    { name: 'the API root, .json suffix', path: '/api/.json' },
+    { name: 'the API root, POST', method: 'POST', path: '/api/', headers: JSON_BODY, body: '{}' },
+    { name: 'no API root at /api/v1/ (the router is mounted at /api/)', path: '/api/v1/' },
+    { name: 'the site root (a Django redirect to the API root)', path: '/' },
+    { name: 'the favicon (a Django redirect)', path: '/favicon.ico' },
     { name: 'an unknown collection', path: '/api/v1/nosuch' },
     { name: 'a collection with a trailing slash', path: `${desk}/` },
     { name: 'a path in another spelling', path: '/api/v1/d%65sk?format=api' },
@@ -144,6 +148,9 @@ async function corpus(): Promise<Case[]> {
     { name: 'Accept: */*', path: desk, headers: { accept: '*/*' } },
     { name: 'Basic credentials the stub does not hold', path: desk, headers: { authorization: 'Basic dXNlcjpwYXNz' } },
     { name: 'Basic without credentials', path: desk, headers: { authorization: 'Basic' } },
+    { name: 'a token', path: '/api/v1/employee', headers: { authorization: 'Token abc123' } },
+    { name: 'a token header without its key', path: desk, headers: { authorization: 'Token' } },
+    { name: 'a token with spaces', path: desk, headers: { authorization: 'Token a b' } },
     {
       name: 'a cross-origin request (CORS)',
       path: `${desk}?format=api`,
@@ -223,7 +230,7 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
   it('the corpus covers every collection, pages, details, scenarios, methods and errors', async () => {
     expect(cases.length).toBeGreaterThan(400);
     const statuses = new Set(answers.server.map((a) => a.status));
-    for (const s of [200, 204, 301, 400, 403, 404, 405, 406, 500, 502])
+    for (const s of [200, 201, 204, 301, 302, 400, 401, 403, 404, 405, 406, 500, 502])
       expect(statuses, `a ${s} in the corpus`).toContain(s);
   });
 
@@ -249,13 +256,20 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
     const desk = cases.findIndex((c) => c.name === 'desk: format=api');
     expect(answers.msw[desk]?.headers).toMatchObject({
       'content-type': 'application/json',
-      allow: 'GET, HEAD, OPTIONS',
+      allow: 'GET, POST, HEAD, OPTIONS',
       vary: 'Accept, Cookie',
     });
+    // The deployment's desk queryset: the active desks.
+    const active = JSON.parse(readFileSync(`${FIXTURES}/desk.json`, 'utf8')) as { active: boolean }[];
     expect(JSON.parse(answers.msw[desk]?.body ?? '{}')).toMatchObject({
-      count: 45,
+      count: active.filter((d) => d.active).length,
       next: `${origin}/api/v1/desk?format=api&page=2`,
     });
+    const root = answers.msw[cases.findIndex((c) => c.name === 'the API root, format=api')];
+    expect(root?.headers).toMatchObject({ 'content-type': 'application/json', allow: 'GET, HEAD, OPTIONS' });
+    expect(JSON.parse(root?.body ?? '{}')).toMatchObject({ 'v1/desk': `${origin}/api/v1/desk?format=api` });
+    const site = answers.msw[cases.findIndex((c) => c.name.startsWith('the site root'))];
+    expect(site).toMatchObject({ status: 302, headers: { location: '/api/' }, body: '' });
   });
 });
 
@@ -268,8 +282,8 @@ describe('a base URL, and the scheme of the request', () => {
     { name: 'list', path: '/api/v1/desk?format=api&page=2' },
     { name: 'detail', path: '/api/v1/desk/3?format=api' },
     { name: 'an unknown desk', path: '/api/v1/desk/999999' },
-    { name: 'the API root', path: '/api/v1/' },
-    { name: 'without the slash', path: '/api/v1' },
+    { name: 'the API root', path: '/api/' },
+    { name: 'without the slash', path: '/api' },
     { name: 'OPTIONS', method: 'OPTIONS', path: '/api/v1/desk' },
   ];
 
@@ -372,9 +386,24 @@ describe('the MSW handlers take only the service', () => {
     try {
       const text = async (url: string) => (await fetch(url)).text();
       expect(await text('http://app.example/docs')).toBe('next handler: /docs');
-      expect(await text('http://app.example/api/v2/desk')).toBe('next handler: /api/v2/desk');
-      expect(await text('http://app.example/api/v1foo')).toBe('next handler: /api/v1foo');
-      expect(await text('http://app.example/')).toBe('next handler: /');
+      expect(await text('http://app.example/apifoo')).toBe('next handler: /apifoo');
+      expect(await text('http://app.example/apis/v1/desk')).toBe('next handler: /apis/v1/desk');
+      expect(await text('http://app.example/index.html')).toBe('next handler: /index.html');
+      // Below /api/ is the deployment's (its router is mounted there): an unknown path is its 404.
+      for (const url of ['http://app.example/api/v2/desk', 'http://app.example/api/v1foo']) {
+        const other = await fetch(url);
+        expect(other.status, url).toBe(404);
+        expect(await other.text(), url).toContain('<h1>Not Found</h1>');
+      }
+      // The spec routes / and /favicon.ico too (x-django-view): the deployment's redirects.
+      for (const [url, location] of [
+        ['http://app.example/', '/api/'],
+        ['http://app.example/favicon.ico', '/static/favicon.ico'],
+      ]) {
+        const res = await fetch(url as string, { redirect: 'manual' });
+        expect(res.status, url).toBe(302);
+        expect(res.headers.get('location'), url).toBe(location);
+      }
       expect(JSON.parse(await text('http://app.example/api/v1/desk/3'))).toMatchObject({ pk: 3 });
     } finally {
       msw.close();

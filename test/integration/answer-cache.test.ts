@@ -189,11 +189,13 @@ describe('the answer cache writes exactly what Fastify wrote', () => {
     await writeFile(
       path.join(dir, 'desk.json'),
       JSON.stringify([
-        { pk: 1, building: 'Z', floor: 1, number: '1', active: true, lead: true, ergonomic: true, held_today: true },
+        { pk: 1, building: 'P', floor: 1, number: '999z', active: true, lead: true, ergonomic: true, held_today: true },
       ]),
     );
     holder.current = await loadState({ ...stateOptions(config), fixturesDir: dir });
-    expect((await raw(base, '/api/v1/desk', 'GET', { host: 'a.example' })).body).toContain('"count":1,');
+    const fresh = (await raw(base, '/api/v1/desk', 'GET', { host: 'a.example' })).body;
+    expect(fresh).toContain('"count":1,');
+    expect(fresh).toContain('"number":"999z"');
     await app.close();
   });
 });

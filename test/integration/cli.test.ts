@@ -85,7 +85,8 @@ describe('the command line', () => {
     await fetch(`${url}/api/v1/nosuch`);
     // A page, and two requests a page leaves to the service: one line each too.
     await fetch(`${url}/docs`);
-    await fetch(`${url}/`);
+    // Not a browser: the deployment's redirect to the API root (not followed, so one line).
+    expect((await fetch(`${url}/`, { redirect: 'manual' })).headers.get('location')).toBe('/api/');
     await fetch(`${url}/docs/nosuch.js`);
     await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGTERM');
@@ -94,7 +95,7 @@ describe('the command line', () => {
     expect(lines.filter((l) => /GET \/api\/v1\/desk\?format=api 200 [\d.]+ms/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => /GET \/api\/v1\/nosuch 404 [\d.]+ms/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / GET \/docs 200 [\d.]+ms$/.test(l))).toHaveLength(1);
-    expect(lines.filter((l) => / GET \/ 404 [\d.]+ms$/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / GET \/ 302 [\d.]+ms$/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / GET \/docs\/nosuch\.js 404 [\d.]+ms$/.test(l))).toHaveLength(1);
     expect(output()).not.toContain('\u001b[');
   });

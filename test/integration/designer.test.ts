@@ -10,7 +10,7 @@ import { loadState } from '../../src/load/state.js';
 import { buildApp, type StateHolder } from '../../src/server/app.js';
 import { stateOptions } from '../../src/server/config.js';
 import { runCli, startCli } from '../cli-helpers.js';
-import { listen, SPEC, testConfig } from '../helpers.js';
+import { DOCUMENT_COLLECTIONS, listen, SPEC, testConfig } from '../helpers.js';
 
 const DESIGNER = fileURLToPath(new URL('../fixtures/designer/', import.meta.url));
 const SPEC_FILE = `${DESIGNER}openapi.yaml`;
@@ -318,7 +318,7 @@ describe('what the designer is told', () => {
     }
   });
 
-  it('an item path whose items carry no lookup field is a warning naming the schema and the file', async () => {
+  it('items that carry no lookup field are rows all the same: addressable at their row pk, no warning', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'designer-'));
     await cp(DESIGNER, dir, { recursive: true });
     const file = path.join(dir, 'openapi.yaml');
@@ -328,16 +328,32 @@ describe('what the designer is told', () => {
     doc.components.schemas.Employee = { required: ['name'], properties: { name: { type: 'string' } } };
     const { stringify } = await import('yaml');
     await writeFile(file, stringify(doc));
-    await writeFile(path.join(dir, 'fixtures', 'employee.json'), JSON.stringify([{ name: 'Ada' }]));
-    const state = await loadState({
-      specFile: file,
-      fixturesDir: path.join(dir, 'fixtures'),
-      seed: 1,
-      defaultGenerateCount: 2,
-    });
-    expect(state.warnings.map((w) => `${w.file} ${w.pointer}: ${w.reason}`).join('\n')).toMatch(
-      /openapi\.yaml \/components\/schemas\/Employee: the items of \/api\/v1\/employee\/\{id\} carry no "id", "pk" or "id" field/,
-    );
+    await writeFile(path.join(dir, 'fixtures', 'employee.json'), JSON.stringify([{ name: 'Ada' }, { name: 'Grace' }]));
+    const config = testConfig({ specFile: file, fixturesDir: path.join(dir, 'fixtures'), seed: 1 });
+    const state = await loadState(stateOptions(config));
+    // The warnings are the designer fixture's own two (an unused fixture, a parameter not applied).
+    expect(state.warnings.map((w) => w.reason)).toEqual([
+      expect.stringMatching(/^no collection of the spec reads this fixture/),
+      expect.stringMatching(/^query parameter "colour" of listDesks is not applied/),
+    ]);
+    // Django's AutoField numbers the rows of a fixture loaded in order: 1, 2, ...; the pk is not shown.
+    const app = await buildApp(config, { current: state });
+    try {
+      const list = await app.inject({ url: '/api/v1/employee' });
+      expect(list.json()).toEqual({
+        count: 2,
+        next: null,
+        previous: null,
+        results: [{ name: 'Ada' }, { name: 'Grace' }],
+      });
+      expect((await app.inject({ url: '/api/v1/employee/1' })).json()).toEqual({ name: 'Ada' });
+      expect((await app.inject({ url: '/api/v1/employee/2' })).json()).toEqual({ name: 'Grace' });
+      const none = await app.inject({ url: '/api/v1/employee/3' });
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toEqual({ detail: 'No Employee matches the given query.' });
+    } finally {
+      await app.close();
+    }
   });
 
   it("x-stub-fixture keeps a collection's data when its path is renamed", async () => {
@@ -382,13 +398,21 @@ describe('what the designer is told', () => {
     );
   });
 
-  it('the bundled spec still declares GET only', async () => {
+  it("the bundled spec declares the deployment's ModelViewSets, its API root and its two Django views", async () => {
     const doc = parse(await readFile(SPEC, 'utf8')) as { paths: Record<string, Record<string, unknown>> };
-    for (const [p, item] of Object.entries(doc.paths))
-      expect(
-        Object.keys(item).filter((k) => k !== 'parameters'),
-        p,
-      ).toEqual(['get']);
+    const lists: string[] = [];
+    for (const [p, item] of Object.entries(doc.paths)) {
+      const methods = Object.keys(item).filter((k) => k !== 'parameters');
+      if (['/', '/favicon.ico', '/api/'].includes(p)) expect(methods, p).toEqual(['get']);
+      else if (p.endsWith('/{pk}')) expect(methods, p).toEqual(['get', 'put', 'patch', 'delete']);
+      else {
+        expect(methods, p).toEqual(['get', 'post']);
+        lists.push(p);
+      }
+    }
+    expect(lists.sort()).toEqual(DOCUMENT_COLLECTIONS.map((r) => `/api/v1/${r}`).sort());
+    for (const p of lists) expect(Object.keys(doc.paths)).toContain(`${p}/{pk}`);
+    expect(Object.keys(doc.paths)).toHaveLength(2 * DOCUMENT_COLLECTIONS.length + 3);
   });
 
   it('--spec or --fixtures naming nothing is an error (exit 2)', async () => {

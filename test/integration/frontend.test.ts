@@ -107,25 +107,79 @@ describe('the spec, the docs and the index, served', () => {
     expect(res.body).not.toContain('"dependencies"');
   });
 
-  it('/ is an index for a browser; to anything else, what the service has there (nothing: 404)', async () => {
+  it('/ is an index for a browser; to anything else, what the deployment has there (a 302 to /api/)', async () => {
     const html = await app.inject({ url: '/', headers: { accept: 'text/html,application/xhtml+xml', host: 'h' } });
     expect(html.headers['content-type']).toMatch(/^text\/html/);
     expect(html.body).toContain('href="/docs"');
     for (const r of DOCUMENT_COLLECTIONS) expect(html.body).toContain(`href="http://h/api/v1/${r}?format=api"`);
-    const api = await app.inject({ url: '/', headers: { accept: 'application/json' } });
-    expect(api.statusCode).toBe(404);
-    expect(api.body).toContain('<h1>Not Found</h1>');
+    for (const accept of ['application/json', undefined]) {
+      const api = await app.inject({ url: '/', headers: accept === undefined ? {} : { accept } });
+      // Django's RedirectView, not a DRF view: no negotiation, an empty text/html answer.
+      expect(api.statusCode).toBe(302);
+      expect(api.headers.location).toBe('/api/');
+      expect(api.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(api.body).toBe('');
+    }
   });
 
-  it("/api/v1/ is DefaultRouter's API root: every collection's url, in the document's order", async () => {
-    const root = await app.inject({ url: '/api/v1/?format=api', headers: { host: 'h' } });
+  it("/api/ is DefaultRouter's API root: every collection's url, in the deployment's registration order", async () => {
+    // The deployment's router registers these prefixes in this order (deployment-facts.md); the root
+    // lists those of the document's 20 collections.
+    const registered = [
+      'user',
+      'groups',
+      'employee',
+      'jobtitle',
+      'unit',
+      'responsibilities',
+      'responsibilitytags',
+      'desk',
+      'deskreservation',
+      'expense-gl',
+      'expense',
+      'expense-month',
+      'expense-month-lock',
+      'expense-statement',
+      'review',
+      'signature',
+      'reviewnote',
+      'telework-fileupload',
+      'teleworkapplication',
+      'teleworksignature',
+      'securitymessage',
+      'viewedsecuritymessage',
+      'timeoffrequest',
+      'process',
+      'processinstance',
+      'role',
+      'step',
+      'stepchoice',
+      'stepinstance',
+      'workflow',
+      'workflowinstance',
+      'employeetransition',
+      'transitionchange',
+      'mealstop',
+      'log-error',
+      'fileupload',
+      'trustedip',
+    ];
+    const expected = registered.filter((r) => (DOCUMENT_COLLECTIONS as readonly string[]).includes(r));
+    expect(new Set(expected)).toEqual(new Set(DOCUMENT_COLLECTIONS));
+    const root = await app.inject({ url: '/api/?format=api', headers: { host: 'h' } });
     expect(root.statusCode).toBe(200);
     expect(root.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(Object.entries(root.json() as Record<string, string>)).toEqual(
-      DOCUMENT_COLLECTIONS.map((r) => [r, `http://h/api/v1/${r}?format=api`]),
+      expected.map((r) => [`v1/${r}`, `http://h/api/v1/${r}?format=api`]),
     );
-    const redirect = await app.inject({ url: '/api/v1?format=api' });
+    const redirect = await app.inject({ url: '/api?format=api' });
     expect(redirect.statusCode).toBe(301);
-    expect(redirect.headers.location).toBe('/api/v1/?format=api');
+    expect(redirect.headers.location).toBe('/api/?format=api');
+    // The router is mounted at /api/: /api/v1/ is no path of it (Django's 404 page).
+    for (const url of ['/api/v1/', '/api/v1']) {
+      const none = await app.inject({ url });
+      expect(none.statusCode).toBe(404);
+      expect(none.body).toContain('<h1>Not Found</h1>');
+    }
   });
 });

@@ -112,9 +112,12 @@ describe('scenarios per request, Prism-compatible (Prefer header and __ query pa
     },
   );
 
-  it('the codes offered are the declared ones', async () => {
+  it('the codes offered are the declared ones, then those the deployment answers anywhere, each once', async () => {
     const body = (await get('/api/v1/desk', 'code=418')).json() as { available: { codes: string[] } };
-    expect(body.available.codes).toEqual(['200', '404']);
+    // 200, 401, 404 declared (401 the token's); 403, 500, 502, 503, 504 answered without declaration.
+    expect(body.available.codes).toEqual(['200', '401', '404', '403', '500', '502', '503', '504']);
+    for (const code of body.available.codes)
+      expect((await get('/api/v1/desk', `code=${code}`)).statusCode).toBe(Number(code));
   });
 
   it('a declared code without example is generated from its schema', async () => {
@@ -155,7 +158,10 @@ describe('--validate-requests', () => {
     expect(res.headers['content-type']).toBe('application/problem+json');
     const body = res.json() as { validation: { location: string; message: string }[] };
     expect(new Set(body.validation.map((v) => v.location))).toEqual(new Set(['query.format', 'query.page']));
-    expect(body.validation.some((v) => v.location === 'query.format' && /api.*json/.test(v.message))).toBe(true);
+    // The deployment's renderers, in its order: JSON, then the browsable API.
+    expect(body.validation.find((v) => v.location === 'query.format')?.message).toBe(
+      'must be equal to one of the allowed values: ["json","api"]',
+    );
     expect(body.validation.some((v) => v.location === 'query.page')).toBe(true);
     expect((await app.inject({ url: '/api/v1/desk?page=0' })).statusCode).toBe(400);
   });

@@ -31,9 +31,17 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
       'a schema violation',
       async (w: { fixtures: string }) =>
         editDesks(w.fixtures, (d) => {
-          (d[3] as Record<string, unknown>).building = 'AB';
+          (d[3] as Record<string, unknown>).building = 'Z';
         }),
-      /fixtures\/desk\.json at \/3\/building: must match pattern "\^\[A-Z\]\$"/,
+      /fixtures\/desk\.json at \/3\/building: must be equal to one of the allowed values: \["S","P"\]/,
+    ],
+    [
+      'a number longer than the model allows',
+      async (w: { fixtures: string }) =>
+        editDesks(w.fixtures, (d) => {
+          (d[4] as Record<string, unknown>).number = '12345678901';
+        }),
+      /fixtures\/desk\.json at \/4\/number: must NOT have more than 10 characters/,
     ],
     [
       'a number stored as an integer',

@@ -27,6 +27,8 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
   const log: string[] = [];
   const files = { spec: '', deskSchema: '', items: '', desks: '', types: '' };
   let original: StoredDesk[];
+  /** The desk the first test moves from Schaefers to Park Place: the fixture's first active one in S. */
+  let moved: StoredDesk;
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'stub-watch-'));
@@ -38,10 +40,13 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
     files.desks = path.join(dir, 'fixtures', 'desk.json');
     files.types = path.join(dir, 'openapi.d.ts');
     original = JSON.parse(await readFile(files.desks, 'utf8')) as StoredDesk[];
+    moved = original.find((d) => d.active && d.building === 'S') as StoredDesk;
     const config = testConfig({
       specFile: files.spec,
       fixturesDir: path.join(dir, 'fixtures'),
       watch: true,
+      // One page holds every desk: the last test reads each state whole.
+      pageSize: 1000,
       typesFile: files.types,
     });
     holder = { current: await loadState(stateOptions(config)) };
@@ -59,10 +64,18 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
   });
 
   const desks = async () => (await app.inject({ url: '/api/v1/desk' })).json() as DeskList;
+  const buildingOfMoved = async () =>
+    ((await app.inject({ url: `/api/v1/desk/${moved.pk}` })).json() as StoredDesk).building;
+  /** The desks the deployment lists: the active ones. */
+  const listed = () => original.filter((d) => d.active);
 
   it('picks up a fixture edit', async () => {
-    await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 0 ? { ...d, building: 'Z' } : d))));
-    await until(async () => (await desks()).results[0]?.building === 'Z', 'the edited desk');
+    expect(await buildingOfMoved()).toBe('S');
+    await writeFile(files.desks, JSON.stringify(original.map((d) => (d === moved ? { ...d, building: 'P' } : d))));
+    await until(async () => (await buildingOfMoved()) === 'P', 'the edited desk');
+    // Listed with Park Place's desks now, which come first (ordering: building, floor, number).
+    const results = (await desks()).results;
+    expect(results.findIndex((d) => d.pk === moved.pk)).toBeLessThan(results.findIndex((d) => d.building === 'S'));
   });
 
   it('picks up an edit to a $ref-ed file: describing Employee fields makes its data appear, and the types follow', async () => {
@@ -74,10 +87,15 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
         'Employee:\n  type: object\n  required: [name]\n  properties:\n    name:\n      type: string\n',
       ),
     );
-    await until(
-      async () => ((await app.inject({ url: '/api/v1/employee' })).json() as DeskList).count === 25,
-      'generated employees',
-    );
+    // The deployment's employee queryset holds nothing for an anonymous client: ask with a token.
+    const employees = async (authorization?: string) =>
+      (
+        (
+          await app.inject({ url: '/api/v1/employee', headers: authorization ? { authorization } : {} })
+        ).json() as DeskList
+      ).count;
+    await until(async () => (await employees('Token watch')) === 25, 'generated employees');
+    expect(await employees()).toBe(0);
     await until(
       async () =>
         (await readFile(files.types, 'utf8').catch(() => '')).includes('Employee: {\n            name: string;'),
@@ -104,7 +122,7 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
       'the last good state kept',
     );
     expect(log.slice(before).join('\n')).toMatch(/desk\.yaml at line \d+:\d+/);
-    expect((await desks()).count).toBe(original.length);
+    expect((await desks()).count).toBe(listed().length);
 
     const before2 = log.length;
     await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 1 ? { ...d, number: 12 } : d))));
@@ -116,11 +134,15 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
     expect((await app.inject({ url: '/api/v1/desk' })).statusCode).toBe(200);
 
     await writeFile(files.desks, JSON.stringify(original));
-    await until(async () => (await desks()).results[0]?.building === original[0]?.building, 'the valid edit');
+    await until(async () => (await buildingOfMoved()) === 'S', 'the valid edit');
   });
 
   it('no request fails or sees half a state while files change', async () => {
-    const small = original.slice(0, 10).map((d) => ({ ...d, building: 'Q' }));
+    // Ten desks on a floor no original desk is on: a page mixing the two states shows both floors.
+    const small = listed()
+      .slice(0, 10)
+      .map((d) => ({ ...d, floor: 999 }));
+    expect(original.some((d) => d.floor === 999)).toBe(false);
     let stop = false;
     const seen = new Set<number>();
     const failures: string[] = [];
@@ -130,9 +152,9 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
         if (res.statusCode !== 200) failures.push(`${res.statusCode} ${res.body}`);
         const body = res.json() as DeskList;
         seen.add(body.count);
-        const buildings = new Set(body.results.map((d) => d.building === 'Q'));
-        if (body.results.length !== body.count || buildings.size > 1)
-          failures.push(`mixed state: ${body.count} ${[...buildings]}`);
+        const marked = new Set(body.results.map((d) => d.floor === 999));
+        if (body.results.length !== body.count || marked.size > 1)
+          failures.push(`mixed state: ${body.count} ${[...marked]}`);
         await new Promise((r) => setImmediate(r));
       }
     };
@@ -141,13 +163,13 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
       const next = i % 2 === 0 ? small : original;
       await writeFile(files.desks, JSON.stringify(next));
       // Each state is seen before the next edit: a reload takes a few hundred ms on a busy machine.
-      await until(async () => (await desks()).count === next.length, `state ${i}`);
+      await until(async () => (await desks()).count === (i % 2 === 0 ? small.length : listed().length), `state ${i}`);
     }
     await watcher.idle();
     await new Promise((r) => setTimeout(r, 300));
     stop = true;
     await Promise.all(loops);
     expect(failures).toEqual([]);
-    expect(seen).toEqual(new Set([10, original.length]));
+    expect(seen).toEqual(new Set([10, listed().length]));
   });
 });

@@ -36,7 +36,8 @@ export function declaredAnswer(view: View, op: AnyOperation, scenario: Scenario,
     if (status === 500) return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
     if (status === 502 || status === 503 || status === 504) return gatewayPage(status);
     return impossible(`${op.operationId} declares no ${status} response`, {
-      codes: [...Object.keys(op.responses), '401', '403', '500', '502', '503', '504'],
+      // Each once: a declared 401 (the token's) is not offered twice.
+      codes: [...new Set([...Object.keys(op.responses), '401', '403', '500', '502', '503', '504'])],
     });
   }
   const names = Object.keys(declared.examples);
