@@ -12,7 +12,7 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\
  * The service's requests, as msw matches a RegExp (against the request's origin and path): under
  * the first segment of any path the spec routes (`/api` and below, in any spelling the core
  * decodes) or the stub's own `/__stub/` paths; on `baseUrl`'s origin and below its path when one
- * is given, on any origin otherwise.
+ * is given, on any origin otherwise (the site's own Django views, such as `/`, then left out).
  */
 function servicePattern(paths: readonly string[], baseUrl: string | undefined): RegExp {
   const base = parseBaseUrl(baseUrl);
@@ -38,8 +38,12 @@ export function createHandlers(options: HandlerOptions = {}): HttpHandler[] {
  * `reset()`) a test then uses: `const stub = createFetchHandler(); server.use(...createHandlersWith(stub))`.
  */
 export function createHandlersWith(handle: FetchHandler, baseUrl?: string): HttpHandler[] {
+  // A plain Django view of the site (`/`, `/favicon.ico`) is the API host's, not the app's: on any
+  // origin it would take the app's own `/` and icon, so it is matched on `baseUrl`'s origin only.
+  const siteView = (r: (typeof handle.model.operations.routes)[number]) =>
+    [...r.methods.values()].every((op) => op.kind === 'custom' && op.djangoView);
   const paths = [
-    ...handle.model.operations.routes.map((r) => r.path),
+    ...handle.model.operations.routes.filter((r) => baseUrl !== undefined || !siteView(r)).map((r) => r.path),
     ...handle.model.router.roots.map((r) => r.prefix),
   ];
   return [http.all(servicePattern(paths, baseUrl), ({ request }) => handle(request))];

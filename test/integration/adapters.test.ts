@@ -395,15 +395,10 @@ describe('the MSW handlers take only the service', () => {
         expect(other.status, url).toBe(404);
         expect(await other.text(), url).toContain('<h1>Not Found</h1>');
       }
-      // The spec routes / and /favicon.ico too (x-django-view): the deployment's redirects.
-      for (const [url, location] of [
-        ['http://app.example/', '/api/'],
-        ['http://app.example/favicon.ico', '/static/favicon.ico'],
-      ]) {
-        const res = await fetch(url as string, { redirect: 'manual' });
-        expect(res.status, url).toBe(302);
-        expect(res.headers.get('location'), url).toBe(location);
-      }
+      // The spec routes / and /favicon.ico too (x-django-view), but on any origin they are the
+      // app's own: left to the next handler (with a baseUrl, the deployment's redirects: below).
+      expect(await text('http://app.example/')).toBe('next handler: /');
+      expect(await text('http://app.example/favicon.ico')).toBe('next handler: /favicon.ico');
       expect(JSON.parse(await text('http://app.example/api/v1/desk/3'))).toMatchObject({ pk: 3 });
     } finally {
       msw.close();
@@ -427,6 +422,16 @@ describe('the MSW handlers take only the service', () => {
       expect((await fetch('https://staging.example.org/workplace/api/v1/desk/3')).status).toBe(200);
       expect(await (await fetch('https://staging.example.org/api/v1/desk/3')).text()).toBe('next');
       expect(await (await fetch('https://other.example/workplace/api/v1/desk/3')).text()).toBe('next');
+      // On the API's own origin, the site's Django views are the deployment's redirects.
+      for (const [url, location] of [
+        ['https://staging.example.org/workplace/', '/api/'],
+        ['https://staging.example.org/workplace/favicon.ico', '/static/favicon.ico'],
+      ] as const) {
+        const res = await fetch(url, { redirect: 'manual' });
+        expect(res.status, url).toBe(302);
+        expect(res.headers.get('location'), url).toBe(location);
+      }
+      expect(await (await fetch('https://other.example/favicon.ico')).text()).toBe('next');
     } finally {
       msw.close();
     }
