@@ -191,6 +191,14 @@ export interface ClientOptions {
   readonly concurrency: number;
 }
 
+/**
+ * What the checker accepts: JSON first, then anything. DRF negotiates `?format=` before `Accept`:
+ * `format=api` selects the browsable renderer (text/html), so a bare `Accept: application/json`
+ * is 406 there; the fallback to any type lets the deployment answer as it would a browser, and
+ * JSON stays first wherever a JSON renderer is allowed (no format, `format=json`).
+ */
+export const CHECKER_ACCEPT = 'application/json, */*;q=0.1';
+
 /** The checker's HTTP: keep-alive connections, credentials on the base URL only, every answer bounded. */
 export class HttpClient {
   readonly #http: http.Agent;
@@ -212,7 +220,7 @@ export class HttpClient {
     this.requests++;
     const onBase = this.opts.scope.contains(url);
     const headers = {
-      accept: 'application/json',
+      accept: CHECKER_ACCEPT,
       'user-agent': 'workplace-stub-check',
       ...(onBase ? this.opts.headers : {}),
       ...extra.headers,
