@@ -65,6 +65,36 @@ describe('the stub keeps the error contract', () => {
   });
 });
 
+// The deployment's serializers of the collections the document does not describe give items no
+// fields at all ({}): the crawl learns no pk, so the unknown pk is the largest a 32-bit column holds,
+// not 1 (an item that exists, as on the reference deployment's employees).
+it('items without a pk: the unknown-pk probe asks for the largest pk, not one that exists', async () => {
+  const d = await deployment(
+    stubbed(stub, (a, req) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const item = /^\/api\/v1\/employee\/([0-9]+)$/.exec(path);
+      // The list's own answers (not its errors): three items where the stub has none.
+      if (path === '/api/v1/employee' && req.method === 'GET' && a.status === 200) {
+        a.status = 200;
+        a.body = JSON.stringify({ count: 3, next: null, previous: null, results: [{}, {}, {}] });
+      } else if (item && Number(item[1]) <= 3) {
+        a.status = 200;
+        a.body = '{}';
+      } else return;
+      a.headers['content-type'] = 'application/json';
+    }),
+  );
+  try {
+    const report = await runCheck(contract, opts(d.base, ['employee']));
+    expect(report.violations, textReport(report)).toEqual([]);
+    expect(report.endpoints[0]).toMatchObject({ items: 3 });
+    expect(d.seen.map((s) => new URL(s.url, 'http://x').pathname)).toContain('/api/v1/employee/2147483647');
+    expect(d.seen.map((s) => new URL(s.url, 'http://x').pathname)).not.toContain('/api/v1/employee/1');
+  } finally {
+    await d.close();
+  }
+});
+
 describe('a deployment that breaks its error contract fails the probe', () => {
   const json = (a: Answer, status: number, body: unknown, headers: Record<string, string> = {}) => {
     a.status = status;
