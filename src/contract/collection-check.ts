@@ -48,6 +48,8 @@ export interface CrawlFacts {
   /** The first page's answer (status and headers), for HEAD. */
   readonly first: Fetched | undefined;
   readonly maxIntegerPk: number;
+  /** Some item read carried no integer pk (a serializer without the field): the largest pk is unknown. */
+  readonly pkUnseen: boolean;
 }
 
 /** The same page? Query keys in any order, `page=1` the same as no page (DRF's first link). */
@@ -81,6 +83,7 @@ export class CollectionCheck {
   readonly #detailCtx: AnswerContext | undefined;
   #itemUrlsLeft: number;
   #maxIntegerPk = 0;
+  #pkUnseen = false;
 
   constructor(
     readonly s: CheckSettings,
@@ -201,7 +204,8 @@ export class CollectionCheck {
       url = nextUrl;
     }
     this.#conclude(firstUrl, count);
-    if (runProbes) await runProbes(this, { firstUrl, first, maxIntegerPk: this.#maxIntegerPk });
+    if (runProbes)
+      await runProbes(this, { firstUrl, first, maxIntegerPk: this.#maxIntegerPk, pkUnseen: this.#pkUnseen });
     else for (const rule of PROBE_RULES) r.skipped[rule] = 'not run: --probes not given';
     r.durationMs = Math.round(performance.now() - started);
     await this.s.observer?.done?.(this.list, r);
@@ -257,7 +261,8 @@ export class CollectionCheck {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
       const rec = item as Record<string, unknown>;
       const pk = rec[this.ctx.pkField];
-      if (typeof pk === 'number' && Number.isSafeInteger(pk) && pk > this.#maxIntegerPk) this.#maxIntegerPk = pk;
+      if (typeof pk !== 'number' || !Number.isSafeInteger(pk)) this.#pkUnseen = true;
+      else if (pk > this.#maxIntegerPk) this.#maxIntegerPk = pk;
       // A pk by its text: two integers past 2^53 that round to one number are two items.
       const pkText = memberText(rec, this.ctx.pkField);
       const key = typeof rec.url === 'string' ? `url ${rec.url}` : pkText !== undefined ? `pk ${pkText}` : undefined;

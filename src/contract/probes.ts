@@ -49,7 +49,7 @@ export async function runProbes(check: CollectionCheck, facts: CrawlFacts): Prom
 
   if (detail) {
     const pk = detail.pkIsInteger
-      ? String(result.truncated ? INT32_MAX : Math.min(facts.maxIntegerPk + 1, INT32_MAX))
+      ? String(result.truncated || facts.pkUnseen ? INT32_MAX : Math.min(facts.maxIntegerPk + 1, INT32_MAX))
       : 'no-such-item';
     await expectError(
       check,

@@ -51,9 +51,12 @@ afterAll(async () => {
   dirs = [];
 });
 
+// The deployment shows employees to a user only (an anonymous client gets none): the stub, given
+// no --tokens, takes any token as a user's.
+const AUTH = 'Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b';
 const opts = (baseUrl: string) => ({
   baseUrl,
-  headers: {},
+  headers: { authorization: AUTH },
   timeoutMs: 5000,
   concurrency: 4,
   maxPages: 50,
@@ -84,9 +87,10 @@ describe('two deployments of the service', () => {
     expect(drift).toEqual([
       ['GET /api/v1/employee', 'drift.count', '/api/v1/employee', '/count', '2', '1'],
       ['GET /api/v1/employee', 'drift.items', '(pk=2)', '', 'present', 'absent'],
-      ['GET /api/v1/desk', 'drift.items', '(pk=3)', '/floor', '1', '9'],
+      // In the deployment's order (building, floor, number): desk 7 is listed before desk 3.
       ['GET /api/v1/desk', 'drift.items', '(pk=7)', '/zone', 'nothing', '"north"'],
-      ['GET /api/v1/desk', 'drift.count', '/api/v1/desk', '/count', '45', '44'],
+      ['GET /api/v1/desk', 'drift.items', '(pk=3)', '/floor', '1', '9'],
+      ['GET /api/v1/desk', 'drift.count', '/api/v1/desk', '/count', '190', '189'],
       ['GET /api/v1/desk', 'drift.fields', '/api/v1/desk', '/results/*/zone', 'absent', 'present'],
       ['GET /api/v1/desk', 'drift.items', '(pk=5)', '', 'present', 'absent'],
     ]);
@@ -137,6 +141,10 @@ describe('two deployments of the service', () => {
       'desk,employee',
       '--item-urls',
       '3',
+      '--header',
+      `Authorization: ${AUTH}`,
+      '--compare-header',
+      `Authorization: ${AUTH}`,
     ]);
     expect(report.code).toBe(0);
     expect(report.stdout).toMatch(/Drift between/);
@@ -153,6 +161,10 @@ describe('two deployments of the service', () => {
       '3',
       '--fail-on-drift',
       '--json',
+      '--header',
+      `Authorization: ${AUTH}`,
+      '--compare-header',
+      `Authorization: ${AUTH}`,
     ]);
     expect(failing.code).toBe(1);
     const json = JSON.parse(failing.stdout) as {

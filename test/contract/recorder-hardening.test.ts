@@ -139,7 +139,7 @@ describe('a collection the stub would refuse is not written, and the run says so
       () => list,
       5,
       (page) => {
-        // Someone adds a desk at the front after page 1 was read: desk 5 moves onto page 2.
+        // Someone adds a desk at the front after page 1 was read: the fifth desk moves onto page 2.
         if (page === 2) list = [{ ...desks[20], pk: 100 }, ...desks.slice(0, 12)];
       },
     );
@@ -151,7 +151,7 @@ describe('a collection the stub would refuse is not written, and the run says so
         [
           'desk',
           false,
-          'pk 5 came on page 1 and again on page 2: the collection changed while it was crawled (record it again)',
+          `pk ${String(desks[4]?.pk)} came on page 1 and again on page 2: the collection changed while it was crawled (record it again)`,
         ],
       ]);
       expect(await readdir(out)).toEqual(['recording.yaml']);
@@ -160,7 +160,9 @@ describe('a collection the stub would refuse is not written, and the run says so
       list = desks.slice(0, 12);
       const cli = await runCli(['record', '--base-url', d.base, '--out', await tmp('insert-cli'), '--only', 'desk']);
       expect(cli.code).toBe(1);
-      expect(cli.stdout).toMatch(/✗ desk: not written: pk 5 came on page 1 and again on page 2/);
+      expect(cli.stdout).toMatch(
+        new RegExp(`✗ desk: not written: pk ${String(desks[4]?.pk)} came on page 1 and again on page 2`),
+      );
       expect(cli.stdout).not.toMatch(/Serve it|✓/);
       expect(cli.stdout).toMatch(/Not a complete recording: 1 collection of 1 not recorded \(desk\)/);
     } finally {

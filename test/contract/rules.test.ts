@@ -1,6 +1,7 @@
 // Every rule of the catalogue, caught: one row per rule, each a deployment broken for that rule
 // (the stub's own answers with one thing changed, or a small server of the row's own), run by the
 // checker, and the violation the row expects. A rule no row breaks fails the first test.
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,17 +19,28 @@ import {
   type RuleId,
   type Violation,
 } from '../../src/contract/rules.js';
-import { makeApp, SPEC } from '../helpers.js';
+import { FIXTURES, makeApp, SPEC } from '../helpers.js';
 import { deployment, type Handler, sendJson, stubAnswer, stubbed } from './deployments.js';
 
 const ids = Object.keys(RULES) as RuleId[];
 
+// fixtures/desk.json: the deployment lists its active desks, 190 of 192.
+const LISTED = (JSON.parse(readFileSync(`${FIXTURES}/desk.json`, 'utf8')) as { active: boolean }[]).filter(
+  (d) => d.active,
+).length;
+const PAGE_SIZE = 25;
+const PAGES = Math.ceil(LISTED / PAGE_SIZE);
+
 let contract: Contract;
 let stub: FastifyInstance;
+/** The pk of the first desk listed (the deployment orders desks by building, floor, number). */
+let firstPk: number;
 beforeAll(async () => {
   contract = await loadContract(SPEC);
-  // 45 desks on pages of 7: seven pages, the last of three.
-  stub = await makeApp({ pageSize: 7 });
+  // 190 desks on pages of 25: eight pages, the last of 15.
+  stub = await makeApp({ pageSize: PAGE_SIZE });
+  const first = (await stub.inject('/api/v1/desk')).json<{ results: { pk: number }[] }>();
+  firstPk = first.results[0]?.pk ?? NaN;
 });
 afterAll(async () => {
   await stub.close();
@@ -137,7 +149,7 @@ const ROWS: readonly Row[] = [
   // The crawl of a collection.
   {
     rule: 'crawl.truncated',
-    broken: 'seven pages, --max-pages 2',
+    broken: 'eight pages, --max-pages 2',
     deployment: edited(() => undefined),
     options: { maxPages: 2 },
     pointer: '/next',
@@ -176,9 +188,9 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'envelope.count-reached',
-    broken: 'every page counts 46 of 45 desks',
+    broken: `every page counts ${LISTED + 1} of ${LISTED} desks`,
     deployment: pageEdited(undefined, (b) => {
-      b.count = 46;
+      b.count = LISTED + 1;
     }),
     pointer: '/count',
   },
@@ -234,7 +246,7 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'item-url.pk',
-    broken: "desk 1's url is desk 2's",
+    broken: "the first desk's url is the second's",
     deployment: pageEdited('1', (b) => {
       (b.results[0] as Record<string, unknown>).url = (b.results[1] as Record<string, unknown>).url;
     }),
@@ -242,17 +254,18 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'item-url.addressable',
-    broken: "desk 1's url answers 404",
+    broken: "the first desk's url answers 404",
     deployment: edited((a, req) => {
-      if (urlOf(req).pathname === '/api/v1/desk/1') a.status = 404;
+      if (urlOf(req).pathname === `/api/v1/desk/${firstPk}`) a.status = 404;
     }),
     pointer: '',
   },
   {
     rule: 'item-url.detail-equals',
-    broken: 'desk 1 at its url has another number',
+    broken: 'the first desk at its url has another number',
     deployment: edited((a, req) => {
-      if (urlOf(req).pathname === '/api/v1/desk/1') a.body = a.body.replace(/"number":"[^"]*"/, '"number":"999"');
+      if (urlOf(req).pathname === `/api/v1/desk/${firstPk}`)
+        a.body = a.body.replace(/"number":"[^"]*"/, '"number":"999"');
     }),
     pointer: '/number',
   },
@@ -266,8 +279,10 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'probe.page-past-end',
-    broken: 'page 8 of 7 answers the first page',
-    deployment: answeredAs((u) => (u.searchParams.get('page') === '8' ? '/api/v1/desk?format=api' : undefined)),
+    broken: `page ${PAGES + 1} of ${PAGES} answers the first page`,
+    deployment: answeredAs((u) =>
+      u.searchParams.get('page') === String(PAGES + 1) ? '/api/v1/desk?format=api' : undefined,
+    ),
     options: { probes: true },
     pointer: '',
   },
@@ -282,11 +297,11 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'probe.unknown-pk',
-    broken: 'a desk that does not exist answers desk 1',
+    broken: 'a desk that does not exist answers the first desk',
     deployment: () => async (req, res) => {
       let a = await stubAnswer(stub, req);
       if (a.status === 404 && /^\/api\/v1\/desk\/\d+$/.test(urlOf(req).pathname))
-        a = await stubAnswer(stub, req, '/api/v1/desk/1?format=api');
+        a = await stubAnswer(stub, req, `/api/v1/desk/${firstPk}?format=api`);
       res.writeHead(a.status, a.headers).end(a.body);
     },
     options: { probes: true },
@@ -328,7 +343,7 @@ const ROWS: readonly Row[] = [
   },
   {
     rule: 'drift.items',
-    broken: 'desk 1 has another number',
+    broken: 'the first desk has another number',
     deployment: pageEdited('1', (b) => {
       (b.results[0] as Record<string, unknown>).number = '999';
     }),

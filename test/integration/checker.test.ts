@@ -66,13 +66,15 @@ describe('the checker against the stub, over real HTTP', () => {
   });
   afterAll(() => app.close());
 
+  // fixtures/desk.json: 192 desks of the deployment, 190 of them active (the desks it lists), 28 pages of 7.
   it('passes: every collection, every page, every desk at its url', async () => {
     const report = await runCheck(contract, checkOpts(base));
     expect(report.violations).toEqual([]);
     expect(report.endpoints).toHaveLength(20);
     const desk = report.endpoints.find((e) => e.resource === 'desk');
-    expect(desk?.pages).toBe(7);
-    expect(desk?.items).toBe(45);
+    expect(desk?.pages).toBe(28);
+    expect(desk?.items).toBe(190);
+    expect(desk?.itemUrlsFetched).toBe(190);
     expect(exitCode(report)).toBe(0);
     expect(textReport(report)).toMatch(/20 passed, 0 failed; 0 violations/);
   });
@@ -80,7 +82,7 @@ describe('the checker against the stub, over real HTTP', () => {
   it('the CLI exits 0 against the stub and 2 when nothing answers', async () => {
     const ok = await runCli(['check', '--base-url', base, '--only', 'desk,employee']);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/✓ GET \/api\/v1\/desk 7 pages, 45 items/);
+    expect(ok.stdout).toMatch(/✓ GET \/api\/v1\/desk 28 pages, 190 items/);
     const free = createServer();
     await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
     const freePort = (free.address() as AddressInfo).port;
@@ -100,7 +102,7 @@ describe('the checker against the stub, over real HTTP', () => {
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { ok: boolean; endpoints: { resource: string; items: number }[] };
     expect(report.ok).toBe(true);
-    expect(report.endpoints[0]).toMatchObject({ resource: 'desk', items: 45 });
+    expect(report.endpoints[0]).toMatchObject({ resource: 'desk', items: 190 });
     const xml = await readFile(`${dir}/contract.xml`, 'utf8');
     // One testcase per rule of the endpoint (test/contract/junit.test.ts checks the structure).
     expect(xml).toMatch(/<testsuite id="0" name="contract [^"]+" tests="\d+" failures="0" errors="0" skipped="6"/);
@@ -110,7 +112,16 @@ describe('the checker against the stub, over real HTTP', () => {
   it.each(['json', ''])('passes with format=%j too, expecting item urls to carry it', async (format) => {
     const report = await runCheck(contract, { ...checkOpts(base), format, only: ['desk'] });
     expect(report.violations).toEqual([]);
-    expect(report.endpoints[0]?.items).toBe(45);
+    expect(report.endpoints[0]?.items).toBe(190);
+  });
+
+  it('asks format=api as DRF negotiates it: a bare Accept: application/json would be 406', async () => {
+    // The deployment's format override picks the browsable renderer (text/html) before Accept is read.
+    const bare = await fetch(`${base}/api/v1/desk?format=api`, { headers: { accept: 'application/json' } });
+    expect(bare.status).toBe(406);
+    const report = await runCheck(contract, { ...checkOpts(base), only: ['desk'], itemUrls: 3 });
+    expect(report.violations).toEqual([]);
+    expect(report.endpoints[0]).toMatchObject({ firstStatus: 200, pages: 28, itemUrlsFetched: 3 });
   });
 
   it('reports a bound it hit: --max-pages', async () => {
@@ -145,6 +156,8 @@ describe('the checker fails against broken deployments, naming the rule', () => 
   const breaks: [string, Break, RuleId, string?][] = [
     ['a desk without one of its fields', firstDesk((d) => delete d.held_today), 'item.fields', '/results/0/held_today'],
     ['a two-letter building', firstDesk((d) => (d.building = 'AB')), 'schema', '/results/0/building'],
+    // One upper-case letter, as the document says, but not one of the deployment's (S, P).
+    ['a building the deployment has not', firstDesk((d) => (d.building = 'Z')), 'schema', '/results/0/building'],
     ['a number as an integer', firstDesk((d) => (d.number = 101)), 'schema', '/results/0/number'],
     [
       'a url on another host',

@@ -176,7 +176,17 @@ async function sizeOf(dir: string): Promise<number> {
 const TYPES_ONLY = `import type { Desk, DeskList, Page, paths } from 'workplace-admin-stub';
 import type { components } from 'workplace-admin-stub/types';
 
-export const desk = { url: 'http://h/api/v1/desk/1', pk: 1, building: 'A', floor: 1, number: '101', held_today: false } as Desk;
+export const desk = {
+  url: 'http://h/api/v1/desk/1',
+  pk: 1,
+  building: 'S',
+  floor: 1,
+  number: '101',
+  active: true,
+  lead: false,
+  ergonomic: false,
+  held_today: false,
+} as Desk;
 export const heldToday: boolean = desk.held_today;
 export const list: DeskList = { count: 1, next: null, previous: null, results: [desk] };
 export const page: Page<components['schemas']['Desk']> = list;
@@ -186,6 +196,8 @@ export const format: DeskQuery['format'] = 'api';
 export const colour = desk.colour;
 // @ts-expect-error: the number of a desk is a string
 export const wrong: Desk['number'] = 101;
+// @ts-expect-error: the deployment's buildings are S (Schaefers) and P (Park Place)
+export const nowhere: Desk['building'] = 'Z';
 `;
 
 // Every runtime entry, typed as a Node project with msw (which needs the DOM lib) uses them.
