@@ -8,7 +8,8 @@
 //
 // The entries of allow-list.ts that apply to these routes are reused as they are; then the designer's
 // own. Rewrites (asking the reference an equivalent request) come before edits of the answer.
-import { ALLOW_LIST, type AllowContext, type AllowEntry, type AllowState, parseQuery } from './allow-list.js';
+import { type AllowContext, type AllowEntry, type AllowState, parseQuery } from './allow-list.js';
+import { DESIGNER_VERSION_ENTRIES } from './designer-versions.js';
 import type { DesignerRequest } from './designer-corpus.js';
 import type { Answer } from './send.js';
 
@@ -30,7 +31,7 @@ export interface DesignerAllowEntry {
   adjust(state: DesignerAllowState, ctx: DesignerAllowContext): Promise<DesignerAllowState | null>;
 }
 
-/** allow-list.ts's entries used here (the X-Forwarded-Proto one needs a proxy configuration: none here). */
+/** designer-versions.ts's entries used here (the X-Forwarded-Proto one needs a proxy configuration: none here). */
 export const REUSED_ENTRY_IDS = [
   'drf-3.15-empty-page-is-page-1',
   'django-5.2-integer-pk-out-of-range',
@@ -39,8 +40,8 @@ export const REUSED_ENTRY_IDS = [
 ] as const;
 
 function reuse(id: string): DesignerAllowEntry {
-  const e = ALLOW_LIST.find((x) => x.id === id) as AllowEntry | undefined;
-  if (!e) throw new Error(`allow-list.ts has no entry ${id}`);
+  const e = DESIGNER_VERSION_ENTRIES.find((x) => x.id === id) as AllowEntry | undefined;
+  if (!e) throw new Error(`designer-versions.ts has no entry ${id}`);
   // Those entries read the request's path, method and headers only (and the server key only in the
   // proxy entry, not reused): a designer request serves as a corpus request.
   return {
