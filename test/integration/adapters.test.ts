@@ -217,7 +217,8 @@ describe('same answers everywhere: the HTTP server, the fetch handler and the MS
     // One after another, so that msw (which patches the global fetch) is on only for its own arm.
     answers.server = await sendAll(fetch, origin, cases);
     answers.fetch = await sendAll(createFetchHandler({ pageSize: PAGE_SIZE }), origin, cases);
-    const msw = setupServer(...createHandlers({ pageSize: PAGE_SIZE }));
+    // On the server's origin: the site's own views (`/`, `/favicon.ico`) are answered there only.
+    const msw = setupServer(...createHandlers({ pageSize: PAGE_SIZE, baseUrl: origin }));
     msw.listen({ onUnhandledRequest: 'error' });
     try {
       answers.msw = await sendAll((r) => fetch(r), origin, cases);
