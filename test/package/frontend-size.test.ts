@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli-helpers.js';
-import { installedPackages, project, registryReachable, run, sizeOf } from './npm-project.js';
+import { installedPackages, project, registryReachable, type Run, run, sizeOf } from './npm-project.js';
 
 /**
  * What a frontend pays (issue #34 §5): packages/client, packed as `npm pack` packs it, installed
@@ -74,6 +74,40 @@ async function closure(nodeModules: string, name: string): Promise<Set<string>> 
   return found;
 }
 
+// A consumer's files, checked by this repository's TypeScript in the project that installed the
+// tarball (it resolves the package there): the copied declarations must hold on their own.
+const TYPES_ONLY = `import type { Desk, DeskList, paths } from 'workplace-admin-stub-client';
+import type { components } from 'workplace-admin-stub-client/types';
+export type DeskQuery = NonNullable<paths['/api/v1/desk']['get']['parameters']['query']>;
+export const count = (list: DeskList): number => list.count;
+export const same = (desk: Desk): components['schemas']['Desk'] => desk;
+// @ts-expect-error: a desk has no colour (the types are the spec's, not any)
+export const colour = (desk: Desk) => desk.colour;
+`;
+const HANDLERS = `import type { HttpHandler } from 'msw';
+import { bundledSnapshot, createFetchHandler, type FetchHandler } from 'workplace-admin-stub-client/fetch';
+import { createHandlers } from 'workplace-admin-stub-client/msw';
+export const handle: FetchHandler = createFetchHandler({ pageSize: 10, snapshot: bundledSnapshot() });
+export const handlers: HttpHandler[] = createHandlers({ baseUrl: 'https://staging.example.org' });
+`;
+const tsconfig = (file: string, lib: string[], skipLibCheck: boolean) =>
+  JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: 'es2022',
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      verbatimModuleSyntax: true,
+      lib,
+      types: [],
+      skipLibCheck,
+    },
+    files: [file],
+  });
+
 const rootVersion = (await manifest(ROOT)).version;
 const reachable = await registryReachable();
 const offline = reachable !== undefined && process.env.CI !== 'true';
@@ -96,6 +130,8 @@ describe.skipIf(offline)('what a frontend installs: packages/client packed, with
   let installed: string[];
   let fromMsw: Set<string>;
   let answer: string;
+  let typesOnly: Run;
+  let handlerTypes: Run;
 
   beforeAll(async () => {
     if (reachable !== undefined) throw new Error(`the npm registry cannot be reached (${reachable}), and CI=true`);
@@ -133,6 +169,17 @@ console.log(JSON.stringify({ status: res.status, count: (await res.json()).count
     );
     const r = await run(process.execPath, ['answer.mjs'], app);
     answer = r.code === 0 ? (r.output.trim().split('\n').pop() ?? '') : r.output;
+    await writeFile(path.join(app, 'types-only.ts'), TYPES_ONLY);
+    await writeFile(path.join(app, 'handlers.ts'), HANDLERS);
+    // Without @types/node or the DOM lib, library files checked too; the handlers with the DOM lib
+    // (Request, Response), msw's own declarations not checked (they are msw's).
+    await writeFile(path.join(app, 'tsconfig.types.json'), tsconfig('types-only.ts', ['es2022'], false));
+    await writeFile(path.join(app, 'tsconfig.handlers.json'), tsconfig('handlers.ts', ['es2022', 'dom'], true));
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    [typesOnly, handlerTypes] = await Promise.all([
+      run(process.execPath, [tsc, '-p', 'tsconfig.types.json'], app),
+      run(process.execPath, [tsc, '-p', 'tsconfig.handlers.json'], app),
+    ]);
   }, 300_000);
 
   afterAll(async () => {
@@ -175,5 +222,10 @@ console.log(JSON.stringify({ status: res.status, count: (await res.json()).count
 
   it('the fetch handler and the MSW handlers answer GET /api/v1/desk: 200, 190 desks', () => {
     expect(JSON.parse(answer)).toEqual({ status: 200, count: 190, msw: 200, mswCount: 190 });
+  });
+
+  it('its declarations type-check in the project: the types without @types/node or the DOM lib, strict, library files too; the handlers with the DOM lib', () => {
+    expect(typesOnly.code, typesOnly.output).toBe(0);
+    expect(handlerTypes.code, handlerTypes.output).toBe(0);
   });
 });
