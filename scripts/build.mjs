@@ -1,5 +1,7 @@
 // Builds the package: tsc compiles src/ into dist/ (JavaScript and declarations, one file for one
-// file), as tsconfig.build.json says. Runs on `npm ci` (prepare), `npm pack` and before `npm start`.
+// file), as tsconfig.build.json says, then copies the client package's part of it into
+// packages/client/dist (scripts/build-client.mjs). Runs on `npm ci` (prepare), `npm pack` (of
+// either package) and before `npm start`.
 // `tsc -b` is incremental: with nothing changed it checks hashes and stops (well under a second);
 // a clean build takes seconds. After it, dist/ holds exactly what src/ gives, and the OpenAPI 3.1
 // schema check precompiled (see the end): a file whose source is gone (a renamed module, an older
@@ -77,9 +79,14 @@ const stampFile = path.join(root, 'node_modules/.cache/workplace-admin-stub/buil
 const hashOf = (f) => (existsSync(f) ? createHash('sha256').update(readFileSync(f)).digest('base64') : 'none');
 const inputFiles = [
   ...sources.map((f) => path.join(src, f)),
-  ...['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((f) =>
-    path.join(root, f),
-  ),
+  ...[
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'package.json',
+    'package-lock.json',
+    'scripts/build.mjs',
+    'scripts/build-client.mjs',
+  ].map((f) => path.join(root, f)),
   require.resolve('typescript/package.json'),
   ...PRECOMPILED.flatMap((p) => p.packages),
 ];
@@ -132,6 +139,9 @@ for (const { file, modules, make, packages } of PRECOMPILED) {
   if (madeFrom.some((f) => mtime(f) >= mtime(out)))
     writeFileSync(out, (await import(pathToFileURL(madeFrom[0]).href))[make]());
 }
+// The client package's copy of the light part of dist/ (scripts/build-client.mjs).
+const client = spawnSync(process.execPath, [path.join(root, 'scripts/build-client.mjs')], { stdio: 'inherit' });
+if (client.status !== 0) process.exit(client.status ?? 1);
 // What this build was made from, read before it started: a source edited meanwhile is built next time.
 if (complete()) {
   mkdirSync(path.dirname(stampFile), { recursive: true });

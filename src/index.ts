@@ -2,8 +2,9 @@
  * The package's entry: the service's generated types for frontends (`import type { Desk } from
  * 'workplace-admin-stub'`) and the isomorphic core (no Node API: it runs in a browser too). Its
  * declarations reach no Node or Fastify type. The other entries: `/types` (the types alone),
- * `/fetch` and `/msw` (the handlers), `/server` (the HTTP server and loading, Node) and `/check`
- * (the contract checker, Node).
+ * `/fetch` and `/msw` (the handlers), also in `workplace-admin-stub-client` (packages/client, the
+ * same built files); `/server` (the HTTP server and loading, Node) and `/check` (the contract
+ * checker, Node), in `workplace-admin-stub` only.
  */
 export type {
   components,

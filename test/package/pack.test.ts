@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metaCheckFingerprint } from '../../src/load/meta-check.js';
 import { v31CheckFingerprint } from '../../src/load/oas-validate.js';
 import { ROOT } from '../cli-helpers.js';
+import { installedPackages, npmInstall, project, type Run, registryReachable, run, sizeOf } from './npm-project.js';
 
 /**
  * The package as a user gets it (issue #12 §1 and §5): `npm pack`, the tarball installed into fresh
@@ -20,11 +20,6 @@ import { ROOT } from '../cli-helpers.js';
  * `npm install --omit=dev`: what a production install brings), and `app`, inside it (so it
  * resolves the toolchain as a project resolves its own devDependencies).
  */
-
-interface Run {
-  readonly code: number | null;
-  readonly output: string;
-}
 
 // Outside the repository: a project under it would resolve the repository's node_modules.
 // Outside the run's own temporary folder (test/global-temp.ts): the toolchain outlives a run.
@@ -50,40 +45,6 @@ const DEV_ONLY = [
   '@stoplight/prism-cli',
 ];
 
-/**
- * Children get the user's npm configuration (registry, cache, proxy), never the settings `npm test`
- * hands its scripts (`npm_config_local_prefix` would send an install to this repository), nor
- * vitest's own variables.
- */
-function childEnv(): NodeJS.ProcessEnv {
-  const keep =
-    /^npm_config_(registry|cache|userconfig|globalconfig|proxy|https_proxy|noproxy|strict_ssl|cafile|ca|@.*:registry|\/\/.*)$/i;
-  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(npm_|VITEST|INIT_CWD$|NODE_ENV$|TEST$)/i.test(k) && !keep.test(k)) continue;
-    env[k] = v;
-  }
-  return env;
-}
-
-function run(cmd: string, args: readonly string[], cwd: string, timeoutMs = 120_000): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => (output += String(e)));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-const npmInstall = (cwd: string, args: readonly string[]) =>
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, 180_000);
-
 /** Runs the tasks at most `limit` at a time (the machine may have two cores). */
 async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
@@ -96,13 +57,6 @@ async function limited<T>(limit: number, tasks: readonly (() => Promise<T>)[]): 
   };
   await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
   return results;
-}
-
-async function registryReachable(): Promise<string | undefined> {
-  const r = await run('npm', ['ping'], ROOT, 20_000);
-  return r.code === 0
-    ? undefined
-    : r.output.trim().split('\n').slice(-3).join(' ') || `npm ping exited ${String(r.code)}`;
 }
 
 /** The shared toolchain: installed into a temporary folder, then renamed into place (concurrent runs never see half of one). */
@@ -129,47 +83,6 @@ async function toolchain(): Promise<string> {
     await rm(partial, { recursive: true, force: true }); // another run put one there first
   }
   return dir;
-}
-
-/** A new project that installs the tarball. */
-async function project(dir: string, args: readonly string[], tarball: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(
-    path.join(dir, 'package.json'),
-    JSON.stringify({ name: path.basename(dir), private: true, type: 'module' }, null, 2),
-  );
-  const r = await npmInstall(dir, [...args, tarball]);
-  if (r.code !== 0) throw new Error(`installing the tarball into ${dir} failed:\n${r.output}`);
-}
-
-/** Packages installed under node_modules (scoped ones and nested copies included). */
-async function installedPackages(nodeModules: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    if (!existsSync(dir)) return;
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      if (!e.isDirectory() || e.name.startsWith('.')) continue;
-      const full = path.join(dir, e.name);
-      if (e.name.startsWith('@')) {
-        await walk(full);
-        continue;
-      }
-      if (existsSync(path.join(full, 'package.json'))) {
-        out.push(path.relative(nodeModules, full));
-        await walk(path.join(full, 'node_modules'));
-      }
-    }
-  };
-  await walk(nodeModules);
-  return out;
-}
-
-async function sizeOf(dir: string): Promise<number> {
-  let total = 0;
-  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) total += (await stat(path.join(e.parentPath, e.name))).size;
-  }
-  return total;
 }
 
 // A consumer's files: types alone, whose checks must fail if the types were `any`.
@@ -299,6 +212,7 @@ describe.skipIf(offline)(
     let app: string;
     let packed: { files: { path: string }[] };
     const checks = new Map<string, Run>();
+    let bareInstall = '';
 
     beforeAll(async () => {
       if (reachable !== undefined) throw new Error(`the npm registry cannot be reached (${reachable}), and CI=true`);
@@ -315,7 +229,11 @@ describe.skipIf(offline)(
       const tarball = path.join(work, `workplace-admin-stub-${version}.tgz`);
       bare = path.join(work, 'bare');
       app = await mkdtemp(path.join(tools, 'app-'));
-      await Promise.all([project(bare, ['--omit=dev'], tarball), project(app, [], tarball)]);
+      // Warnings too, for the engine check: what npm prints to a user.
+      [bareInstall] = await Promise.all([
+        project(bare, ['--omit=dev', '--loglevel=warn'], tarball),
+        project(app, [], tarball),
+      ]);
 
       await writeFile(path.join(bare, 'types-only.ts'), TYPES_ONLY);
       await writeFile(path.join(app, 'types-only.ts'), TYPES_ONLY);
@@ -478,6 +396,11 @@ describe.skipIf(offline)(
         `production install: ${installed.length} packages (the stub and ${installed.length - 1} dependencies), ${(bytes / 2 ** 20).toFixed(1)} MiB of files`,
       );
       expect(installed.length).toBeLessThan(100);
+    });
+
+    it('on this Node, npm warns of no engine in the tree the package brings (light-my-request pinned to ~6.6: cookie@2 declares Node 22)', () => {
+      expect(bareInstall).toContain('added ');
+      expect(bareInstall.split('\n').filter((l) => l.includes('EBADENGINE'))).toEqual([]);
     });
 
     it.each(
