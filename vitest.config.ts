@@ -1,8 +1,31 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The slow project (`npm run test:slow`, also on CI): whole-package and whole-process tests (npm
+ * pack and installs, builds of a copy, CLI runs by the dozen, Django started per test, the scale
+ * property tests). Everything else, the deployment differential included, is `npm test`.
+ */
+export const SLOW = [
+  'test/package/pack.test.ts',
+  'test/package/frontend-size.test.ts',
+  'test/package/build-stamp.test.ts',
+  'test/contract/robust.test.ts',
+  'test/contract/recorder-hardening.test.ts',
+  'test/contract/reference.test.ts',
+  'test/integration/startup.test.ts',
+  'test/integration/checker.test.ts',
+  'test/integration/watch.test.ts',
+  'test/integration/prism-oracle.test.ts',
+  'test/hardening/shutdown.test.ts',
+  'test/reference/designer-differential.test.ts',
+  'test/reference/checker-vs-reference.test.ts',
+  'test/unit/core/pagination.property.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: process.env.VITEST_SLOW === '1' ? SLOW : ['test/**/*.test.ts'],
+    exclude: process.env.VITEST_SLOW === '1' ? configDefaults.exclude : [...configDefaults.exclude, ...SLOW],
     // Generous: CI runs the suite on a shared 2-core machine, where spawning node with tsx under
     // the whole suite has taken 10 s; a hang still fails, a minute later.
     testTimeout: 60_000,

@@ -36,6 +36,11 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'build-stamp-'));
   for (const f of ['src', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'])
     cpSync(path.join(ROOT, f), path.join(dir, f), { recursive: true });
+  // The frontend package's manifest and README: the build copies its files beside them (not its dist/).
+  cpSync(path.join(ROOT, 'packages'), path.join(dir, 'packages'), {
+    recursive: true,
+    filter: (src) => !src.split(path.sep).includes('dist'),
+  });
   // The installed packages, each linked; the copy's own node_modules/.cache holds its build info and stamp.
   mkdirSync(path.join(dir, 'node_modules'));
   for (const name of readdirSync(path.join(ROOT, 'node_modules')))
