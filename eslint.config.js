@@ -3,7 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'src/generated/', 'bench/results/', 'dist/', 'test-output/', 'test/reference/.pydeps/'] },
+  {
+    ignores: ['node_modules/', 'src/generated/', 'bench/results/', 'dist/', 'test-output/', 'test/reference/.pydeps/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
