@@ -1,8 +1,11 @@
 // Writes the documentation generated from the code: `npm run docs`.
 //   docs/errors.md   every answer of the error catalogue (src/core/errors.ts)
-// A test fails when a generated page is stale (test/unit/docs.test.ts).
+//   docs/cli.md      every command's own `--help` (src/cli/main.ts)
+// A test fails when a generated page is stale (test/unit/core/errors.test.ts, test/unit/docs.test.ts).
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { DJANGO_ERRORS, DRF_ERRORS } from '../src/core/errors.js';
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
@@ -43,8 +46,49 @@ export function errorsPage(): string {
   ].join('\n');
 }
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** The commands of docs/cli.md, in its order: `[]` is `workplace-stub --help` (serve's options too). */
+export const CLI_COMMANDS: readonly (readonly string[])[] = [[], ['snapshot'], ['check'], ['proxy'], ['record']];
+
+/** One command's `--help`, as a user sees it on a pipe (80 columns, no colour, no option from the environment). */
+async function helpOf(args: readonly string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', ...args, '--help'],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', NO_COLOR: '1' } },
+  );
+  return stdout.trimEnd();
+}
+
+/** docs/cli.md: every command's `--help`, as the code prints it. */
+export async function cliPage(): Promise<string> {
+  const helps = await Promise.all(CLI_COMMANDS.map(helpOf));
+  const sections = CLI_COMMANDS.map((args, i) => {
+    const command = ['workplace-stub', ...args].join(' ');
+    return [`## \`${command}\``, '', '```text', `$ ${command} --help`, helps[i], '```', ''].join('\n');
+  });
+  return [
+    '<!-- Generated from src/cli/main.ts by `npm run docs`: do not edit. -->',
+    '# Command line',
+    '',
+    'The `workplace-stub` command (`npx workplace-stub` where the package is installed; in this',
+    'repository `npm start -- …` for `serve`, `npm run -s check -- …` for `check`, or',
+    "`node dist/cli/main.js …`). Each section is the command's own `--help`;",
+    '`workplace-stub serve --help` prints the options of the first section.',
+    '',
+    ...sections,
+  ].join('\n');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = new URL('../docs/errors.md', import.meta.url);
-  await writeFile(file, errorsPage());
-  process.stdout.write(`written ${fileURLToPath(file)}\n`);
+  const pages: [string, string][] = [
+    ['../docs/errors.md', errorsPage()],
+    ['../docs/cli.md', await cliPage()],
+  ];
+  for (const [name, text] of pages) {
+    const file = new URL(name, import.meta.url);
+    await writeFile(file, text);
+    process.stdout.write(`written ${fileURLToPath(file)}\n`);
+  }
 }
