@@ -118,7 +118,7 @@ export class StubCore {
     const started = now();
     const name = req.header(SESSION_HEADER) ?? cookieValue(req.header('cookie'), SESSION_COOKIE);
     const found = this.#sessions.get(name, Date.now());
-    if (!found.ok) return { ...stubProblem('Session refused', found.detail), status: found.status };
+    if (!found.ok) return stubProblem('Session refused', found.detail, {}, found.status);
     const exchange: Exchange = { state: found.state, session: found.name };
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);

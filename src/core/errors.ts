@@ -160,11 +160,17 @@ export function djangoPage(e: DjangoPage | { status: number; page: string }): Co
 }
 
 /** A fault of a request to the stub itself (a scenario that cannot be), RFC 9457. */
-export function stubProblem(title: string, detail: string, extra: Record<string, unknown> = {}): CoreAnswer {
+export function stubProblem(
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+  status = 400,
+): CoreAnswer {
+  // RFC 9457: the body's `status` is the answer's own.
   return {
-    status: 400,
+    status,
     headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json' },
-    body: JSON.stringify({ type: 'about:blank', title, status: 400, detail, ...extra }),
+    body: JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }),
   };
 }
 

@@ -74,6 +74,21 @@ describe('the control paths over HTTP', () => {
     expect(evil.body).not.toContain('stub control');
   });
 
+  it("the stub's own problems carry their answer's status (RFC 9457)", async () => {
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: '/__stub/reset',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=1',
+    });
+    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.json()).toMatchObject({ title: 'Cross-site request refused', status: 403 });
+    const wrongMethod = await app.inject({ method: 'GET', url: '/__stub/reset' });
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('POST');
+    expect(wrongMethod.json()).toMatchObject({ title: 'Method not allowed', status: 405 });
+  });
+
   it('leaves `/` to the spec that declares it: the deployment’s redirect, even for a browser', async () => {
     const root = await app.inject({ url: '/', headers: { accept: 'text/html' } });
     expect(root.statusCode).toBe(302);

@@ -58,9 +58,9 @@ const json = (status: number, value: unknown): CoreAnswer => ({
 const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
+  const problem = stubProblem('Method not allowed', `${path} takes ${allow}: ${what}`, {}, 405);
   return {
-    ...stubProblem('Method not allowed', `${path} takes ${allow}: ${what}`),
-    status: 405,
+    ...problem,
     headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow },
   };
 }
@@ -152,11 +152,10 @@ export function controlAnswer(
  * preflight the stub's CORS policy answers.
  */
 export function crossSiteRefused(): CoreAnswer {
-  return {
-    ...stubProblem(
-      'Cross-site request refused',
-      'a write from a page of an origin the CORS policy does not allow, sent without a preflight (a form or text/plain body): send JSON, or allow the origin with --cors-origin',
-    ),
-    status: 403,
-  };
+  return stubProblem(
+    'Cross-site request refused',
+    'a write from a page of an origin the CORS policy does not allow, sent without a preflight (a form or text/plain body): send JSON, or allow the origin with --cors-origin',
+    {},
+    403,
+  );
 }
