@@ -51,11 +51,14 @@ export function writeAnswer(
 export function rawAnswer(answer: CoreAnswer, method: string): string {
   const body = method === 'HEAD' ? '' : answer.body;
   const reason = REASONS[answer.status] ?? 'Unknown';
+  // Written to the socket by hand, so checked here as Node's setHeader checks: a value with a
+  // control character (a request byte echoed, CR or LF above all) is left out, never sent.
   const headers = Object.entries({
     ...answer.headers,
     'content-length': String(Buffer.byteLength(answer.body)),
     connection: 'close',
   })
+    .filter(([k, v]) => /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(k) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(v))
     .map(([k, v]) => `${k}: ${v}`)
     .join('\r\n');
   return `HTTP/1.1 ${answer.status} ${reason}\r\n${headers}\r\n\r\n${body}`;
