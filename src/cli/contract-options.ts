@@ -5,7 +5,7 @@ import { DEFAULTS } from '../server/config.js';
 
 // The bounds of the contract commands' options: a value outside is a bad argument (exit 2), not
 // a run that hangs for a day (--timeout 99999999999) or checks nothing (--max-pages 0).
-export const BOUNDS = {
+const BOUNDS = {
   timeout: { min: 1, max: 600_000, default: 10_000 },
   concurrency: { min: 1, max: 64, default: 4 },
   maxPages: { min: 1, max: 1_000_000, default: 1000 },

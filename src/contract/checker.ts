@@ -41,7 +41,7 @@ export interface CheckOptions {
 }
 
 /** `https://host/api/v1`: a base that names the service's own prefix (it is the deployment root). */
-export function namesApiPrefix(scope: BaseScope): boolean {
+function namesApiPrefix(scope: BaseScope): boolean {
   return /\/api\/v1$/.test(scope.path);
 }
 

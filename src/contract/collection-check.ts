@@ -53,7 +53,7 @@ export interface CrawlFacts {
 }
 
 /** The same page? Query keys in any order, `page=1` the same as no page (DRF's first link). */
-export function pageKey(url: string): string {
+function pageKey(url: string): string {
   const u = new URL(url);
   const q = [...u.searchParams.entries()]
     .filter(([k, v]) => !(k === 'page' && v === '1'))

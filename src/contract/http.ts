@@ -197,7 +197,7 @@ export interface ClientOptions {
  * is 406 there; the fallback to any type lets the deployment answer as it would a browser, and
  * JSON stays first wherever a JSON renderer is allowed (no format, `format=json`).
  */
-export const CHECKER_ACCEPT = 'application/json, */*;q=0.1';
+const CHECKER_ACCEPT = 'application/json, */*;q=0.1';
 
 /** The checker's HTTP: keep-alive connections, credentials on the base URL only, every answer bounded. */
 export class HttpClient {

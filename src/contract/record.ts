@@ -58,10 +58,10 @@ export type RecordResult =
   | { ok: false; error: string };
 
 /** The file a collection's fixture is read from by the stub: `<x-stub-fixture or resource>.json`. */
-export const fixtureFile = (list: ListOperation): string => `${list.fixtureName ?? list.resource}.json`;
-export const SUGGESTED_SCHEMAS = 'suggested-schemas.yaml';
+const fixtureFile = (list: ListOperation): string => `${list.fixtureName ?? list.resource}.json`;
+const SUGGESTED_SCHEMAS = 'suggested-schemas.yaml';
 // Not `.json`: the stub refuses a .json file in its fixtures folder that no collection reads.
-export const RECORDING_NOTE = 'recording.yaml';
+const RECORDING_NOTE = 'recording.yaml';
 
 interface Pending {
   readonly list: ListOperation;

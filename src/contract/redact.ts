@@ -40,7 +40,7 @@ function base64Cores(secret: string): string[] {
 }
 
 /** Every form in which a deployment may echo `secret` back: raw, JSON-escaped, URL-encoded, HTML-escaped, base64 and base64url at any alignment. */
-export function encodingsOf(secret: string): string[] {
+function encodingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // Python's json.dumps(ensure_ascii=True) and some renderers escape every non-ASCII character.
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -9,7 +9,7 @@ const decodeBytes = (s: string): string =>
  * `%2F` before routing: `/workplace/..%2Fother` reaches `/other`), or a dot segment with a path
  * parameter (`..;`, Tomcat and Jetty's form), in any encoding, decoded up to three times.
  */
-export function leavesPrefix(path: string): boolean {
+function leavesPrefix(path: string): boolean {
   for (const raw of path.split('/')) {
     let segment = raw;
     for (let k = 0; k < 3 && segment.includes('%'); k++) {

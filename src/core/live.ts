@@ -17,14 +17,14 @@ interface Base {
 const bases = new WeakMap<ItemSet, Map<Queryset, Base>>();
 
 /** Does an item's members pass the queryset's filter (`{"active": true}`: each member equal)? */
-export function inQueryset(q: Queryset, members: Record<string, unknown>): boolean {
+function inQueryset(q: Queryset, members: Record<string, unknown>): boolean {
   if (q.filter === undefined) return true;
   for (const [field, want] of Object.entries(q.filter)) if (members[field] !== want) return false;
   return true;
 }
 
 /** The model's ordering of two items' members: Meta.ordering, field by field. */
-export function byOrdering(q: Queryset, a: Record<string, unknown>, b: Record<string, unknown>): number {
+function byOrdering(q: Queryset, a: Record<string, unknown>, b: Record<string, unknown>): number {
   for (const { field, desc } of q.ordering) {
     const d = compareValues(a[field], b[field]);
     if (d !== 0) return desc ? -d : d;

@@ -141,7 +141,7 @@ function made(input: ItemsInput, shape: CollectionShape): ItemSet {
 }
 
 /** How many items an input holds, without making them. */
-export function countOf(input: ItemsInput): number {
+function countOf(input: ItemsInput): number {
   if (Array.isArray(input)) return input.length;
   return 'prepared' in input ? input.prepared.items.length : (input as { count: number }).count;
 }

@@ -24,7 +24,7 @@ export interface ItemSet {
 }
 
 /** The items of a set by pk: their places in it (one PkIndex), read through to the items. */
-export class ItemsByPk {
+class ItemsByPk {
   constructor(
     readonly items: readonly PreparedItem[],
     readonly places: PkIndex,

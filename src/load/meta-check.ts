@@ -37,7 +37,7 @@ export function metaCheckModule(): string {
 }
 
 /** Where the build writes the precompiled meta-schema check (absent where this module runs from src/). */
-export const PRECOMPILED_META = fileURLToPath(new URL('./meta2020-check.cjs', import.meta.url));
+const PRECOMPILED_META = fileURLToPath(new URL('./meta2020-check.cjs', import.meta.url));
 
 type MetaCheck = ((schema: unknown) => boolean) & { errors?: ErrorObject[] | null };
 const loaded = new Map<string, MetaCheck | null>();

@@ -114,7 +114,7 @@ export function v31CheckModule(): string {
 }
 
 /** Where the build writes the precompiled 3.1 schema check (absent where this module runs from src/). */
-export const PRECOMPILED_V31 = fileURLToPath(new URL('./oas31-check.cjs', import.meta.url));
+const PRECOMPILED_V31 = fileURLToPath(new URL('./oas31-check.cjs', import.meta.url));
 
 /** The check a precompiled module holds, if it was made from exactly what the library compiles. */
 export function precompiledCheck(file: string): SchemaCheck | undefined {

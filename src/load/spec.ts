@@ -49,7 +49,7 @@ interface FoundRef {
 }
 
 /** The package's own openapi/ (src/load and dist/load alike sit two folders below the package root). */
-export const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../openapi', import.meta.url));
+const BUNDLED_SPEC_DIR = fileURLToPath(new URL('../../openapi', import.meta.url));
 
 /** Where the bundler reads a URL from: a file path, or why it is no file inside the folder. */
 function fileOfUrl(target: string): { ok: true; file: string } | { ok: false; reason: string } {

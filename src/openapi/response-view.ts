@@ -74,10 +74,7 @@ function withoutNames(schema: Record<string, unknown>, names: ReadonlySet<string
  * Follows a schema's internal `$ref`s (at most 16): the schema at the end, and whether any schema
  * on the way says `writeOnly: true` (`{$ref: ..., writeOnly: true}` is a writeOnly property).
  */
-export function throughRefs(
-  doc: unknown,
-  node: unknown,
-): { node: Record<string, unknown> | undefined; writeOnly: boolean } {
+function throughRefs(doc: unknown, node: unknown): { node: Record<string, unknown> | undefined; writeOnly: boolean } {
   let writeOnly = false;
   for (let hops = 0; hops <= 16; hops++) {
     if (!isObject(node)) return { node: undefined, writeOnly };

@@ -91,7 +91,7 @@ function intIn(errors: string[], name: string, v: number, min: number, max: numb
 }
 
 /** Normalizes a `--base-url`: absolute http(s), no query, no fragment, no trailing slash. */
-export function normalizeBaseUrl(raw: string): string | undefined {
+function normalizeBaseUrl(raw: string): string | undefined {
   let u: URL;
   try {
     u = new URL(raw);

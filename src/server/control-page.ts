@@ -7,9 +7,9 @@
  */
 
 /** What a switch offers, besides the codes an operation declares: the deployment's answers on any endpoint. */
-export const ALWAYS_CODES = ['401', '403', '500'] as const;
+const ALWAYS_CODES = ['401', '403', '500'] as const;
 /** The switch that makes an operation slow, in milliseconds. */
-export const SLOW_MS = 2000;
+const SLOW_MS = 2000;
 
 const STYLE = `
   body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d1d1f; }

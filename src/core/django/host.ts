@@ -36,7 +36,7 @@ export function validHostDomain(host: string): string | undefined {
 }
 
 /** django.http.request.validate_host */
-export function hostAllowed(domain: string, allowed: readonly string[]): boolean {
+function hostAllowed(domain: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => {
     const p = pattern.toLowerCase();
     if (p === '*') return true;

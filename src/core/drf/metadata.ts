@@ -19,7 +19,7 @@ export function camelcaseToSpaces(name: string): string {
 }
 
 /** The parsers of DRF's default DEFAULT_PARSER_CLASSES. */
-export const PARSES = Object.freeze(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
+const PARSES = Object.freeze(['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']);
 
 export function viewMetadata(
   name: string,

@@ -14,9 +14,9 @@ import type { SessionState } from './sessions.js';
 /** Where the stub's own paths live. */
 export const STUB_PREFIX = '/__stub/';
 export const RESET_PATH = '/__stub/reset';
-export const REQUESTS_PATH = '/__stub/requests';
+const REQUESTS_PATH = '/__stub/requests';
 export const SCENARIOS_PATH = '/__stub/scenarios';
-export const OPERATIONS_PATH = '/__stub/operations';
+const OPERATIONS_PATH = '/__stub/operations';
 
 /** Where an operation's answers come from, for the page and `GET /__stub/operations`. */
 export interface OperationSource {

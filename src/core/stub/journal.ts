@@ -27,14 +27,14 @@ export interface JournalEntry {
   readonly durationMs: number;
 }
 
-export const MAX_BODY = 64 * 1024;
+const MAX_BODY = 64 * 1024;
 
 const REDACTED = '[redacted]';
 const CREDENTIAL = /^(authorization|proxy-authorization|cookie|x-csrftoken|x-xsrf-token)$|token|secret|passw|api-?key/;
 const decoder = new TextDecoder('utf-8');
 
 /** A header value as the journal keeps it: a credential's scheme only (`Token [redacted]`). */
-export function redactHeader(name: string, value: string): string {
+function redactHeader(name: string, value: string): string {
   if (!CREDENTIAL.test(name)) return value;
   if (name === 'cookie')
     return value

@@ -34,7 +34,7 @@ const KEYS = ['code', 'example', 'dynamic', 'delay', 'empty'] as const;
 type Key = (typeof KEYS)[number];
 
 /** The query forms of the scenarios (`__code`, …): the stub's own, never copied into links. */
-export const SCENARIO_QUERY_PARAMS: ReadonlySet<string> = new Set(KEYS.map((k) => `__${k}`));
+const SCENARIO_QUERY_PARAMS: ReadonlySet<string> = new Set(KEYS.map((k) => `__${k}`));
 
 /** `Prefer` preferences (RFC 7240): comma-separated `token=value`; unknown tokens are ignored. */
 function parsePrefer(header: string | undefined): Map<string, string> {
