@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -31,6 +32,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default leaves a core free: on a 2-core machine one file at a time. Most files
+    // wait on child processes and sockets, so two at a time on two cores halves the run.
+    maxWorkers: Math.max(2, availableParallelism()),
     // One temporary folder per run, removed at its end (test/global-temp.ts).
     globalSetup: ['test/global-temp.ts'],
     // Reports are read as text: no colour, even where CI=true would turn picocolors' on.
