@@ -30,7 +30,27 @@ export function generationSchema(doc: unknown, pointer: string): { schema: Recor
   }
   // A `$ref` left where the expansion does not go (a draft-04 tuple, `dependencies`, …) may hide a cycle.
   if (expanded === CUT || !isObject(expanded) || holdsRef(expanded)) return { schema: asIs, finite: false };
-  return { schema: expansion.cycles ? expanded : asIs, finite: true };
+  return { schema: expansion.cycles ? (blankless(expanded) as Record<string, unknown>) : asIs, finite: true };
+}
+
+/**
+ * A schema as the stub's own writes read it: a string with no `minLength` (nor `enum`, `const`,
+ * `format` or `pattern` of its own) is DRF's CharField, whose `allow_blank` is false, so that the
+ * stub refuses `""` in a write. Generated data keeps that rule: such a string gets `minLength: 1`
+ * (`minLength: 0` says blank is allowed, and stays). Data members are left as they are.
+ */
+function blankless(node: unknown, seen = new WeakMap<object, unknown>()): unknown {
+  if (Array.isArray(node)) return node.map((n) => blankless(n, seen));
+  if (!isObject(node)) return node;
+  const done = seen.get(node);
+  if (done !== undefined) return done;
+  const out: Record<string, unknown> = {};
+  seen.set(node, out);
+  for (const [k, v] of Object.entries(node)) out[k] = DATA.has(k) ? v : blankless(v, seen);
+  const types = Array.isArray(node.type) ? node.type : [node.type];
+  const free = ['minLength', 'enum', 'const', 'format', 'pattern'].every((k) => node[k] === undefined);
+  if (types.includes('string') && free) out.minLength = 1;
+  return out;
 }
 
 /** Data, not schemas: a `$ref` member in them is a value. */
@@ -150,13 +170,14 @@ const FINITE_MAX_DEPTH = 64;
  * `$ref`s resolved in the bundled spec, and no depth limit short of a finite schema's own depth.
  */
 export function generationOptions(doc: unknown, seed: number, finite: boolean) {
+  const resolved = new WeakMap<object, unknown>();
   return {
     seed,
     alwaysFakeOptionals: true,
     fillProperties: false,
     refResolver: (ref: string): JsonSchema => {
       const { node } = follow(doc, ref.startsWith('#') ? ref : `#${ref}`);
-      return (isObject(node) ? node : {}) as JsonSchema;
+      return (isObject(node) ? blankless(node, resolved) : {}) as JsonSchema;
     },
     ...(finite ? { maxDepth: FINITE_MAX_DEPTH } : {}),
   };
