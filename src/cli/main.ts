@@ -146,7 +146,7 @@ function serveOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '--types <file>',
-        'with --watch: regenerate the TypeScript types into this file when the spec changes',
+        'write the TypeScript types of the spec into this file at start-up (and, with --watch, when the spec changes)',
       ).env('STUB_TYPES'),
     )
     .addOption(

@@ -24,3 +24,8 @@ function editDistance(a: string, b: string): number {
   }
   return row[b.length] ?? 0;
 }
+
+/** `1 endpoint`, `2 endpoints`: a count with its noun in the number it takes. */
+export function count(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { formatWarnings, printLoadError } from '../load/report.js';
 import { latePrinter, loadState, type StubState } from '../load/state.js';
 import { watchState } from '../load/watch.js';
+import { writeTypes } from '../load/write-types.js';
 import { buildApp, handlersOf, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
@@ -66,14 +67,18 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     ? watchState(holder.current, {
         state: options,
         typesFile: config.typesFile,
-        onState: (next) => {
+        onState: (next, before) => {
           holder.current = next;
-          say(describe(next));
+          // The table was printed at start-up (the reload's difference is told by the watcher): only new warnings.
+          const told = new Set(formatWarnings(before.warnings));
+          for (const w of formatWarnings(next.warnings)) if (!told.has(w)) say(w);
         },
         log: say,
       })
     : undefined;
   if (watcher) process.stdout.write(`  watching ${holder.current.files.length} spec and fixture files for changes\n`);
+  // The types follow the spec from the start, not from its first change.
+  if (config.typesFile) void writeTypes(config.typesFile, holder.current.spec.rootFile, say);
   const shutdown = createShutdown({
     graceMs: config.shutdownGraceMs,
     connections,
