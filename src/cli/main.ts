@@ -7,6 +7,7 @@ import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
 import { addContractCommands } from './contract-commands.js';
+import { addDesignerCommands } from './designer-commands.js';
 
 // A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
 // else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
@@ -301,6 +302,7 @@ program
   });
 
 addContractCommands(program);
+addDesignerCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,4 +1,4 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
@@ -52,6 +52,8 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
       count: opts.count ?? list.generateCount ?? opts.defaultCount,
     },
   );
+  // A designer's first fixture may go into a folder not made yet.
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(items, null, 2)}\n`);
   return { ok: true, file, count: items.length };
 }
