@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { DEFAULTS, stateOptions } from '../server/config.js';
 import { colors } from '../server/log.js';
+import { count } from '../openapi/words.js';
 
 /*
  * The designer's tools, `fixtures` and `generate`: commands of the published bin
@@ -65,7 +66,7 @@ export function fixturesCommand(cmd: Command): Command {
         force: flags.force,
       });
       if (!result.ok) fail(result.error, 1);
-      process.stdout.write(`${result.count} items written to ${result.file}\n`);
+      process.stdout.write(`${count(result.count, 'item')} written to ${result.file}\n`);
     });
 }
 

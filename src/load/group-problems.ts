@@ -1,4 +1,5 @@
 import { formatProblem, type LoadProblem } from './errors.js';
+import { count } from '../openapi/words.js';
 
 /** How many places of a group a line names before `… and N more`. */
 const SHOWN = 3;
@@ -29,6 +30,6 @@ export function groupProblems(problems: readonly LoadProblem[]): string[] {
     const rest = first.pointer.replace(/^\/\d+/, '');
     const what =
       missing !== undefined && rest === '' ? ` lack \`${missing}\`` : `${rest ? ` at /…${rest}` : ''}: ${first.reason}`;
-    return `${group.length} items of ${first.file}${what}: ${places.join(', ')}${more}`;
+    return `${count(group.length, 'item')} of ${first.file}${what}: ${places.join(', ')}${more}`;
   });
 }

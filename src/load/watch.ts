@@ -5,6 +5,7 @@ import { reloadSummary } from './reload-summary.js';
 import { printLoadError } from './report.js';
 import { loadState, type StateOptions, type StubState } from './state.js';
 import { writeTypes } from './write-types.js';
+import { count } from '../openapi/words.js';
 
 export interface Watcher {
   close(): void;
@@ -92,7 +93,7 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       if (opts.typesFile && next.spec !== before.spec) await writeTypes(opts.typesFile, next.spec.rootFile, opts.log);
     } catch (e) {
       printLoadError(e, (s) => opts.log(s.trimEnd()));
-      opts.log(pc.yellow(`still serving the last good state (${before.model.collections.size} collections)`));
+      opts.log(pc.yellow(`still serving the last good state (${count(before.model.collections.size, 'collection')})`));
     }
     sync();
   };

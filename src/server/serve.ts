@@ -9,6 +9,7 @@ import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
 import { answersTable, servedTable } from './served-table.js';
 import { createShutdown, trackConnections } from './shutdown.js';
+import { count } from '../openapi/words.js';
 
 /**
  * Loads, builds and listens; stops on SIGINT/SIGTERM within the shutdown grace (src/server/shutdown.ts).
@@ -57,7 +58,7 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     );
   process.stdout.write(
     `Workplace Administration Service stub listening on ${colors.bold(url)}\n` +
-      `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n` +
+      `  ${count(holder.current.model.collections.size, 'collection')} under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n` +
       `  control page (operations, switches, requests): ${url}${CONTROL_PAGE} · API reference: ${url}/docs\n` +
       `${describe(holder.current)}\n`,
   );
@@ -76,7 +77,8 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
         log: say,
       })
     : undefined;
-  if (watcher) process.stdout.write(`  watching ${holder.current.files.length} spec and fixture files for changes\n`);
+  if (watcher)
+    process.stdout.write(`  watching ${count(holder.current.files.length, 'spec and fixture file')} for changes\n`);
   // The types follow the spec from the start, not from its first change.
   if (config.typesFile) void writeTypes(config.typesFile, holder.current.spec.rootFile, say);
   const shutdown = createShutdown({
