@@ -256,13 +256,25 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
 
 const program = new Command('workplace-stub')
   .description('Stub and contract checker for the Workplace Administration Service')
-  .version(pkg.version)
+  .version(pkg.version, '-V, --version', 'print the version (also: workplace-stub version)')
   .showHelpAfterError(false)
   .exitOverride()
   .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
 
 const serveCommand = serveOptions(
   program.command('serve', { isDefault: true }).description('serve the stub (the default command)'),
+);
+// npx may take a `--version` for itself (`npx workplace-stub --version` printing npm's version,
+// issue #34): a command, `-V`, or `--` before the flag reaches this program.
+program
+  .command('version')
+  .description('print the version (under npx: `npx workplace-stub version` or `npx workplace-stub -- --version`)')
+  .action(() => {
+    process.stdout.write(`${pkg.version}\n`);
+  });
+program.addHelpText(
+  'after',
+  '\nUnder npx, npx takes --version for itself: write `npx workplace-stub version`, or `npx workplace-stub -- --version`.',
 );
 // `workplace-stub --help` lists the options of the default command too, with their defaults.
 program.addHelpText(
@@ -305,7 +317,10 @@ addContractCommands(program);
 addDesignerCommands(program);
 
 try {
-  await program.parseAsync(process.argv);
+  // npx passes a `--` on as it is (npm 11.19 measured): `npx workplace-stub -- --version` reaches
+  // this program as `-- --version`, whose `--` would make `--version` an operand of serve.
+  const args = process.argv.slice(2);
+  await program.parseAsync(args[0] === '--' ? args.slice(1) : args, { from: 'user' });
 } catch (e) {
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
   throw e;
