@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { rel } from '../load/paths.js';
 import { DEFAULTS, stateOptions } from '../server/config.js';
 import { colors } from '../server/log.js';
 import { count } from '../openapi/words.js';
@@ -66,7 +67,7 @@ export function fixturesCommand(cmd: Command): Command {
         force: flags.force,
       });
       if (!result.ok) fail(result.error, 1);
-      process.stdout.write(`${count(result.count, 'item')} written to ${result.file}\n`);
+      process.stdout.write(`${count(result.count, 'item')} written to ${rel(result.file)}\n`);
     });
 }
 
@@ -106,12 +107,12 @@ export function generateCommand(cmd: Command): Command {
       };
       try {
         await write(flags.out, await generateTypes(flags.spec));
-        process.stdout.write(`types written to ${flags.out}\n`);
+        process.stdout.write(`types written to ${rel(flags.out)}\n`);
         if (flags.typesOnly) return;
         const { generateSnapshotModule } = await import('../load/generate-snapshot.js');
         const options = { ...stateOptions(DEFAULTS), specFile: flags.spec, fixturesDir: flags.fixtures };
         await write(flags.snapshot, await generateSnapshotModule({ ...options, seed: flags.seed }));
-        process.stdout.write(`snapshot written to ${flags.snapshot}\n`);
+        process.stdout.write(`snapshot written to ${rel(flags.snapshot)}\n`);
       } catch (e) {
         const { printLoadError } = await import('../load/report.js');
         printLoadError(e);

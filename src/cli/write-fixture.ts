@@ -3,6 +3,7 @@ import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
 import { generateItems } from '../load/generate.js';
+import { rel } from '../load/paths.js';
 import { describesFields } from '../openapi/item-schema.js';
 
 export interface WriteFixtureOptions {
@@ -41,7 +42,7 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
     () => true,
     () => false,
   );
-  if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
+  if (exists && !opts.force) return { ok: false, error: `${rel(file)} exists; pass --force to overwrite it` };
   // As the stub serves them: generated items hold no writeOnly member (a fixture holds answers).
   const items = await generateItems(
     contract.spec.doc,

@@ -77,3 +77,10 @@ it('workplace-stub fixtures writes generated items of a resource', async () => {
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(await readFile(path.join(dir, 'desk.json'), 'utf8'))).toHaveLength(3);
 }, 30_000);
+
+it('workplace-stub fixtures names its file as every other message does: relative to the working folder', async () => {
+  // The bundled fixtures/ (absolute by default), from the package root: desk.json exists.
+  const r = await runCli(['fixtures', '--resource', 'desk']);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toBe('error: fixtures/desk.json exists; pass --force to overwrite it\n');
+}, 30_000);
