@@ -41,6 +41,17 @@ describe('an error points at the file and line the designer wrote it in', () => 
     ]);
   });
 
+  it('a mistake under a $ref with a fragment (items.yaml#/Signature) is placed in that file, under that name', async () => {
+    const w = await workspace('stub-place-');
+    const items = path.join(w.specDir, 'schemas', 'items.yaml');
+    await edit(items, 'Signature:\n  type: object', 'Signature:\n  tpye: object');
+    const line = await lineOf(items, 'tpye');
+    const lines = await problemLines(w);
+    expect(lines[0]).toMatch(
+      new RegExp(`^\\S*schemas/items\\.yaml at line ${line}:3 \\(/Signature/tpye\\): unknown keyword "tpye"`),
+    );
+  });
+
   it('an invalid keyword value in a $ref’d file is placed there too', async () => {
     const w = await workspace('stub-place-');
     const desk = path.join(w.specDir, 'schemas', 'desk.yaml');
