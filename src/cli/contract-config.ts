@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { isMap, isScalar, LineCounter, type Pair, parseDocument, type YAMLMap } from 'yaml';
+import { nearest } from '../openapi/words.js';
 import { corsOrigin } from '../contract/proxy/cors.js';
 import {
   checkBaseUrl,
@@ -294,30 +295,4 @@ async function readConfig(
   };
   take(doc.contents, undefined);
   return { file, broken: false, get: (key) => byKey.get(key) };
-}
-
-/** The known name at most two edits from `name` (a typo), if one is. */
-function nearest(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const k of known) {
-    const d = editDistance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(
-        (row[j] ?? 0) + 1,
-        (next[j - 1] ?? 0) + 1,
-        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    row = next;
-  }
-  return row[b.length] ?? 0;
 }

@@ -7,6 +7,7 @@ import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
 import { addContractCommands } from './contract-commands.js';
+import { addDesignerCommands } from './designer-commands.js';
 
 // A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
 // else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
@@ -146,7 +147,7 @@ function serveOptions(cmd: Command): Command {
     .addOption(
       new Option(
         '--types <file>',
-        'with --watch: regenerate the TypeScript types into this file when the spec changes',
+        'write the TypeScript types of the spec into this file at start-up (and, with --watch, when the spec changes)',
       ).env('STUB_TYPES'),
     )
     .addOption(
@@ -255,13 +256,25 @@ export function configFromFlags(flags: ServeFlags): StubConfig {
 
 const program = new Command('workplace-stub')
   .description('Stub and contract checker for the Workplace Administration Service')
-  .version(pkg.version)
+  .version(pkg.version, '-V, --version', 'print the version (also: workplace-stub version)')
   .showHelpAfterError(false)
   .exitOverride()
   .configureOutput({ outputError: (str, write) => write(colors.red(str)) });
 
 const serveCommand = serveOptions(
   program.command('serve', { isDefault: true }).description('serve the stub (the default command)'),
+);
+// npx may take a `--version` for itself (`npx workplace-stub --version` printing npm's version,
+// issue #34): a command, `-V`, or `--` before the flag reaches this program.
+program
+  .command('version')
+  .description('print the version (under npx: `npx workplace-stub version` or `npx workplace-stub -- --version`)')
+  .action(() => {
+    process.stdout.write(`${pkg.version}\n`);
+  });
+program.addHelpText(
+  'after',
+  '\nUnder npx, npx takes --version for itself: write `npx workplace-stub version`, or `npx workplace-stub -- --version`.',
 );
 // `workplace-stub --help` lists the options of the default command too, with their defaults.
 program.addHelpText(
@@ -301,9 +314,13 @@ program
   });
 
 addContractCommands(program);
+addDesignerCommands(program);
 
 try {
-  await program.parseAsync(process.argv);
+  // npx passes a `--` on as it is (npm 11.19 measured): `npx workplace-stub -- --version` reaches
+  // this program as `-- --version`, whose `--` would make `--version` an operand of serve.
+  const args = process.argv.slice(2);
+  await program.parseAsync(args[0] === '--' ? args.slice(1) : args, { from: 'user' });
 } catch (e) {
   if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
   throw e;

@@ -1,8 +1,9 @@
-import { access, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
 import { generateItems } from '../load/generate.js';
+import { rel } from '../load/paths.js';
 import { describesFields } from '../openapi/item-schema.js';
 
 export interface WriteFixtureOptions {
@@ -41,7 +42,7 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
     () => true,
     () => false,
   );
-  if (exists && !opts.force) return { ok: false, error: `${file} exists; pass --force to overwrite it` };
+  if (exists && !opts.force) return { ok: false, error: `${rel(file)} exists; pass --force to overwrite it` };
   // As the stub serves them: generated items hold no writeOnly member (a fixture holds answers).
   const items = await generateItems(
     contract.spec.doc,
@@ -52,6 +53,8 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
       count: opts.count ?? list.generateCount ?? opts.defaultCount,
     },
   );
+  // A designer's first fixture may go into a folder not made yet.
+  await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, `${JSON.stringify(items, null, 2)}\n`);
   return { ok: true, file, count: items.length };
 }

@@ -151,7 +151,8 @@ export function send(url: string | URL, opts: SendOptions): Promise<Fetched> {
       let raw = 0;
       response.on('data', (chunk: Buffer) => {
         raw += chunk.length;
-        if (raw > opts.maxBody) fail('TOO_LARGE', `the answer is larger than --max-body ${opts.maxBody} bytes`);
+        if (raw > opts.maxBody)
+          fail('TOO_LARGE', `the answer is larger than --max-body ${count(opts.maxBody, 'byte')}`);
       });
       response.on('error', (e: NodeJS.ErrnoException) => fail(e.code ?? 'ERR_RESPONSE', e.message));
       response.on('aborted', () => fail('ECONNRESET', 'the connection closed before the answer ended'));
@@ -160,7 +161,7 @@ export function send(url: string | URL, opts: SendOptions): Promise<Fetched> {
       tail.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > opts.maxBody) {
-          fail('TOO_LARGE', `the answer decompresses to more than --max-body ${opts.maxBody} bytes`);
+          fail('TOO_LARGE', `the answer decompresses to more than --max-body ${count(opts.maxBody, 'byte')}`);
           return;
         }
         if (!settled) chunks.push(chunk);

@@ -61,6 +61,7 @@ export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest 
 export { djangoPage, stubProblem } from './errors.js';
 export { HTML_TYPE } from './django/http.js';
 import { DJANGO_HEADERS, HTML_TYPE } from './django/http.js';
+import { count } from '../openapi/words.js';
 export { RESET_PATH } from './stub/control.js';
 export { SCENARIO_HELP } from './stub/scenarios.js';
 
@@ -270,7 +271,7 @@ export class StubCore {
       if (violations.length > 0)
         return stubProblem(
           'Invalid request',
-          `${violations.length} query parameter(s) break ${target.operationId}'s declaration`,
+          `${count(violations.length, 'query parameter')} ${violations.length === 1 ? 'breaks' : 'break'} ${target.operationId}'s declaration`,
           { validation: violations },
         );
     }

@@ -21,10 +21,3 @@ export const DEFAULT_LOAD_LIMITS: LoadLimits = Object.freeze({
   // The yaml package's default.
   maxAliasCount: 100,
 });
-
-/** A size in the unit a person reads. */
-export function formatBytes(n: number): string {
-  if (n >= 2 ** 20) return `${Math.round((n / 2 ** 20) * 10) / 10} MiB`;
-  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KiB`;
-  return `${n} bytes`;
-}

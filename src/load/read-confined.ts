@@ -1,7 +1,8 @@
 import { constants, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { formatBytes, type LoadLimits } from './limits.js';
+import type { LoadLimits } from './limits.js';
+import { formatBytes } from '../openapi/words.js';
 import { rel } from './paths.js';
 import { decodeUtf8 } from './text-checks.js';
 

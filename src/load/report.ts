@@ -1,11 +1,15 @@
 import pc from 'picocolors';
 import { formatProblem, LoadError, type LoadProblem } from './errors.js';
+import { groupProblems } from './group-problems.js';
 
-/** Prints a LoadError's problems, one per line: file, place, reason. */
+/**
+ * Prints a LoadError's problems, one per line: file, place, reason; the same reason over many
+ * items of one file in one line (group-problems.ts).
+ */
 export function printLoadError(e: unknown, write: (s: string) => void = (s) => process.stderr.write(s)): void {
   if (e instanceof LoadError) {
     write(`${pc.red('error')}: the spec or fixtures cannot be served:\n`);
-    for (const p of e.problems) write(`  ${formatProblem(p)}\n`);
+    for (const line of groupProblems(e.problems)) write(`  ${line}\n`);
   } else {
     write(`${pc.red('error')}: ${e instanceof Error ? e.message : String(e)}\n`);
   }

@@ -16,6 +16,8 @@ import { type Folder, folderOf, isInside, readConfinedText } from './read-confin
 import { parseYamlText } from './yaml-text.js';
 import { bundle, forEachExternalRef } from './bundle.js';
 import { failureOf, type ValidationFailure } from './oas-validate.js';
+import { type OasSchemaError, oasSchemaProblems } from './oas-messages.js';
+import { placeInSources } from './source-place.js';
 import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
@@ -230,7 +232,7 @@ export async function bundleSpec(
           problems.push({
             file: rel(from.file),
             pointer: from.pointer,
-            reason: `$ref ${JSON.stringify(from.ref)} resolves to ${file}, ${read.problems[0]?.reason ?? ''}`,
+            reason: `$ref ${JSON.stringify(from.ref)} resolves to ${rel(file)}, ${read.problems[0]?.reason ?? ''}`,
           });
         else if (from && read.kind === 'missing')
           problems.push(
@@ -307,7 +309,7 @@ export async function bundleSpec(
       throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
     }
     const validated = validation.validate(doc).then(({ failure, thread }) => {
-      if (failure) throw new LoadError(swaggerProblems(rel(root), failure));
+      if (failure) throw new LoadError(placeInSources(swaggerProblems(rel(root), failure), { rootFile: root, texts }));
       return thread;
     });
     // Awaited by the caller; a caller that stops early on an error of its own leaves no unhandled rejection.
@@ -367,14 +369,7 @@ export async function loadSpec(
 }
 
 function swaggerProblems(file: string, failure: ValidationFailure): LoadProblem[] {
-  const details = failure.details as
-    { instancePath?: string; message?: string; params?: Record<string, unknown> }[] | undefined;
-  if (Array.isArray(details) && details.length > 0) {
-    return details.map((d) => ({
-      file,
-      pointer: d.instancePath || '/',
-      reason: `${d.message ?? 'is invalid'}${d.params ? ` ${JSON.stringify(d.params)}` : ''} (OpenAPI 3.1 schema)`,
-    }));
-  }
+  const details = failure.details as OasSchemaError[] | undefined;
+  if (Array.isArray(details) && details.length > 0) return oasSchemaProblems(file, details);
   return [{ file, pointer: '', reason: failure.message.split('\n')[0] ?? failure.message }];
 }

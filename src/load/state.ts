@@ -20,6 +20,7 @@ import type { LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf } from './read-confined.js';
 import { lintSchemas } from './schema-lint.js';
+import { placeInSources } from './source-place.js';
 import { bundleSpec, type LoadedSpec, whileValidating } from './spec.js';
 import { describesFields } from '../openapi/item-schema.js';
 
@@ -111,7 +112,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   ].filter((p): p is string => p !== undefined);
   const lint = lintSchemas(doc, ajv, pointers, specFile);
   problems.push(...lint.problems);
-  if (problems.length > 0) throw new LoadError(problems);
+  if (problems.length > 0) throw new LoadError(placeInSources(problems, spec));
 
   const inputs: Record<string, CollectionInput> = {};
   const fixtureFiles: string[] = [];

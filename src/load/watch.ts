@@ -1,9 +1,11 @@
 import { type FSWatcher, realpathSync, watch } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pc from 'picocolors';
+import { reloadSummary } from './reload-summary.js';
 import { printLoadError } from './report.js';
 import { loadState, type StateOptions, type StubState } from './state.js';
+import { writeTypes } from './write-types.js';
+import { count } from '../openapi/words.js';
 
 export interface Watcher {
   close(): void;
@@ -15,8 +17,8 @@ export interface WatchOptions {
   readonly state: StateOptions;
   /** Regenerate the TypeScript types into this file when the spec changes. */
   readonly typesFile?: string | undefined;
-  /** Called with each new state, after it is built whole. */
-  readonly onState: (next: StubState) => void;
+  /** Called with each new state, after it is built whole (and its difference told to `log`). */
+  readonly onState: (next: StubState, before: StubState) => void;
   readonly log: (line: string) => void;
 }
 
@@ -34,6 +36,8 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
   let running: Promise<void> | undefined;
   let pending = false;
   let closed = false;
+  // The files the folders' watchers named since the last reload began: what the reload tells.
+  const changed = new Set<string>();
 
   const sync = () => {
     const dirs = new Set([...current.files.map((f) => path.dirname(f)), path.resolve(opts.state.fixturesDir)]);
@@ -55,7 +59,10 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
     for (const dir of dirs) {
       if (watchers.has(dir)) continue;
       try {
-        const w = watch(dir, () => schedule());
+        const w = watch(dir, (_event, name) => {
+          if (name) changed.add(path.join(dir, name.toString()));
+          schedule();
+        });
         w.on('error', () => undefined);
         watchers.set(dir, w);
       } catch {
@@ -66,19 +73,27 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
 
   const reload = async () => {
     const before = current;
+    const touched = [...changed];
+    changed.clear();
     try {
       // The state served so far lends its unchanged items: a reload keeps them, not a second copy.
       const next = await loadState({ ...opts.state, previous: current });
       if (closed) return;
       current = next;
-      opts.onState(next);
-      opts.log(
-        `${pc.green('reloaded')}: ${next.model.collections.size} collections from ${path.relative(process.cwd(), next.spec.rootFile)}`,
+      // Of the files named, those the states read (an editor's swap file is none of them).
+      const read = new Set([...before.files, ...next.files].map((f) => path.resolve(f)));
+      const summary = reloadSummary(
+        before.model,
+        next.model,
+        touched.filter((f) => read.has(f)),
+        next.spec.rootFile,
       );
-      if (opts.typesFile) await writeTypes(opts.typesFile, next.spec.rootFile, opts.log);
+      opts.log(summary.replace(/^reloaded/, pc.green('reloaded')));
+      opts.onState(next, before);
+      if (opts.typesFile && next.spec !== before.spec) await writeTypes(opts.typesFile, next.spec.rootFile, opts.log);
     } catch (e) {
       printLoadError(e, (s) => opts.log(s.trimEnd()));
-      opts.log(pc.yellow(`still serving the last good state (${before.model.collections.size} collections)`));
+      opts.log(pc.yellow(`still serving the last good state (${count(before.model.collections.size, 'collection')})`));
     }
     sync();
   };
@@ -121,25 +136,4 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       while (scheduled || running || pending) await new Promise((r) => setTimeout(r, 50));
     },
   };
-}
-
-async function writeTypes(file: string, specFile: string, log: (line: string) => void): Promise<void> {
-  try {
-    // Loaded only here: openapi-typescript brings the TypeScript compiler (~80 MiB).
-    const { generateTypes } = await import('./generate-types.js');
-    const types = await generateTypes(specFile);
-    const current = await readFile(file, 'utf8').catch(() => '');
-    if (current !== types) {
-      await writeFile(file, types);
-      log(`types regenerated: ${path.relative(process.cwd(), file)}`);
-    }
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    const missing = err.code === 'ERR_MODULE_NOT_FOUND' && err.message.includes("'openapi-typescript'");
-    log(
-      missing
-        ? 'types not regenerated: --types needs openapi-typescript (npm install --save-dev openapi-typescript)'
-        : `types not regenerated: ${err.message}`,
-    );
-  }
 }

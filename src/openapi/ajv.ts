@@ -14,7 +14,7 @@ export const SPEC_ID = 'urn:workplace-admin:openapi';
 // no keyword of that name, so that strict mode refused a schema carrying one when it compiled.
 const OPENAPI_SCHEMA_KEYWORDS = ['example', 'xml', 'externalDocs', 'discriminator', '$anchor'];
 // The document's own top-level members, so the spec can be registered whole and referenced into.
-const OPENAPI_DOCUMENT_KEYWORDS = [
+export const OPENAPI_DOCUMENT_KEYWORDS = [
   'openapi',
   'info',
   'jsonSchemaDialect',

@@ -9,6 +9,7 @@ import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
 import { controlPageHtml } from './control-page.js';
 import type { Send, Sent } from './send.js';
+import { count } from '../openapi/words.js';
 
 /** The stub's home: the control page (the service's own paths are all elsewhere). */
 export const CONTROL_PAGE = '/__stub/';
@@ -204,7 +205,7 @@ export function registerPages(
     const rows = [...state().model.collections.values()]
       .map(
         (c) =>
-          `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${c.count} items, ${esc(c.source)})</small></li>`,
+          `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${count(c.count, 'item')}, ${esc(c.source)})</small></li>`,
       )
       .join('\n');
     return page(

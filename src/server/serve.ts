@@ -3,11 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { formatWarnings, printLoadError } from '../load/report.js';
 import { latePrinter, loadState, type StubState } from '../load/state.js';
 import { watchState } from '../load/watch.js';
+import { writeTypes } from '../load/write-types.js';
 import { buildApp, handlersOf, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
 import { answersTable, servedTable } from './served-table.js';
 import { createShutdown, trackConnections } from './shutdown.js';
+import { count } from '../openapi/words.js';
 
 /**
  * Loads, builds and listens; stops on SIGINT/SIGTERM within the shutdown grace (src/server/shutdown.ts).
@@ -56,7 +58,7 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     );
   process.stdout.write(
     `Workplace Administration Service stub listening on ${colors.bold(url)}\n` +
-      `  ${holder.current.model.collections.size} collections under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n` +
+      `  ${count(holder.current.model.collections.size, 'collection')} under ${url}/api/v1/, ready in ${Math.round(performance.now() - started)} ms\n` +
       `  control page (operations, switches, requests): ${url}${CONTROL_PAGE} · API reference: ${url}/docs\n` +
       `${describe(holder.current)}\n`,
   );
@@ -66,14 +68,19 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     ? watchState(holder.current, {
         state: options,
         typesFile: config.typesFile,
-        onState: (next) => {
+        onState: (next, before) => {
           holder.current = next;
-          say(describe(next));
+          // The table was printed at start-up (the reload's difference is told by the watcher): only new warnings.
+          const told = new Set(formatWarnings(before.warnings));
+          for (const w of formatWarnings(next.warnings)) if (!told.has(w)) say(w);
         },
         log: say,
       })
     : undefined;
-  if (watcher) process.stdout.write(`  watching ${holder.current.files.length} spec and fixture files for changes\n`);
+  if (watcher)
+    process.stdout.write(`  watching ${count(holder.current.files.length, 'spec and fixture file')} for changes\n`);
+  // The types follow the spec from the start, not from its first change.
+  if (config.typesFile) void writeTypes(config.typesFile, holder.current.spec.rootFile, say);
   const shutdown = createShutdown({
     graceMs: config.shutdownGraceMs,
     connections,

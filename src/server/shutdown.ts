@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { constants } from 'node:os';
+import { count } from '../openapi/words.js';
 
 /** A server's connections and the requests in flight on them, followed from the moment of `trackConnections`. */
 export interface Connections {
@@ -90,8 +91,6 @@ export interface Shutdown {
   readonly closing: boolean;
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
 /**
  * SIGTERM or SIGINT: stop accepting, answer the requests in flight with `Connection: close`, close
  * idle keep-alive sockets and half-sent requests at once, and exit 0 as soon as every connection
@@ -129,7 +128,7 @@ export function createShutdown(opts: ShutdownOptions): Shutdown {
       if (exited) return;
       if (closing) {
         opts.say(
-          `${name} again: exiting at once, ${plural(opts.connections.inFlight, 'request')} in flight not answered`,
+          `${name} again: exiting at once, ${count(opts.connections.inFlight, 'request')} in flight not answered`,
         );
         exit(128 + (constants.signals[name as keyof typeof constants.signals] ?? 15));
         return;
@@ -137,14 +136,14 @@ export function createShutdown(opts: ShutdownOptions): Shutdown {
       closing = true;
       const inFlight = opts.connections.inFlight;
       opts.say(
-        `${name}: closing: no new connections; ${inFlight === 0 ? 'no request in flight' : `${plural(inFlight, 'request')} in flight may take up to ${opts.graceMs} ms`} (send ${name} again to exit at once)`,
+        `${name}: closing: no new connections; ${inFlight === 0 ? 'no request in flight' : `${count(inFlight, 'request')} in flight may take up to ${opts.graceMs} ms`} (send ${name} again to exit at once)`,
       );
       opts.stopOthers?.();
       deadline = Date.now() + opts.graceMs;
       timer = setTimeout(() => {
         const left = opts.connections.inFlight;
         opts.say(
-          `shutdown grace of ${opts.graceMs} ms over: closing ${plural(opts.connections.open, 'connection')} (${plural(left, 'request')} not answered)`,
+          `shutdown grace of ${opts.graceMs} ms over: closing ${count(opts.connections.open, 'connection')} (${count(left, 'request')} not answered)`,
         );
         opts.connections.destroyAll();
         void finish(0);

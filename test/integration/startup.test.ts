@@ -98,7 +98,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         const f = path.join(path.dirname(w.spec), 'schemas', 'desk.yaml');
         await writeFile(f, (await readFile(f, 'utf8')).replace('type: integer', 'type: intger'));
       },
-      /openapi\.yaml at \/.*: invalid JSON Schema/,
+      /schemas\/desk\.yaml at line \d+:\d+ \(\/.*\): invalid JSON Schema/,
     ],
   ])('%s', async (_name, breakIt, message) => {
     const w = await workspace();

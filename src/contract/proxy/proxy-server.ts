@@ -143,7 +143,7 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
         res,
         413,
         'Request body too large',
-        `the proxy forwards at most --max-body ${opts.maxBody} bytes`,
+        `the proxy forwards at most --max-body ${count(opts.maxBody, 'byte')}`,
         {},
         ownCors,
       );

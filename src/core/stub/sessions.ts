@@ -1,5 +1,6 @@
 import { Journal } from './journal.js';
 import { ScenarioStore } from './scenario-store.js';
+import { count } from '../../openapi/words.js';
 
 /**
  * Isolated state per client, for end-to-end tests run in parallel against one stub: a request
@@ -53,7 +54,7 @@ export class Sessions<Live> {
         return {
           ok: false,
           status: 503,
-          detail: `${this.#max} sessions are open already (the --max-sessions bound): reset one (POST /__stub/reset with its ${SESSION_HEADER}) or wait for one to be idle ${Math.round(this.#idleMs / 1000)} s`,
+          detail: `${count(this.#max, 'session')} ${this.#max === 1 ? 'is' : 'are'} open already (the --max-sessions bound): reset one (POST /__stub/reset with its ${SESSION_HEADER}) or wait for one to be idle ${Math.round(this.#idleMs / 1000)} s`,
         };
       state = this.#fresh(now);
       this.#byName.set(name, state);
