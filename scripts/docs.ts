@@ -49,7 +49,16 @@ export function errorsPage(): string {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The commands of docs/cli.md, in its order: `[]` is `workplace-stub --help` (serve's options too). */
-export const CLI_COMMANDS: readonly (readonly string[])[] = [[], ['snapshot'], ['check'], ['proxy'], ['record']];
+export const CLI_COMMANDS: readonly (readonly string[])[] = [
+  [],
+  ['snapshot'],
+  ['check'],
+  ['proxy'],
+  ['record'],
+  ['fixtures'],
+  ['generate'],
+  ['version'],
+];
 
 /** One command's `--help`, as a user sees it on a pipe (80 columns, no colour, no option from the environment). */
 async function helpOf(args: readonly string[]): Promise<string> {
