@@ -204,7 +204,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   const sessions = opts.sessionsFile === undefined ? undefined : await loadKeys(opts.sessionsFile);
   fixtureProblems.push(...(code?.problems ?? []), ...(tokens?.problems ?? []), ...(sessions?.problems ?? []));
   warnings.push(...(code?.warnings ?? []));
-  for (const extra of [opts.handlersFile, opts.tokensFile])
+  for (const extra of [opts.handlersFile, opts.tokensFile, opts.sessionsFile])
     if (extra !== undefined) fixtureFiles.push(path.resolve(extra));
   if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
   warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));

@@ -28,6 +28,9 @@ export interface WatchOptions {
  * new, never half of one. An invalid edit keeps the last good state and prints why; the next
  * valid edit is picked up. With `typesFile`, the generated types follow the spec.
  */
+const SETTLE_MS = 100;
+const MAX_WAIT_MS = 1000;
+
 export function watchState(initial: StubState, opts: WatchOptions): Watcher {
   const watchers = new Map<string, FSWatcher>();
   let current = initial;
@@ -39,13 +42,31 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
   // The files the folders' watchers named since the last reload began: what the reload tells.
   const changed = new Set<string>();
 
+  // The folders of what the state reads, and their parents: a folder replaced whole (renamed over,
+  // removed and made again, as a checkout or a build tool does) is a new folder, which the old
+  // watcher never reports on; its parent names it, and it is watched again.
+  const parents = new Map<string, FSWatcher>();
+  const fixturesDir = path.resolve(opts.state.fixturesDir);
+  let read = new Set<string>();
+
+  /** A file this reload could read: one the state read, or a new fixture or handler module. */
+  const relevant = (dir: string, name: string | null): boolean => {
+    if (name === null) return true;
+    const file = path.join(dir, name);
+    if (read.has(file)) return true;
+    return dir === fixturesDir && !name.startsWith('.') && /\.(json|ya?ml|[cm]?[jt]s)$/.test(name);
+  };
+
   const sync = () => {
-    const dirs = new Set([...current.files.map((f) => path.dirname(f)), path.resolve(opts.state.fixturesDir)]);
+    const dirs = new Set([...current.files.map((f) => path.dirname(f)), fixturesDir]);
+    read = new Set(current.files.map((f) => path.resolve(f)));
     // A symlinked file is followed to its target (inside the folder, or it is not loaded): an edit
     // there changes no entry of the link's folder.
     for (const f of current.files) {
       try {
-        dirs.add(path.dirname(realpathSync(f)));
+        const real = realpathSync(f);
+        read.add(real);
+        dirs.add(path.dirname(real));
       } catch {
         // Not there (yet): its folder is watched already.
       }
@@ -60,13 +81,40 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       if (watchers.has(dir)) continue;
       try {
         const w = watch(dir, (_event, name) => {
-          if (name) changed.add(path.join(dir, name.toString()));
+          const file = name === null ? null : name.toString();
+          if (!relevant(dir, file)) return;
+          if (file !== null) changed.add(path.join(dir, file));
           schedule();
         });
         w.on('error', () => undefined);
         watchers.set(dir, w);
       } catch {
         // A folder that does not exist yet is watched once a reload names it again.
+      }
+    }
+    const wanted = new Set([...dirs].map((d) => path.dirname(d)));
+    for (const [parent, w] of parents) {
+      if (!wanted.has(parent)) {
+        w.close();
+        parents.delete(parent);
+      }
+    }
+    for (const parent of wanted) {
+      if (parents.has(parent)) continue;
+      try {
+        const w = watch(parent, (_event, name) => {
+          const dir = name === null ? undefined : path.join(parent, name.toString());
+          if (dir === undefined || !watchers.has(dir)) return;
+          // The folder under that name may be another one now: watch whatever is there.
+          watchers.get(dir)?.close();
+          watchers.delete(dir);
+          sync();
+          schedule();
+        });
+        w.on('error', () => undefined);
+        parents.set(parent, w);
+      } catch {
+        // Not there: nothing to follow.
       }
     }
   };
@@ -112,14 +160,19 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
     });
   };
 
+  // A reload waits for the changes to settle (100 ms without one), but never longer than a second
+  // after the first: files written without a pause (a generator, a sync) still reload.
+  let firstAt = 0;
   const schedule = () => {
     if (closed) return;
     clearTimeout(timer);
+    if (!scheduled) firstAt = Date.now();
     scheduled = true;
+    const wait = Math.max(0, Math.min(SETTLE_MS, firstAt + MAX_WAIT_MS - Date.now()));
     timer = setTimeout(() => {
       scheduled = false;
       run();
-    }, 100);
+    }, wait);
   };
 
   sync();
@@ -129,8 +182,9 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       scheduled = false;
       pending = false;
       clearTimeout(timer);
-      for (const w of watchers.values()) w.close();
+      for (const w of [...watchers.values(), ...parents.values()]) w.close();
       watchers.clear();
+      parents.clear();
     },
     async idle() {
       while (scheduled || running || pending) await new Promise((r) => setTimeout(r, 50));
