@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * The slow project (`npm run test:slow`, also on CI): whole-package and whole-process tests (npm
- * pack and installs, builds of a copy, CLI runs by the dozen, Django started per test, the scale
- * property tests). Everything else, the deployment differential included, is `npm test`.
+ * pack and installs, builds of a copy, CLI runs by the dozen, Django started per test, the docs'
+ * runnable blocks, file watching, the scale property tests). Everything else, the deployment
+ * differential and the control page in Chromium included, is `npm test`.
  */
 export const SLOW = [
   'test/package/pack.test.ts',
@@ -21,6 +22,14 @@ export const SLOW = [
   'test/reference/designer-differential.test.ts',
   'test/reference/checker-vs-reference.test.ts',
   'test/unit/core/pagination.property.test.ts',
+  'test/unit/load/watch.test.ts',
+  'test/integration/watch-summary.test.ts',
+  'test/integration/cli.test.ts',
+  'test/integration/designer-tools.test.ts',
+  'test/integration/fixtures-script.test.ts',
+  'test/contract/record.test.ts',
+  'test/docs/runnable.test.ts',
+  'test/browser/docs.test.ts',
 ];
 
 export default defineConfig({
