@@ -148,7 +148,7 @@ export class StubCore {
     if (state.journal.capacity === 0) return;
     const scenario = exchange?.scenario;
     state.journal.record({
-      time: new Date().toISOString(),
+      time: Date.now(),
       method: req.method.toUpperCase(),
       url: req.url,
       headers: req.headers ?? (() => []),

@@ -10,6 +10,9 @@ export const MAX_BODY_BYTES = 2_621_440;
 /** A request as the core sees it: its target as sent, Node's headers by lower-case name (presence kept). */
 export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array): CoreRequest {
   const headers = req.headers;
+  // The journal keeps this function: it holds the header array alone, never the request (its
+  // socket and streams would stay alive with every entry kept).
+  const raw = req.rawHeaders;
   return {
     method: req.method ?? 'GET',
     url,
@@ -19,7 +22,7 @@ export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array
     },
     body,
     // For the journal, read only when it is: the headers as they came, in pairs.
-    headers: () => rawPairs(req.rawHeaders),
+    headers: () => rawPairs(raw),
   };
 }
 

@@ -57,7 +57,9 @@ export interface JournalFilter {
  * What is kept of a request until the journal is read: its headers as a function (made into a
  * redacted record only when asked for, so that answering costs no copy of them).
  */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'headers'> & {
+export type JournalRecord = Omit<JournalEntry, 'id' | 'headers' | 'time'> & {
+  /** When the request came, in ms since the epoch (made into ISO 8601 when read). */
+  readonly time: number;
   readonly headers: () => Iterable<readonly [string, string]>;
 };
 
@@ -104,7 +106,7 @@ function materialize(r: JournalRecord & { id: number }): JournalEntry {
     const v = redactHeader(n, value);
     headers[n] = headers[n] === undefined ? v : `${headers[n]}, ${v}`;
   }
-  return { ...r, headers };
+  return { ...r, time: new Date(r.time).toISOString(), headers };
 }
 
 const pathOf = (url: string) => {
