@@ -16,7 +16,7 @@ export function groupProblems(problems: readonly LoadProblem[]): string[] {
   for (const p of problems) {
     const item = /^\/\d+(\/.*)?$/.exec(p.pointer);
     // A problem of no item has a group of its own.
-    const key = item && p.line === undefined ? `${p.file}\0${item[1] ?? ''}\0${p.reason}` : `\0${single++}`;
+    const key = item ? `${p.file}\0${item[1] ?? ''}\0${p.reason}` : `\0${single++}`;
     const group = groups.get(key);
     if (group) group.push(p);
     else groups.set(key, [p]);
@@ -30,6 +30,7 @@ export function groupProblems(problems: readonly LoadProblem[]): string[] {
     const rest = first.pointer.replace(/^\/\d+/, '');
     const what =
       missing !== undefined && rest === '' ? ` lack \`${missing}\`` : `${rest ? ` at /…${rest}` : ''}: ${first.reason}`;
-    return `${count(group.length, 'item')} of ${first.file}${what}: ${places.join(', ')}${more}`;
+    const at = first.line === undefined ? '' : ` (the first at line ${first.line}:${first.column ?? 1})`;
+    return `${count(group.length, 'item')} of ${first.file}${what}: ${places.join(', ')}${more}${at}`;
   });
 }

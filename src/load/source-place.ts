@@ -3,6 +3,8 @@ import type * as Yaml from 'yaml';
 import type { LoadProblem } from './errors.js';
 import { isObject } from '../openapi/pointer.js';
 import { rel } from './paths.js';
+import { type Folder, readConfinedText } from './read-confined.js';
+import { DEFAULT_LOAD_LIMITS } from './limits.js';
 import { yamlPackage } from './yaml-package.js';
 
 /** Where a place of the bundled document was written: the file, the pointer in it, line and column. */
@@ -139,4 +141,31 @@ function unescape(token: string): string {
 
 function escape(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** The largest fixture read again to place its problems (a failed load only): 32 MiB of JSON. */
+const PLACE_MAX_BYTES = 32 * 2 ** 20;
+
+/**
+ * The problems of fixture files (JSON, under `folder`), each given the line and column of the item
+ * or member its pointer names, the file read again through the folder's confinement (a failed
+ * load only, and a file of at most PLACE_MAX_BYTES: a larger one keeps its pointer alone).
+ */
+export async function placeInFixtures(problems: readonly LoadProblem[], folder: Folder): Promise<LoadProblem[]> {
+  const files = new Map<string, SourceFiles | undefined>();
+  const out: LoadProblem[] = [];
+  for (const p of problems) {
+    if (p.line !== undefined || !p.pointer.startsWith('/') || !p.file.endsWith('.json')) {
+      out.push(p);
+      continue;
+    }
+    const file = path.resolve(p.file);
+    if (!files.has(file)) {
+      const read = await readConfinedText(file, folder, { ...DEFAULT_LOAD_LIMITS, maxFileBytes: PLACE_MAX_BYTES });
+      files.set(file, read.ok ? new SourceFiles({ rootFile: file, texts: new Map([[file, read.text]]) }) : undefined);
+    }
+    const place = files.get(file)?.place(p.pointer);
+    out.push(place ? { ...p, line: place.line, column: place.column } : p);
+  }
+  return out;
 }

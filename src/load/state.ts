@@ -20,7 +20,7 @@ import type { LoadLimits } from './limits.js';
 import { rel } from './paths.js';
 import { type Folder, folderOf } from './read-confined.js';
 import { lintSchemas } from './schema-lint.js';
-import { placeInSources } from './source-place.js';
+import { placeInFixtures, placeInSources } from './source-place.js';
 import { bundleSpec, type LoadedSpec, whileValidating } from './spec.js';
 import { describesFields } from '../openapi/item-schema.js';
 
@@ -206,7 +206,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   warnings.push(...(code?.warnings ?? []));
   for (const extra of [opts.handlersFile, opts.tokensFile, opts.sessionsFile])
     if (extra !== undefined) fixtureFiles.push(path.resolve(extra));
-  if (fixtureProblems.length > 0) throw new LoadError(fixtureProblems);
+  if (fixtureProblems.length > 0) throw new LoadError(await placeInFixtures(fixtureProblems, fixtures.folder));
   warnings.push(...unusedFixtures(opts.fixturesDir, fixtures.names, fixtureFiles));
   const bodies = generatedBodies(doc, operations, opts.seed);
   const model = compileModel(doc, operations, inputs, bodies, operationFixtures.bodies);

@@ -41,6 +41,18 @@ describe('an error points at the file and line the designer wrote it in', () => 
     ]);
   });
 
+  it('a fixture item the schema refuses is placed at its line and column in the fixture file', async () => {
+    const w = await workspace('stub-place-');
+    const file = path.join(w.fixtures, 'desk.json');
+    const desks = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>[];
+    desks[3] = { ...desks[3], building: 'Z' };
+    await writeFile(file, JSON.stringify(desks, null, 2));
+    const line = await lineOf(file, '"building": "Z"');
+    expect(await problemLines(w)).toEqual([
+      `${rel(file)} at line ${line}:5 (/3/building): must be equal to one of the allowed values: ["S","P"]`,
+    ]);
+  });
+
   it('a mistake under a $ref with a fragment (items.yaml#/Signature) is placed in that file, under that name', async () => {
     const w = await workspace('stub-place-');
     const items = path.join(w.specDir, 'schemas', 'items.yaml');
@@ -80,8 +92,9 @@ describe('an error points at the file and line the designer wrote it in', () => 
     await edit(path.join(w.specDir, 'schemas', 'desk.yaml'), 'required: [url, pk,', 'required: [zone, url, pk,');
     const desks = (JSON.parse(await readFile(path.join(w.fixtures, 'desk.json'), 'utf8')) as unknown[]).length;
     const lines = await problemLines(w);
+    // The first item's place in the file: the fixture's first object opens on line 2, column 3.
     expect(lines).toContain(
-      `${desks} items of ${rel(path.join(w.fixtures, 'desk.json'))} lack \`zone\`: /0, /1, /2 … and ${desks - 3} more`,
+      `${desks} items of ${rel(path.join(w.fixtures, 'desk.json'))} lack \`zone\`: /0, /1, /2 … and ${desks - 3} more (the first at line 2:3)`,
     );
     expect(lines.length).toBeLessThan(5);
   });

@@ -59,7 +59,9 @@ describe('a reload takes over the items that did not change, and gives what a fr
     await writeFile(file, JSON.stringify(desks));
     const before = await loadState(opts);
     await writeFile(file, JSON.stringify([...desks, desks[10]]));
-    await expect(loadState({ ...opts, previous: before })).rejects.toThrow(/at \/300\/pk: repeats pk 11 of item 10/);
+    await expect(loadState({ ...opts, previous: before })).rejects.toThrow(
+      /at line \d+:\d+ \(\/300\/pk\): repeats pk 11 of item 10/,
+    );
   });
 
   it('an item edited to what the model refuses (a building other than S or P) is refused, its neighbours taken over', async () => {
@@ -70,7 +72,7 @@ describe('a reload takes over the items that did not change, and gives what a fr
     const before = await loadState(opts);
     await writeFile(file, JSON.stringify(desks.map((x, i) => (i === 150 ? { ...x, building: 'Z' } : x))));
     await expect(loadState({ ...opts, previous: before })).rejects.toThrow(
-      /at \/150\/building: must be equal to one of the allowed values: \["S","P"\]/,
+      /at line \d+:\d+ \(\/150\/building\): must be equal to one of the allowed values: \["S","P"\]/,
     );
   });
 });
