@@ -117,7 +117,7 @@ async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSig
   const inputs: Record<string, CollectionInput> = {};
   const fixtureFiles: string[] = [];
   const fixtureProblems: LoadProblem[] = [];
-  const warnings: LoadProblem[] = [...lint.warnings];
+  const warnings: LoadProblem[] = placeInSources(lint.warnings, spec);
   const fixtures = await fixturesFolder(opts.fixturesDir);
   for (const list of operations.lists) {
     signal.throwIfAborted();

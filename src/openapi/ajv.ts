@@ -57,6 +57,9 @@ export class ContractAjv {
     // What the loader gathered as it read the spec's files, else a walk of the document.
     const scanned = scan ?? scanDocument(doc);
     this.ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_DOCUMENT_KEYWORDS, ...scanned.extensions]);
+    // A format Ajv does not know is an annotation (OpenAPI 3.1 lets a spec name its own): not
+    // checked, and said so by the loader's lint; strict Ajv would refuse the whole spec on it.
+    for (const f of scanned.formats) if (!(f in this.ajv.formats)) this.ajv.addFormat(f, true);
     if (scanned.writeOnly) this.ajv.addKeyword(neverAnswered);
     const view = responseView(doc as object, scanned.writeOnly);
     this.ajv.addSchema(scanned.identifies ? view : opaqueRoot(view), SPEC_ID, undefined, false);

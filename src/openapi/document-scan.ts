@@ -12,6 +12,8 @@
  */
 export interface DocumentScan {
   readonly extensions: readonly string[];
+  /** Every string a `format` member holds (a property named `format` included: more, never fewer). */
+  readonly formats: readonly string[];
   readonly identifies: boolean;
   readonly writeOnly: boolean;
 }
@@ -19,6 +21,7 @@ export interface DocumentScan {
 /** A scan gathered key by key (`key`: a member's name, `value`: its value). */
 export class ScanCollector {
   readonly #extensions = new Set<string>();
+  readonly #formats = new Set<string>();
   #identifies = false;
   #writeOnly = false;
 
@@ -27,17 +30,24 @@ export class ScanCollector {
     if (first === 120 && key.charCodeAt(1) === 45) this.#extensions.add(key);
     else if (first === 36 && (key === '$id' || key === '$anchor' || key === '$dynamicAnchor')) this.#identifies = true;
     else if (value === true && key === 'writeOnly') this.#writeOnly = true;
+    else if (typeof value === 'string' && key === 'format') this.#formats.add(value);
   }
 
   /** Another scan's findings, added to this one's. */
   add(scan: DocumentScan): void {
     for (const e of scan.extensions) this.#extensions.add(e);
+    for (const f of scan.formats) this.#formats.add(f);
     this.#identifies ||= scan.identifies;
     this.#writeOnly ||= scan.writeOnly;
   }
 
   finish(): DocumentScan {
-    return { extensions: [...this.#extensions], identifies: this.#identifies, writeOnly: this.#writeOnly };
+    return {
+      extensions: [...this.#extensions],
+      formats: [...this.#formats],
+      identifies: this.#identifies,
+      writeOnly: this.#writeOnly,
+    };
   }
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli-helpers.js';
 import { workspace, type Workspace } from '../hardening/workspace.js';
 import { LoadError } from '../../src/load/errors.js';
+import { ContractAjv } from '../../src/openapi/ajv.js';
 import { groupProblems } from '../../src/load/group-problems.js';
 import { rel } from '../../src/load/paths.js';
 import { loadState } from '../../src/load/state.js';
@@ -51,6 +52,28 @@ describe('an error points at the file and line the designer wrote it in', () => 
     expect(await problemLines(w)).toEqual([
       `${rel(file)} at line ${line}:5 (/3/building): must be equal to one of the allowed values: ["S","P"]`,
     ]);
+  });
+
+  it('a format of the spec’s own is an annotation: the spec loads, a warning placed in its file says it is not checked', async () => {
+    const w = await workspace('stub-place-');
+    const desk = path.join(w.specDir, 'schemas', 'desk.yaml');
+    await edit(desk, '  floor:\n    type: integer', '  floor:\n    type: integer\n    format: floor-number');
+    const line = await lineOf(desk, 'format: floor-number');
+    // Before, strict Ajv stopped the load on it: `unknown format "floor-number" ignored …`, no place.
+    const state = await loadState({
+      specFile: w.spec,
+      fixturesDir: w.fixtures,
+      seed: 1,
+      defaultGenerateCount: 0,
+      final: true,
+    });
+    expect(state.warnings.map((p) => `${p.file}:${p.line}:${p.column} ${p.pointer}`)).toContain(
+      `${rel(desk)}:${line}:5 /properties/floor/format`,
+    );
+    // The checker's Ajv compiles it too, and checks the rest of the schema.
+    const check = new ContractAjv(state.spec.doc);
+    expect(check.validate('#/components/schemas/Desk/properties/floor', 3)).toEqual([]);
+    expect(check.validate('#/components/schemas/Desk/properties/floor', 'x')).not.toEqual([]);
   });
 
   it('a mistake under a $ref with a fragment (items.yaml#/Signature) is placed in that file, under that name', async () => {

@@ -24,7 +24,7 @@ describe('spec files: a repeated key is an error with its place', () => {
       ok: true,
       asBundlerReads: false,
       value: { a: { k: 1 }, b: { k: 1 } },
-      scan: { extensions: [], identifies: false, writeOnly: false },
+      scan: { extensions: [], formats: [], identifies: false, writeOnly: false },
     });
   });
 
@@ -33,7 +33,7 @@ describe('spec files: a repeated key is an error with its place', () => {
       ok: true,
       asBundlerReads: true,
       value: { a: { x: 1 }, b: { x: 2 } },
-      scan: { extensions: [], identifies: false, writeOnly: false },
+      scan: { extensions: [], formats: [], identifies: false, writeOnly: false },
     });
   });
 });
@@ -72,7 +72,7 @@ describe("spec files: a number JSON cannot hold is an error with its place (Open
       ok: true,
       asBundlerReads: true,
       value: { a: '.inf', b: 1e300, c: -0.5 },
-      scan: { extensions: [], identifies: false, writeOnly: false },
+      scan: { extensions: [], formats: [], identifies: false, writeOnly: false },
     });
   });
 });
@@ -101,24 +101,25 @@ describe('spec files: an alias inside the node its anchor names (a value contain
       ok: true,
       asBundlerReads: false,
       value: { A: { x: 1 }, B: { y: { x: 1 } }, C: { z: { x: 1 } }, D: { z: { x: 1 } } },
-      scan: { extensions: [], identifies: false, writeOnly: false },
+      scan: { extensions: [], formats: [], identifies: false, writeOnly: false },
     });
   });
 
   it.each<[string, string]>([
     [
       'read quickly (js-yaml)',
-      'info: {x-logo: 1}\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n',
+      'info: {x-logo: 1}\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, format: own, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n',
     ],
     [
       'read carefully (yaml: an aliased map)',
-      'base: &b {x-logo: 1}\nmore: *b\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n',
+      'base: &b {x-logo: 1}\nmore: *b\ncomponents:\n  schemas:\n    A: {$id: "urn:a", properties: {p: {writeOnly: true, format: own, x-p: [1, {x-deep: 2}]}}}\n    B: {writeOnly: false, x-: 3}\n',
     ],
   ])('tells what the contract registers the file with, %s, as a walk of its value does', (_n, text) => {
     const read = parseYamlText(text, DEFAULT_LOAD_LIMITS);
     if (!read.ok) throw new Error('not read');
     expect({ ...read.scan, extensions: [...read.scan.extensions].sort() }).toEqual({
       extensions: ['x-', 'x-deep', 'x-logo', 'x-p'],
+      formats: ['own'],
       identifies: true,
       writeOnly: true,
     });
@@ -128,7 +129,7 @@ describe('spec files: an alias inside the node its anchor names (a value contain
       extensions: [...walked.extensions].sort(),
     });
     expect(parseYamlText('a: {$anchor: x, writeOnly: "true"}\n', DEFAULT_LOAD_LIMITS)).toMatchObject({
-      scan: { extensions: [], identifies: true, writeOnly: false },
+      scan: { extensions: [], formats: [], identifies: true, writeOnly: false },
     });
   });
 });
