@@ -1,15 +1,16 @@
 // Docs that are run: every code block of README.md and docs/*.md marked `<!-- runnable -->` is
-// executed (shell against a stub started here, TypeScript and JavaScript in a temporary project
-// that imports this package), so that a snippet that breaks fails `npm test`.
+// executed (shell against a stub started here, TypeScript and JavaScript in a new project that
+// installs the packed tarball with msw), so that a snippet that breaks fails `npm run test:slow`.
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli-helpers.js';
-import { type Block, expectedOutputs, runBlock, runnableBlocks, startStub } from './runnable.js';
+import { type Block, expectedOutputs, readerProject, runBlock, runnableBlocks, startStub } from './runnable.js';
 
 async function docBlocks(): Promise<Block[]> {
   const docs = (await readdir(`${ROOT}docs`)).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
@@ -20,12 +21,15 @@ async function docBlocks(): Promise<Block[]> {
 
 const blocks = await docBlocks();
 let stub: { child: ChildProcess; port: number } | undefined;
+let home = '';
 
 beforeAll(async () => {
-  // The blocks import the package's built entries (dist/) and run `npm run check`, as a user does.
+  // Shell blocks run `npm run check` and the stub as a user of this repository does; TypeScript
+  // blocks run in a reader's own project, the package installed from its packed tarball.
   await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT });
   stub = await startStub();
-});
+  home = await readerProject();
+}, 240_000);
 afterAll(() => {
   stub?.child.kill('SIGTERM');
 });
@@ -38,10 +42,18 @@ describe('the runnable blocks of the docs', () => {
     expect(readme.some((b) => b.lang === 'sh' && b.code.includes('npm run -s check'))).toBe(true);
   });
 
+  it('TypeScript blocks run in a project of their own, the package installed from its tarball', async () => {
+    const installed = await realpath(path.join(home, 'node_modules', 'workplace-admin-stub'));
+    expect(installed.startsWith(await realpath(home))).toBe(true);
+    expect(existsSync(path.join(installed, 'dist', 'adapters', 'msw.js'))).toBe(true);
+    // What npm pack leaves out is not there: the tests, the sources' test helpers.
+    expect(existsSync(path.join(installed, 'test'))).toBe(false);
+  });
+
   it.each(blocks.map((b) => [`${b.file}:${b.line} (${b.lang})`, b] as const))(
     '%s runs as written',
     async (_name, block) => {
-      const outcome = await runBlock(block, stub?.port ?? 0);
+      const outcome = await runBlock(block, stub?.port ?? 0, home);
       expect(outcome.ok, outcome.report).toBe(true);
     },
   );
@@ -116,7 +128,7 @@ describe('a block that breaks fails', () => {
 
   it.each([0, 1, 2, 3, 4])('broken block %i fails', async (i) => {
     const block = broken[i] as Block;
-    const outcome = await runBlock(block, stub?.port ?? 0);
+    const outcome = await runBlock(block, stub?.port ?? 0, home);
     expect(outcome.ok).toBe(false);
     // Each fails for its own defect, not for want of a runner.
     const why = [

@@ -1,10 +1,12 @@
 // Finding and running the code blocks of the docs marked `<!-- runnable -->` (docs/designer.md,
 // "Runnable docs", says what a block may do). Used by test/docs/runnable.test.ts.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../cli-helpers.js';
+import { project, run as npm } from '../package/npm-project.js';
 
 export const MARKER = '<!-- runnable -->';
 
@@ -79,15 +81,32 @@ export async function runShell(block: Block, port: number): Promise<Outcome> {
     : { ok: false, report: `expected in the output: ${missing.join('\n  ')}\nprinted:\n${outcome.report}` };
 }
 
+/**
+ * A new project, as a reader of the docs makes one: the package packed as `npm pack` packs it and
+ * installed with msw 2 from the registry, and the test runner and tsx of this repository linked
+ * in (what a block runs with, not what it tests). Its folder; made once per run.
+ */
+export async function readerProject(): Promise<string> {
+  const work = await mkdtemp(path.join(tmpdir(), 'runnable-docs-'));
+  const packed = await npm('npm', ['pack', '--json', '--pack-destination', work], ROOT, 180_000);
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.output}`);
+  const [{ filename }] = JSON.parse(packed.output.slice(packed.output.indexOf('[\n'))) as [{ filename: string }];
+  const dir = path.join(work, 'reader');
+  await project(dir, ['msw@^2'], path.join(work, filename));
+  for (const tool of ['vitest', 'tsx'])
+    await symlink(path.join(ROOT, 'node_modules', tool), path.join(dir, 'node_modules', tool));
+  return dir;
+}
+
 let folders = 0;
 
 /**
- * A TypeScript or JavaScript block in a folder of its own under test-output/ (inside the
- * repository, so that `workplace-admin-stub` resolves to it by its package name, as an installed
- * package does): a vitest test file when it imports vitest, else run with tsx.
+ * A TypeScript or JavaScript block in a folder of its own inside `home` (a reader's project:
+ * `workplace-admin-stub` resolves to the installed tarball): a vitest test file when it imports
+ * vitest, else run with tsx.
  */
-export async function runScript(block: Block): Promise<Outcome> {
-  const dir = path.join(ROOT, 'test-output', `runnable-${process.pid}-${++folders}`);
+export async function runScript(block: Block, home: string): Promise<Outcome> {
+  const dir = path.join(home, `block-${process.pid}-${++folders}`);
   await mkdir(dir, { recursive: true });
   try {
     const ext = block.lang === 'js' || block.lang === 'javascript' ? 'mjs' : 'mts';
@@ -98,7 +117,7 @@ export async function runScript(block: Block): Promise<Outcome> {
       await writeFile(path.join(dir, 'vitest.config.mjs'), 'export default { test: { testTimeout: 20000 } };\n');
       return await run(
         process.execPath,
-        [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.mjs'],
+        [path.join(home, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.config.mjs'],
         { cwd: dir, env: { ...env, NO_COLOR: '1' } },
       );
     }
@@ -110,9 +129,9 @@ export async function runScript(block: Block): Promise<Outcome> {
 }
 
 /** Runs a block of any language the docs mark. */
-export function runBlock(block: Block, port: number): Promise<Outcome> {
+export function runBlock(block: Block, port: number, home: string): Promise<Outcome> {
   if (block.lang === 'sh' || block.lang === 'bash') return runShell(block, port);
-  if (['ts', 'typescript', 'js', 'javascript'].includes(block.lang)) return runScript(block);
+  if (['ts', 'typescript', 'js', 'javascript'].includes(block.lang)) return runScript(block, home);
   return Promise.resolve({ ok: false, report: `${block.file}:${block.line}: no runner for ${block.lang} blocks` });
 }
 
