@@ -33,7 +33,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           (d[3] as Record<string, unknown>).building = 'Z';
         }),
-      /fixtures\/desk\.json at \/3\/building: must be equal to one of the allowed values: \["S","P"\]/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/3\/building\): must be equal to one of the allowed values: \["S","P"\]/,
     ],
     [
       'a number longer than the model allows',
@@ -41,7 +41,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           (d[4] as Record<string, unknown>).number = '12345678901';
         }),
-      /fixtures\/desk\.json at \/4\/number: must NOT have more than 10 characters/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/4\/number\): must NOT have more than 10 characters/,
     ],
     [
       'a number stored as an integer',
@@ -49,7 +49,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           (d[0] as Record<string, unknown>).number = 12;
         }),
-      /fixtures\/desk\.json at \/0\/number: must be string/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/0\/number\): must be string/,
     ],
     [
       'a missing field',
@@ -57,7 +57,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           delete (d[5] as Record<string, unknown>).held_today;
         }),
-      /fixtures\/desk\.json at \/5: must have required property "held_today"/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/5\): must have required property "held_today"/,
     ],
     [
       'a repeated pk',
@@ -65,7 +65,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           (d[7] as Record<string, unknown>).pk = (d[2] as Record<string, unknown>).pk;
         }),
-      /fixtures\/desk\.json at \/7\/pk: repeats pk \d+ of item 2/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/7\/pk\): repeats pk \d+ of item 2/,
     ],
     [
       'a stored url',
@@ -73,7 +73,7 @@ describe('a broken spec or fixture stops start-up with file, JSON pointer and re
         editDesks(w.fixtures, (d) => {
           (d[1] as Record<string, unknown>).url = 'http://prod/api/v1/desk/2';
         }),
-      /fixtures\/desk\.json at \/1\/url: url is built per request/,
+      /fixtures\/desk\.json at line \d+:\d+ \(\/1\/url\): url is built per request/,
     ],
     [
       'an unreadable file',

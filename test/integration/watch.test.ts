@@ -128,7 +128,7 @@ describe('--watch: the stub follows the spec, its $ref files and the fixtures', 
     await writeFile(files.desks, JSON.stringify(original.map((d, i) => (i === 1 ? { ...d, number: 12 } : d))));
     await writeFile(files.deskSchema, good);
     await until(
-      async () => log.slice(before2).some((l) => /desk\.json at \/1\/number: must be string/.test(l)),
+      async () => log.slice(before2).some((l) => /desk\.json at line \d+:\d+ \(\/1\/number\): must be string/.test(l)),
       'the fixture error',
     );
     expect((await app.inject({ url: '/api/v1/desk' })).statusCode).toBe(200);
