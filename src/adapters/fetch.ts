@@ -108,7 +108,7 @@ function coreRequest(request: Request, url: URL, path: string, body: Uint8Array 
     header,
     body,
     scheme: url.protocol === 'https:' ? 'https' : 'http',
-    headers: () => [['host', url.host], ...request.headers.entries()],
+    headers: () => ['host', url.host, ...[...request.headers.entries()].flat()],
   };
 }
 

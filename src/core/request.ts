@@ -18,8 +18,8 @@ export interface CoreRequest {
   readonly body?: Uint8Array | undefined;
   /** The scheme the request came by (WSGI's url_scheme): https urls for an https request. */
   readonly scheme?: 'http' | 'https';
-  /** Every header as sent, for the journal (read only when the journal is). */
-  readonly headers?: () => Iterable<readonly [string, string]>;
+  /** Every header as sent, names and values in turn (Node's `rawHeaders`), for the journal. */
+  readonly headers?: () => readonly string[];
 }
 
 /** One answer: status, headers (lower-case names, no Content-Length), body. */

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { rel } from './paths.js';
 
 /**
@@ -12,7 +12,14 @@ export async function writeTypes(file: string, specFile: string, log: (line: str
     const types = await generateTypes(specFile);
     const current = await readFile(file, 'utf8').catch(() => '');
     if (current !== types) {
-      await writeFile(file, types);
+      // Whole or not at all: a dev server or an editor watching the file never reads half of it.
+      const partial = `${file}.partial-${process.pid}`;
+      try {
+        await writeFile(partial, types);
+        await rename(partial, file);
+      } finally {
+        await rm(partial, { force: true });
+      }
       log(`types written: ${rel(file)}`);
     }
   } catch (e) {

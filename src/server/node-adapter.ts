@@ -22,12 +22,8 @@ export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array
     },
     body,
     // For the journal, read only when it is: the headers as they came, in pairs.
-    headers: () => rawPairs(raw),
+    headers: () => raw,
   };
-}
-
-function* rawPairs(raw: readonly string[]): Iterable<readonly [string, string]> {
-  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
 }
 
 /** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { Journal, type JournalRecord } from '../../../../src/core/stub/journal.js';
+
+const entry = (i: number, extra: Partial<JournalRecord> = {}): JournalRecord => ({
+  time: Date.UTC(2026, 10, 27, 9, 0, 0, i),
+  method: 'GET',
+  url: `/api/v1/desk?page=${i}`,
+  headers: () => ['Host', 'localhost:4010', 'Authorization', 'Token abc'],
+  status: 200,
+  durationMs: 0.25,
+  ...extra,
+});
+
+describe('the journal: the last N requests, kept as bytes', () => {
+  it.each([1, 3, 10, 1000])('keeps exactly the last %i, in order, ids counting on across its segments', (n) => {
+    const j = new Journal(n);
+    for (let i = 1; i <= 3 * n + 2; i++) j.record(entry(i));
+    const kept = j.entries();
+    expect(kept.map((e) => e.id)).toEqual(Array.from({ length: n }, (_, k) => 2 * n + 3 + k));
+    expect(kept.at(-1)?.url).toBe(`/api/v1/desk?page=${3 * n + 2}`);
+  });
+
+  it('gives back every field as recorded: texts in any script, a body, its cut, the scenario', () => {
+    const j = new Journal(5);
+    j.record(
+      entry(1, {
+        method: 'POST',
+        url: '/api/v1/d\u00e9sk?q=\u{1F600}',
+        headers: () => [
+          'X-Name',
+          'Bj\u00f6rk \u6771\u4eac',
+          'Cookie',
+          'sessionid=s; theme=dark',
+          'Accept',
+          'a',
+          'accept',
+          'b',
+        ],
+        body: '{"number":"\u00e9"}',
+        bodyTruncated: true,
+        operationId: 'createDesk',
+        scenario: 'code=500',
+        scenarioFrom: 'scenarios',
+        status: 500,
+        durationMs: 1.5,
+      }),
+    );
+    j.record(entry(2));
+    const [first, second] = j.entries();
+    expect(first).toEqual({
+      id: 1,
+      time: '2026-11-27T09:00:00.001Z',
+      method: 'POST',
+      url: '/api/v1/d\u00e9sk?q=\u{1F600}',
+      headers: {
+        'x-name': 'Bj\u00f6rk \u6771\u4eac',
+        cookie: 'sessionid=[redacted]; theme=[redacted]',
+        accept: 'a, b',
+      },
+      body: '{"number":"\u00e9"}',
+      bodyTruncated: true,
+      operationId: 'createDesk',
+      scenario: 'code=500',
+      scenarioFrom: 'scenarios',
+      status: 500,
+      durationMs: 1.5,
+    });
+    // Absent fields stay absent.
+    expect(Object.keys(second ?? {})).toEqual(['id', 'time', 'method', 'url', 'headers', 'status', 'durationMs']);
+    expect(second?.headers.authorization).toBe('Token [redacted]');
+  });
+
+  it('grows a segment for large entries, and filters as before', () => {
+    const j = new Journal(50);
+    const body = 'x'.repeat(64 * 1024);
+    for (let i = 1; i <= 60; i++) j.record(entry(i, i % 2 ? { body, method: 'POST' } : {}));
+    const kept = j.entries();
+    expect(kept).toHaveLength(50);
+    expect(kept.filter((e) => e.body === body)).toHaveLength(25);
+    expect(j.entries({ method: 'post', since: 50 }).map((e) => e.id)).toEqual([51, 53, 55, 57, 59]);
+    expect(j.entries({ path: '/api/v1/desk' })).toHaveLength(50);
+    j.clear();
+    expect(j.entries()).toEqual([]);
+    expect(new Journal(0).entries()).toEqual([]);
+  });
+});
