@@ -86,3 +86,60 @@ export const DOCUMENT_COLLECTIONS = [
   'jobtitle',
   'workflow',
 ] as const;
+
+/** The desk's nine fields of the interface document, §2.2, in its order, written out independently of the spec. */
+export const DOCUMENT_DESK_FIELDS = [
+  'url',
+  'pk',
+  'building',
+  'floor',
+  'number',
+  'active',
+  'lead',
+  'ergonomic',
+  'held_today',
+] as const;
+
+/**
+ * The deployment's DefaultRouter prefixes in its registration order (lcog-team's `api/urls.py`,
+ * as its API root lists them), of which the document's 20 collections are a part.
+ */
+export const DEPLOYMENT_ROUTER_ORDER = [
+  'user',
+  'groups',
+  'employee',
+  'jobtitle',
+  'unit',
+  'responsibilities',
+  'responsibilitytags',
+  'desk',
+  'deskreservation',
+  'expense-gl',
+  'expense',
+  'expense-month',
+  'expense-month-lock',
+  'expense-statement',
+  'review',
+  'signature',
+  'reviewnote',
+  'telework-fileupload',
+  'teleworkapplication',
+  'teleworksignature',
+  'securitymessage',
+  'viewedsecuritymessage',
+  'timeoffrequest',
+  'process',
+  'processinstance',
+  'role',
+  'step',
+  'stepchoice',
+  'stepinstance',
+  'workflow',
+  'workflowinstance',
+  'employeetransition',
+  'transitionchange',
+  'mealstop',
+  'log-error',
+  'fileupload',
+  'trustedip',
+] as const;

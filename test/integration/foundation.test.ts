@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractAjv } from '../../src/openapi/ajv.js';
 import { loadSpec } from '../../src/load/spec.js';
 import type { Desk, DeskList, StoredDesk } from '../../src/types.js';
-import { DOCUMENT_COLLECTIONS, FIXTURES, listen, makeApp, SPEC } from '../helpers.js';
+import { DOCUMENT_COLLECTIONS, DOCUMENT_DESK_FIELDS, FIXTURES, listen, makeApp, SPEC } from '../helpers.js';
 
 const fixtureDesks = JSON.parse(await readFile(`${FIXTURES}/desk.json`, 'utf8')) as StoredDesk[];
 /** What the deployment's desk list holds: its queryset (active desks), ordered by building, floor, number. */
@@ -83,17 +83,7 @@ describe('the stub over inject: the list envelope of every collection (§2.1, §
     const results = [...page1.results, ...page2.results];
     expect(results).toHaveLength(listedDesks.length);
     for (const [i, desk] of results.entries()) {
-      expect(Object.keys(desk)).toEqual([
-        'url',
-        'pk',
-        'building',
-        'floor',
-        'number',
-        'active',
-        'lead',
-        'ergonomic',
-        'held_today',
-      ]);
+      expect(Object.keys(desk)).toEqual([...DOCUMENT_DESK_FIELDS]);
       expect(['S', 'P']).toContain(desk.building);
       expect(desk.active).toBe(true);
       expect(Number.isInteger(desk.floor)).toBe(true);
@@ -279,17 +269,7 @@ describe('DRF errors (drf-behaviour.md)', () => {
       parses: ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'],
     });
     expect(Object.keys(body.actions)).toEqual(['POST']);
-    expect(Object.keys(body.actions.POST)).toEqual([
-      'url',
-      'pk',
-      'building',
-      'floor',
-      'number',
-      'active',
-      'lead',
-      'ergonomic',
-      'held_today',
-    ]);
+    expect(Object.keys(body.actions.POST)).toEqual([...DOCUMENT_DESK_FIELDS]);
     expect(body.actions.POST.building).toEqual({
       type: 'choice',
       required: false,

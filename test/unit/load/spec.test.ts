@@ -7,56 +7,13 @@ import { readOperations } from '../../../src/openapi/operations.js';
 import { follow } from '../../../src/openapi/pointer.js';
 import { scanDocument } from '../../../src/openapi/document-scan.js';
 import { ROOT } from '../../cli-helpers.js';
-import { DOCUMENT_COLLECTIONS, FIXTURES, SPEC } from '../../helpers.js';
+import { DEPLOYMENT_ROUTER_ORDER, DOCUMENT_COLLECTIONS, DOCUMENT_DESK_FIELDS, FIXTURES, SPEC } from '../../helpers.js';
 
 const { doc } = await loadSpec(SPEC);
 const { operations, problems } = readOperations(doc, SPEC);
 const node = (pointer: string) => follow(doc, pointer).node as Record<string, unknown>;
 const pathItem = (p: string) => (doc.paths as Record<string, Record<string, unknown>>)[p] ?? {};
 
-/**
- * The deployment's DefaultRouter registration order (lcog-team's urls.py, as its API root lists
- * it; /work/notes/deployment-facts.md), of which the document's 20 collections are a part.
- */
-const DEPLOYMENT_ROUTER_ORDER = [
-  'user',
-  'groups',
-  'employee',
-  'jobtitle',
-  'unit',
-  'responsibilities',
-  'responsibilitytags',
-  'desk',
-  'deskreservation',
-  'expense-gl',
-  'expense',
-  'expense-month',
-  'expense-month-lock',
-  'expense-statement',
-  'review',
-  'signature',
-  'reviewnote',
-  'telework-fileupload',
-  'teleworkapplication',
-  'teleworksignature',
-  'securitymessage',
-  'viewedsecuritymessage',
-  'timeoffrequest',
-  'process',
-  'processinstance',
-  'role',
-  'step',
-  'stepchoice',
-  'stepinstance',
-  'workflow',
-  'workflowinstance',
-  'employeetransition',
-  'transitionchange',
-  'mealstop',
-  'log-error',
-  'fileupload',
-  'trustedip',
-];
 /** The deployment's LargeResultsSetPagination (page_size 1000, `page_size` parameter): meal stops, job titles. */
 const LARGE_PAGES = new Set(['mealstop', 'jobtitle']);
 /** What the deployment's querysets give an anonymous client beyond nothing: active desks; current reservations. */
@@ -190,17 +147,7 @@ describe('the authored spec against the interface document and the deployment', 
 
   it('the desk (§2.2): nine required fields with their shapes, the deployment’s model where §2.2 is silent', () => {
     const desk = node('#/components/schemas/Desk');
-    expect(desk.required).toEqual([
-      'url',
-      'pk',
-      'building',
-      'floor',
-      'number',
-      'active',
-      'lead',
-      'ergonomic',
-      'held_today',
-    ]);
+    expect(desk.required).toEqual([...DOCUMENT_DESK_FIELDS]);
     const p = desk.properties as Record<string, Record<string, unknown>>;
     expect(Object.keys(p)).toEqual(desk.required);
     expect(p.url).toMatchObject({ type: 'string', format: 'uri', readOnly: true });
