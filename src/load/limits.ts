@@ -21,3 +21,27 @@ export const DEFAULT_LOAD_LIMITS: LoadLimits = Object.freeze({
   // The yaml package's default.
   maxAliasCount: 100,
 });
+
+/** The deepest nesting of `[` and `{` in `text`, outside strings; stops counting past `limit`. */
+export function nestingDepth(text: string, limit = Number.POSITIVE_INFINITY): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}

@@ -4,9 +4,9 @@ import { describeViolation } from '../openapi/ajv.js';
 import type { Operations } from '../openapi/operations.js';
 import type { LoadProblem } from './errors.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
+import { nestingDepth } from './limits.js';
 import { rel } from './paths.js';
 import { folderOf, readConfinedText } from './read-confined.js';
-import { jsonDepth } from './text-checks.js';
 
 /**
  * The bodies of operations that name a fixture (`x-stub-fixture` on an action or a view): the
@@ -42,7 +42,7 @@ export async function readOperationFixtures(
       continue;
     }
     // The depth first, from the text: a value nested past the limit is never parsed.
-    if (jsonDepth(read.text) > limits.maxDepth) {
+    if (nestingDepth(read.text, limits.maxDepth) > limits.maxDepth) {
       problems.push({ file: rel(file), pointer: '', reason: `nested deeper than ${limits.maxDepth} levels` });
       continue;
     }

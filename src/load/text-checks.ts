@@ -101,20 +101,3 @@ export function decodeUtf8(buf: Uint8Array): Decoded {
   }
   return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }
-
-/** The deepest nesting of arrays and objects in a JSON text (the outermost counts 1), in one pass. */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
