@@ -1,5 +1,6 @@
 import type { LoadProblem } from './errors.js';
 import { OPENAPI_DOCUMENT_KEYWORDS } from '../openapi/ajv.js';
+import { unescapeToken } from '../openapi/pointer.js';
 import { nearest } from '../openapi/words.js';
 
 /** An error of Ajv's check against the OpenAPI 3.1 schema, as swagger-parser gives it. */
@@ -139,10 +140,7 @@ export function oasSchemaProblems(file: string, errors: readonly OasSchemaError[
   const told = errors.some((d) => d.keyword !== 'if') ? errors.filter((d) => d.keyword !== 'if') : errors;
   return told.map((d) => {
     const pointer = d.instancePath || '/';
-    const tokens = (d.instancePath ?? '')
-      .split('/')
-      .slice(1)
-      .map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const tokens = (d.instancePath ?? '').split('/').slice(1).map(unescapeToken);
     const unknown = d.params?.unevaluatedProperty ?? d.params?.additionalProperty;
     if (typeof unknown === 'string') {
       const kind = objectAt(tokens);

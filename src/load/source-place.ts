@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type * as Yaml from 'yaml';
 import type { LoadProblem } from './errors.js';
-import { isObject } from '../openapi/pointer.js';
+import { isObject, pointerOf, unescapeToken } from '../openapi/pointer.js';
 import { rel } from './paths.js';
 import { type Folder, readConfinedText } from './read-confined.js';
 import { DEFAULT_LOAD_LIMITS } from './limits.js';
@@ -53,7 +53,7 @@ class SourceFiles {
     let file = this.#spec.rootFile;
     let tokens: string[] = [];
     let node = this.#value(file);
-    for (const token of pointer.split('/').slice(1).map(unescape)) {
+    for (const token of pointer.split('/').slice(1).map(unescapeToken)) {
       ({ file, tokens, node } = this.#followExternal(file, tokens, node));
       if (!isObject(node) && !Array.isArray(node)) return undefined;
       node = (node as Record<string, unknown>)[token];
@@ -65,10 +65,7 @@ class SourceFiles {
     return at
       ? {
           file,
-          pointer: tokens
-            .map(escape)
-            .join('/')
-            .replace(/^(?=.)/, '/'),
+          pointer: pointerOf(tokens),
           ...at,
         }
       : undefined;
@@ -85,7 +82,7 @@ class SourceFiles {
       } catch {
         break;
       }
-      tokens = fragment === '' ? [] : fragment.split('/').slice(1).map(unescape);
+      tokens = fragment === '' ? [] : fragment.split('/').slice(1).map(unescapeToken);
       node = this.#value(file);
       for (const t of tokens)
         node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[t] : undefined;
@@ -133,14 +130,6 @@ class SourceFiles {
     const { line, col } = parsed.lines.linePos(start);
     return { line, column: col };
   }
-}
-
-function unescape(token: string): string {
-  return token.replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-function escape(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 /** The largest fixture read again to place its problems (a failed load only): 32 MiB of JSON. */

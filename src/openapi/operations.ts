@@ -1,5 +1,5 @@
 import type { LoadProblem } from './problem.js';
-import { type At, appendPointer, childAt, followAt, followChild, isObject } from './pointer.js';
+import { type At, appendPointer, childAt, followAt, followChild, isObject, unescapeToken } from './pointer.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -219,7 +219,7 @@ function findResultsItems(doc: unknown, schema: At, depth = 0): At | undefined {
 
 function schemaName(pointer: string): string {
   const m = /^#\/components\/schemas\/([^/]+)$/.exec(pointer);
-  return m ? (m[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~') : 'object';
+  return m ? unescapeToken(m[1] ?? '') : 'object';
 }
 
 /**

@@ -4,6 +4,11 @@ export function escapeToken(token: string): string {
   return token.includes('~') || token.includes('/') ? token.replaceAll('~', '~0').replaceAll('/', '~1') : token;
 }
 
+/** A token as RFC 6901 writes it in a pointer, read back (`~1` is `/`, `~0` is `~`). */
+export function unescapeToken(token: string): string {
+  return token.includes('~') ? token.replaceAll('~1', '/').replaceAll('~0', '~') : token;
+}
+
 export function pointerOf(tokens: readonly (string | number)[]): string {
   let out = '';
   for (const t of tokens) out += `/${escapeToken(String(t))}`;
@@ -28,7 +33,7 @@ function decodeToken(raw: string): string {
     } catch {
       // kept as written
     }
-    token = unescaped.replaceAll('~1', '/').replaceAll('~0', '~');
+    token = unescapeToken(unescaped);
     if (decoded.size < 50_000) decoded.set(raw, token);
   }
   return token;

@@ -165,21 +165,23 @@ start().catch((e) => say(e.message));
 setInterval(poll, 1000);
 `;
 
+/** Text made safe inside HTML, in an element or a quoted attribute. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /** The page, with the service's name and the links of the stub's other pages. */
 export function controlPageHtml(title: string): string {
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
-<title>${esc(title)}: stub control</title>
+<title>${escapeHtml(title)}: stub control</title>
 <style>${STYLE}</style>
 </head>
 <body>
 <header>
-  <h1>${esc(title)} <small>stub</small></h1>
+  <h1>${escapeHtml(title)} <small>stub</small></h1>
   <a href="/docs">API reference</a>
   <a href="/openapi.yaml">openapi.yaml</a>
   <label>Session <input id="session" placeholder="shared" size="12" title="X-Stub-Session of the client to watch and switch; empty: the shared state"></label>

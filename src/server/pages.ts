@@ -7,7 +7,7 @@ import { DJANGO_ERRORS } from '../core/errors.js';
 import { resolveBaseUrl } from '../core/django/host.js';
 import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
-import { controlPageHtml } from './control-page.js';
+import { controlPageHtml, escapeHtml } from './control-page.js';
 import type { Send, Sent } from './send.js';
 import { count } from '../openapi/words.js';
 
@@ -201,11 +201,10 @@ export function registerPages(
     if (state().model.router.match('/') !== undefined) return undefined;
     const base = baseOf(req);
     if (typeof base !== 'string' || !/text\/html/.test(req.headers.accept ?? '')) return undefined;
-    const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
     const rows = [...state().model.collections.values()]
       .map(
         (c) =>
-          `<li><a href="${esc(`${base}${c.list.path}?format=api`)}">${esc(c.list.path)}</a> ${esc(c.list.summary)} <small>(${count(c.count, 'item')}, ${esc(c.source)})</small></li>`,
+          `<li><a href="${escapeHtml(`${base}${c.list.path}?format=api`)}">${escapeHtml(c.list.path)}</a> ${escapeHtml(c.list.summary)} <small>(${count(c.count, 'item')}, ${escapeHtml(c.source)})</small></li>`,
       )
       .join('\n');
     return page(

@@ -54,8 +54,8 @@ export interface JournalFilter {
 }
 
 /**
- * What is kept of a request until the journal is read: its headers as a function (made into a
- * redacted record only when asked for, so that answering costs no copy of them).
+ * A request as the journal takes it: its headers as a function (Node's raw array handed over as
+ * it is), written with the rest into the journal's bytes, and redacted only when read.
  */
 export type JournalRecord = Omit<JournalEntry, 'id' | 'headers' | 'time'> & {
   /** When the request came, in ms since the epoch (made into ISO 8601 when read). */
