@@ -71,52 +71,21 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
         // Not there (yet): its folder is watched already.
       }
     }
-    for (const [dir, w] of watchers) {
-      if (!dirs.has(dir)) {
-        w.close();
-        watchers.delete(dir);
-      }
-    }
-    for (const dir of dirs) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(dir, (_event, name) => {
-          const file = name === null ? null : name.toString();
-          if (!relevant(dir, file)) return;
-          if (file !== null) changed.add(path.join(dir, file));
-          schedule();
-        });
-        w.on('error', () => undefined);
-        watchers.set(dir, w);
-      } catch {
-        // A folder that does not exist yet is watched once a reload names it again.
-      }
-    }
-    const wanted = new Set([...dirs].map((d) => path.dirname(d)));
-    for (const [parent, w] of parents) {
-      if (!wanted.has(parent)) {
-        w.close();
-        parents.delete(parent);
-      }
-    }
-    for (const parent of wanted) {
-      if (parents.has(parent)) continue;
-      try {
-        const w = watch(parent, (_event, name) => {
-          const dir = name === null ? undefined : path.join(parent, name.toString());
-          if (dir === undefined || !watchers.has(dir)) return;
-          // The folder under that name may be another one now: watch whatever is there.
-          watchers.get(dir)?.close();
-          watchers.delete(dir);
-          sync();
-          schedule();
-        });
-        w.on('error', () => undefined);
-        parents.set(parent, w);
-      } catch {
-        // Not there: nothing to follow.
-      }
-    }
+    watchFolders(watchers, dirs, (dir) => (_event, name) => {
+      const file = name === null ? null : name.toString();
+      if (!relevant(dir, file)) return;
+      if (file !== null) changed.add(path.join(dir, file));
+      schedule();
+    });
+    watchFolders(parents, new Set([...dirs].map((d) => path.dirname(d))), (parent) => (_event, name) => {
+      const dir = name === null ? undefined : path.join(parent, name.toString());
+      if (dir === undefined || !watchers.has(dir)) return;
+      // The folder under that name may be another one now: watch whatever is there.
+      watchers.get(dir)?.close();
+      watchers.delete(dir);
+      sync();
+      schedule();
+    });
   };
 
   const reload = async () => {
@@ -190,4 +159,31 @@ export function watchState(initial: StubState, opts: WatchOptions): Watcher {
       while (scheduled || running || pending) await new Promise((r) => setTimeout(r, 50));
     },
   };
+}
+
+/**
+ * Watches each folder of `wanted` (its events to `listen(folder)`), and no longer those of `map`
+ * that are not wanted. A folder that is not there (yet) is watched once a later call names it.
+ */
+function watchFolders(
+  map: Map<string, FSWatcher>,
+  wanted: ReadonlySet<string>,
+  listen: (dir: string) => (event: string, name: string | Buffer | null) => void,
+): void {
+  for (const [dir, w] of map) {
+    if (!wanted.has(dir)) {
+      w.close();
+      map.delete(dir);
+    }
+  }
+  for (const dir of wanted) {
+    if (map.has(dir)) continue;
+    try {
+      const w = watch(dir, listen(dir));
+      w.on('error', () => undefined);
+      map.set(dir, w);
+    } catch {
+      // Not there: watched when a reload names it again.
+    }
+  }
 }
