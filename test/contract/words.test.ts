@@ -5,23 +5,8 @@ import { runCheck } from '../../src/contract/checker.js';
 import { loadContract } from '../../src/contract/load.js';
 import { startProxy } from '../../src/contract/proxy/proxy-server.js';
 import { summaryLine, textReport } from '../../src/contract/reporters.js';
-import { count } from '../../src/contract/words.js';
 import { SPEC } from '../helpers.js';
 import { deployment, EMPTY_PAGE, sendJson } from './deployments.js';
-
-describe('count', () => {
-  it.each([
-    [0, 'rule', undefined, '0 rules'],
-    [1, 'rule', undefined, '1 rule'],
-    [2, 'rule', undefined, '2 rules'],
-    [1, 'item url', undefined, '1 item url'],
-    [3, 'item url', undefined, '3 item urls'],
-    [1, 'entry', 'entries', '1 entry'],
-    [2, 'entry', 'entries', '2 entries'],
-  ])('%i %s', (n, singular, plural, want) => {
-    expect(count(n, singular, plural)).toBe(want);
-  });
-});
 
 describe('the reports, from real runs', () => {
   it('one collection with one violation: "1 endpoint checked with 2 requests … 1 violation of 1 rule", "1 page, 1 item"', async () => {

@@ -20,6 +20,9 @@ describe('count: a number with its noun in the number it takes', () => {
     [90, 'violation', undefined, '90 violations'],
     [1, 'query parameter', undefined, '1 query parameter'],
     [2, 'body', 'bodies', '2 bodies'],
+    [3, 'item url', undefined, '3 item urls'],
+    [1, 'entry', 'entries', '1 entry'],
+    [2, 'entry', 'entries', '2 entries'],
   ])('%d %s', (n, singular, plural, want) => {
     expect(count(n, singular, plural)).toBe(want);
   });
