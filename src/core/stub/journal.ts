@@ -133,37 +133,32 @@ class Segment {
 
   /** Writes an entry; false when it does not fit even at the largest size. */
   write(id: number, e: JournalRecord, headers: readonly string[]): boolean {
-    const texts = [
-      e.method,
-      e.url,
-      e.operationId ?? '',
-      e.scenario ?? '',
-      e.scenarioFrom ?? '',
-      e.body ?? '',
-      ...headers,
-    ];
+    const fields = [e.method, e.url, e.operationId ?? '', e.scenario ?? '', e.scenarioFrom ?? '', e.body ?? ''];
     // UTF-8 takes at most 3 bytes per UTF-16 unit; 4 bytes of length per text.
-    let most = 8 * 3 + 4 + 2 + 4;
-    for (const t of texts) most += 4 + 3 * t.length;
+    let most = 32;
+    for (const t of fields) most += 4 + 3 * t.length;
+    for (const t of headers) most += 4 + 3 * t.length;
     if (!this.#room(most)) return false;
     const v = this.#view;
-    let at = this.#used;
-    v.setFloat64(at, id);
-    v.setFloat64(at + 8, e.time);
-    v.setFloat64(at + 16, e.durationMs);
-    v.setUint16(at + 24, e.status);
-    v.setUint8(at + 26, (e.body !== undefined ? 1 : 0) | (e.bodyTruncated === true ? 2 : 0));
-    v.setUint8(at + 27, 0);
-    v.setUint32(at + 28, texts.length);
-    at += 32;
-    for (const t of texts) {
-      const { written } = encoder.encodeInto(t, this.#bytes.subarray(at + 4));
-      v.setUint32(at, written);
-      at += 4 + written;
-    }
-    this.#used = at;
+    v.setFloat64(this.#used, id);
+    v.setFloat64(this.#used + 8, e.time);
+    v.setFloat64(this.#used + 16, e.durationMs);
+    v.setUint16(this.#used + 24, e.status);
+    v.setUint8(this.#used + 26, (e.body !== undefined ? 1 : 0) | (e.bodyTruncated === true ? 2 : 0));
+    v.setUint8(this.#used + 27, 0);
+    v.setUint32(this.#used + 28, fields.length + headers.length);
+    this.#used += 32;
+    for (const t of fields) this.#text(t);
+    for (const t of headers) this.#text(t);
     this.count++;
     return true;
+  }
+
+  /** A text: its length in bytes, then its UTF-8 (room made for it already). */
+  #text(t: string): void {
+    const { written } = encoder.encodeInto(t, this.#bytes.subarray(this.#used + 4));
+    this.#view.setUint32(this.#used, written);
+    this.#used += 4 + written;
   }
 
   #room(bytes: number): boolean {
