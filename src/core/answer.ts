@@ -22,7 +22,7 @@ import {
 import { crossSiteWrite, isPreflight, LOOPBACK_CORS, preflight, withCors } from './stub/cors.js';
 import { declaredAnswer, operationSources, renderAnswer, successAnswer } from './stub/declared.js';
 import { callHandler, canFetch, type HandlerScope, requestBody } from './stub/handler-call.js';
-import { type JournalEntry, type JournalFilter, journalBody } from './stub/journal.js';
+import type { JournalEntry, JournalFilter } from './stub/journal.js';
 import { impossible, NO_SCENARIO, type Scenario, scenarioItems, withoutScenarioParams } from './stub/scenarios.js';
 import { Sessions, type SessionState, sessionOf } from './stub/sessions.js';
 import type { AnyOperation, CustomOperation, PathRoute, Renderer, ViewMethod } from '../openapi/operations.js';
@@ -113,10 +113,11 @@ export class StubCore {
       time: Date.now(),
       method: req.method.toUpperCase(),
       url: req.url,
-      headers: req.headers ?? (() => []),
-      ...journalBody(req.body),
-      ...(answer.operationId !== undefined ? { operationId: answer.operationId } : {}),
-      ...(scenario !== undefined ? { scenario: scenario.prefer, scenarioFrom: scenario.from } : {}),
+      headers: req.headers ?? noHeaders,
+      body: req.body,
+      operationId: answer.operationId,
+      scenario: scenario?.prefer,
+      scenarioFrom: scenario?.from,
       status: answer.status,
       durationMs: Math.round(durationMs * 1000) / 1000,
     });
@@ -341,6 +342,8 @@ export class StubCore {
 }
 
 type State = SessionState<LiveCollection>;
+
+const noHeaders = (): readonly string[] => [];
 
 /** One request on its way: its session's state, and what the journal is told of it. */
 interface Exchange {

@@ -6,9 +6,27 @@ const entry = (i: number, extra: Partial<JournalRecord> = {}): JournalRecord => 
   method: 'GET',
   url: `/api/v1/desk?page=${i}`,
   headers: () => ['Host', 'localhost:4010', 'Authorization', 'Token abc'],
+  body: undefined,
+  operationId: undefined,
+  scenario: undefined,
+  scenarioFrom: undefined,
   status: 200,
   durationMs: 0.25,
   ...extra,
+});
+
+const utf8 = (t: string) => new TextEncoder().encode(t);
+
+it('keeps a short body whole, as UTF-8 text, and an empty one as none', () => {
+  const j = new Journal(3);
+  j.record(entry(1, { body: utf8('{"number":"\u00e9 \u{1F600}"}') }));
+  j.record(entry(2, { body: new Uint8Array(0) }));
+  j.record(entry(3, { body: Uint8Array.of(0xff, 0x41) }));
+  const [a, b, c] = j.entries();
+  expect(a?.body).toBe('{"number":"\u00e9 \u{1F600}"}');
+  expect(a?.bodyTruncated).toBeUndefined();
+  expect(b?.body).toBeUndefined();
+  expect(c?.body).toBe('\uFFFDA');
 });
 
 describe('the journal: the last N requests, kept as bytes', () => {
@@ -36,8 +54,8 @@ describe('the journal: the last N requests, kept as bytes', () => {
           'accept',
           'b',
         ],
-        body: '{"number":"\u00e9"}',
-        bodyTruncated: true,
+        // Cut at 64 KiB: the kept bytes end inside the é, which decodes as U+FFFD.
+        body: utf8(`${'x'.repeat(64 * 1024 - 1)}\u00e9`),
         operationId: 'createDesk',
         scenario: 'code=500',
         scenarioFrom: 'scenarios',
@@ -57,7 +75,7 @@ describe('the journal: the last N requests, kept as bytes', () => {
         cookie: 'sessionid=[redacted]; theme=[redacted]',
         accept: 'a, b',
       },
-      body: '{"number":"\u00e9"}',
+      body: `${'x'.repeat(64 * 1024 - 1)}\uFFFD`,
       bodyTruncated: true,
       operationId: 'createDesk',
       scenario: 'code=500',
@@ -73,7 +91,7 @@ describe('the journal: the last N requests, kept as bytes', () => {
   it('grows a segment for large entries, and filters as before', () => {
     const j = new Journal(50);
     const body = 'x'.repeat(64 * 1024);
-    for (let i = 1; i <= 60; i++) j.record(entry(i, i % 2 ? { body, method: 'POST' } : {}));
+    for (let i = 1; i <= 60; i++) j.record(entry(i, i % 2 ? { body: utf8(body), method: 'POST' } : {}));
     const kept = j.entries();
     expect(kept).toHaveLength(50);
     expect(kept.filter((e) => e.body === body)).toHaveLength(25);
