@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { reverseQuote } from '../../../src/core/django/urls.js';
+import { reverseQuote } from '../../../../src/core/django/urls.js';
 
 describe("a pk in an item's url, as Django's reverse() quotes it", () => {
   // django.urls.resolvers: quote(arg, safe=RFC3986_SUBDELIMS + '/~:@'), per character, UTF-8 percent-encoded.
