@@ -112,7 +112,7 @@ export const TINY_SPEC = {
     '/api/v1/sorted': {
       get: {
         operationId: 'listSorted',
-        'x-queryset': { filter: { active: true }, ordering: ['-rank', 'pk'] },
+        'x-queryset': { filter: { active: true }, ordering: ['-rank'] },
         responses: ok(page('Sorted')),
       },
       post: {
