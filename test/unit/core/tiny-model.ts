@@ -86,6 +86,13 @@ export const TINY_SPEC = {
         },
       },
     },
+    '/api/v1/thing/{pk}/audit': {
+      parameters: pk,
+      get: {
+        operationId: 'auditThing',
+        responses: { '404': { description: 'none', content: json({ type: 'object' }) } },
+      },
+    },
     '/api/v1/thing/report': {
       get: {
         operationId: 'thingReport',
@@ -170,10 +177,13 @@ const collection = (items: readonly unknown[], extra: Partial<SnapshotCollection
 });
 
 /** The tiny spec compiled with its collections' items (each replaceable) and bodies. */
-export function tinyModel(collections: Record<string, SnapshotCollection> = {}): Model {
+export function tinyModel(
+  collections: Record<string, SnapshotCollection> = {},
+  extra: { spec?: Record<string, unknown>; generatedBodies?: Record<string, unknown> } = {},
+): Model {
   return compileSnapshot({
     format: SNAPSHOT_FORMAT,
-    spec: TINY_SPEC,
+    spec: extra.spec ?? TINY_SPEC,
     collections: {
       '/api/v1/thing': collection(THINGS, {
         examples: { two: EXAMPLE_TWO, none: [] },
@@ -183,7 +193,7 @@ export function tinyModel(collections: Record<string, SnapshotCollection> = {}):
       '/api/v1/row': collection(ROWS),
       ...collections,
     },
-    generatedBodies: { '#/paths/~1api~1v1~1thing~1report/get 200': { total: 3 } },
+    generatedBodies: { '#/paths/~1api~1v1~1thing~1report/get 200': { total: 3 }, ...extra.generatedBodies },
     fixtureBodies: { '#/paths/~1api~1v1~1export/get': 'pk,name\n1,one\n' },
   });
 }
