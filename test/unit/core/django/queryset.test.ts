@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FieldColumns } from '../../../src/core/field-columns.js';
-import { compareValues } from '../../../src/core/drf/filters.js';
-import { filterAndOrder } from '../../../src/core/django/queryset.js';
-import { type PreparedItem, prepareItem } from '../../../src/core/store.js';
+import { FieldColumns } from '../../../../src/core/field-columns.js';
+import { compareValues } from '../../../../src/core/drf/filters.js';
+import { filterAndOrder } from '../../../../src/core/django/queryset.js';
+import { type PreparedItem, prepareItem } from '../../../../src/core/store.js';
 
 /**
  * filterAndOrder reads members from columns made once per list (field-columns.ts): it must keep

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { choosePage, numPages, pageLinks } from '../../../src/core/drf/pagination.js';
-import { parseQuery } from '../../../src/core/python/query.js';
+import { choosePage, numPages, pageLinks } from '../../../../src/core/drf/pagination.js';
+import { parseQuery } from '../../../../src/core/python/query.js';
 
 describe('choosePage (Paginator.validate_number with Python int())', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readUtf8Stream } from '../../../src/core/python/utf8.js';
+import { readUtf8Stream } from '../../../../src/core/python/utf8.js';
 
 // Recorded from CPython 3.11: codecs.getreader('utf-8')(io.BytesIO(bytes)).read(), as DRF's
 // JSONParser reads a body (the text, or str() of the UnicodeDecodeError).
