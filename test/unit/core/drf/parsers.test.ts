@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseBody } from '../../../../src/core/drf/parsers.js';
+import { recordedTable } from '../recorded/recording.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const MULTIPART = 'multipart/form-data; boundary=XX';
@@ -48,4 +49,18 @@ describe('request bodies, parsed as DRF parses them', () => {
       detail: `JSON parse error - 'utf-8' codec can't decode byte 0xff in position ${body.length - 1}: invalid start byte`,
     });
   });
+});
+
+const { cases, differing, replay } = recordedTable('drf/parsers.json', {
+  'a form of invalid UTF-8':
+    'Django\'s QueryDict reads a form body that is not UTF-8 as latin-1 (number "ÿ"); the stub puts U+FFFD',
+  'a form of 1,001 fields: too many':
+    'Django refuses a form of more than DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) fields with its 400 page; the stub takes it',
+});
+
+describe('request bodies, as the reference deployment answers (recorded in ../recorded/drf/parsers.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
+  it.each(differing)('%s: still a known difference', async (_name, given, want) =>
+    expect(await replay(given)).not.toEqual(want),
+  );
 });
