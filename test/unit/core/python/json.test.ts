@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parsePythonJson } from '../../../../src/core/python/json.js';
+import { cpythonTable } from '../recorded/cpython.js';
 
 // Recorded from CPython 3.11: json.loads(text, parse_constant=DRF's strict_constant), the message
 // DRF puts after "JSON parse error - ".
@@ -25,4 +26,10 @@ describe('JSON as Python reads it', () => {
     const parsed = parsePythonJson(`[${Array.from({ length: 500_000 }, (_, i) => i).join(',')}]`);
     expect(parsed.ok && (parsed.value as number[]).length).toBe(500_000);
   });
+});
+
+const LOADS = cpythonTable<string, ReturnType<typeof parsePythonJson>>('json.json', 'json_loads');
+
+describe("json.loads with DRF's strict_constant, as CPython answers (recorded in ../recorded/python/json.json)", () => {
+  it.each(LOADS.cases)('%s', (_name, given, want) => expect(parsePythonJson(given)).toEqual(want));
 });

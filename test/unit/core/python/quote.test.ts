@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { quotePlus } from '../../../../src/core/python/quote.js';
+import { quote, quoteBytes, quotePlus } from '../../../../src/core/python/quote.js';
+import { cpythonTable } from '../recorded/cpython.js';
 
 // Expected values are what CPython 3.12's urllib.parse answers for the same input.
 describe('quote_plus', () => {
@@ -12,4 +13,16 @@ describe('quote_plus', () => {
     ['utf-8', 'é€', '%C3%A9%E2%82%AC'],
     ['astral', '😀', '%F0%9F%98%80'],
   ])('%s', (_n, given, want) => expect(quotePlus(given)).toBe(want));
+});
+
+const QUOTE = cpythonTable<{ text: string; safe: string }, string>('quote.json', 'quote');
+const QUOTE_BYTES = cpythonTable<{ hex: string; safe: string }, string>('quote.json', 'quote_bytes');
+const QUOTE_PLUS = cpythonTable<string, string>('quote.json', 'quote_plus');
+
+describe('urllib.parse.quote, as CPython answers (recorded in ../recorded/python/quote.json)', () => {
+  it.each(QUOTE.cases)('quote: %s', (_name, given, want) => expect(quote(given.text, given.safe)).toBe(want));
+  it.each(QUOTE_BYTES.cases)('quote of bytes: %s', (_name, given, want) =>
+    expect(quoteBytes(Buffer.from(given.hex, 'hex'), given.safe)).toBe(want),
+  );
+  it.each(QUOTE_PLUS.cases)('quote_plus: %s', (_name, given, want) => expect(quotePlus(given)).toBe(want));
 });
