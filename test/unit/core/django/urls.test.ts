@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reverseQuote } from '../../../../src/core/django/urls.js';
+import { recordedTable } from '../recorded/recording.js';
 
 describe("a pk in an item's url, as Django's reverse() quotes it", () => {
   // django.urls.resolvers: quote(arg, safe=RFC3986_SUBDELIMS + '/~:@'), per character, UTF-8 percent-encoded.
@@ -23,4 +24,10 @@ describe("a pk in an item's url, as Django's reverse() quotes it", () => {
     expect(reverseQuote('12')).toBe('12');
     expect(reverseQuote('a b/é')).toBe('a%20b%2F%C3%A9');
   });
+});
+
+const { cases, replay } = recordedTable('django/urls.json');
+
+describe('paths resolved and urls written, as the reference deployment answers (recorded in ../recorded/django/urls.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
 });

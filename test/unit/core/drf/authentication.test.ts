@@ -5,6 +5,7 @@ import {
   authenticateHeader,
   authenticatorsOf,
 } from '../../../../src/core/drf/authentication.js';
+import { recordedTable } from '../recorded/recording.js';
 
 const TOKEN: Authenticator = { kind: 'token', keyword: 'Token' };
 const SESSION: Authenticator = { kind: 'session' };
@@ -114,4 +115,10 @@ describe('authenticate: each authentication class in turn', () => {
     };
     expect(authenticatorsOf(doc)).toEqual([{ kind: 'token', keyword: 'Bearer' }, SESSION, BASIC]);
   });
+});
+
+const { cases, replay } = recordedTable('drf/authentication.json');
+
+describe('authentication, as the reference deployment answers (recorded in ../recorded/drf/authentication.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
 });

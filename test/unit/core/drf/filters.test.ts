@@ -7,6 +7,7 @@ import {
   searchTerms,
 } from '../../../../src/core/drf/filters.js';
 import { parseQuery } from '../../../../src/core/python/query.js';
+import { recordedTable } from '../recorded/recording.js';
 
 // The designer spec's desk list: ordering by floor, number or pk, search over number and building.
 const DESKS: Filters = {
@@ -85,4 +86,10 @@ describe('SearchFilter terms', () => {
     expect(differentCase.keep(item)).toBe(true);
     expect(seen).toEqual(['number', 'building']);
   });
+});
+
+const { cases, replay } = recordedTable('drf/filters.json');
+
+describe('filter parameters, as the reference deployment answers (recorded in ../recorded/drf/filters.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Router } from '../../../../src/core/drf/routers.js';
 import { readOperations } from '../../../../src/openapi/operations.js';
+import { recordedTable } from '../recorded/recording.js';
 
 const envelope = (item: string) => ({
   responses: {
@@ -124,4 +125,10 @@ describe("the router resolves as Django resolves DefaultRouter's patterns", () =
       "POST on an item path: DRF's router routes POST to the collection (/api/v1/deskreservation)",
     ]);
   });
+});
+
+const { cases, replay } = recordedTable('drf/routers.json');
+
+describe('the router, as the reference deployment answers (recorded in ../recorded/drf/routers.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
 });

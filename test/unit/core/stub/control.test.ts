@@ -58,7 +58,18 @@ const problem = (title: string, detail: string, status = 400, extra = {}) => ({
 const JSON_HEADERS = { ...DJANGO_HEADERS, 'content-type': 'application/json' };
 const PROBLEM_HEADERS = { ...DJANGO_HEADERS, 'content-type': 'application/problem+json' };
 const record = (ctx: ControlContext, i: number, method = 'GET', url = '/api/v1/thing', operationId = 'listThings') =>
-  ctx.state.journal.record({ time: i, method, url, headers: () => [], status: 200, durationMs: 1, operationId });
+  ctx.state.journal.record({
+    time: i,
+    method,
+    url,
+    headers: () => [],
+    body: undefined,
+    operationId,
+    scenario: undefined,
+    scenarioFrom: undefined,
+    status: 200,
+    durationMs: 1,
+  });
 
 describe("the stub's own paths", () => {
   it('live under /__stub/', () => {

@@ -173,3 +173,55 @@ describe('rules removed', () => {
     expect([s.size, s.list()]).toEqual([0, []]);
   });
 });
+
+describe('choose: the scenario of one request (step 4)', () => {
+  const request = (prefer: string | undefined, query = '', method = 'GET') => ({
+    prefer,
+    query: new Map(
+      query === '' ? [] : query.split('&').map((p) => [p.split('=')[0] as string, [p.split('=')[1] ?? '']]),
+    ),
+    operationId: 'listThings',
+    template: '/api/v1/thing',
+    path: '/api/v1/thing',
+    method,
+  });
+  it.each<[string, ScenarioStore, ReturnType<typeof request>, unknown]>([
+    ['none: no scenario, nothing told', store(), request(undefined), { ok: true, scenario: NO_SCENARIO }],
+    [
+      "the request's own Prefer, told as sent",
+      store({ operationId: 'listThings', prefer: 'code=503' }),
+      request('code=500'),
+      { ok: true, told: { prefer: 'code=500', from: 'request' } },
+    ],
+    [
+      '__ parameters, told as the Prefer they stand for',
+      store(),
+      request(undefined, '__code=404&__delay=5'),
+      { ok: true, told: { prefer: 'code=404, delay=5', from: 'request' } },
+    ],
+    [
+      'else a rule set from outside',
+      store({ path: '/api/v1/thing', method: 'GET', prefer: 'empty=true' }),
+      request(undefined),
+      { ok: true, told: { prefer: 'empty=true', from: 'scenarios' } },
+    ],
+    [
+      'a rule for another method does not apply',
+      store({ path: '/api/v1/thing', method: 'POST', prefer: 'empty=true' }),
+      request(undefined),
+      { ok: true, scenario: NO_SCENARIO },
+    ],
+    ['a Prefer that cannot be', store(), request('code=abc'), { ok: false }],
+  ])('%s', (_name, s, req, want) => {
+    const got = s.choose(req, 1000);
+    expect(got).toMatchObject(want as object);
+    if (got.ok && (want as { scenario?: unknown }).scenario === NO_SCENARIO) expect(got.told).toBeUndefined();
+  });
+
+  it("counts a rule's use only when it applies", () => {
+    const s = store({ operationId: 'listThings', prefer: 'code=500', times: 1 });
+    expect(s.choose(request('empty=true'), 1000)).toMatchObject({ told: { from: 'request' } });
+    expect(s.choose(request(undefined), 1000)).toMatchObject({ told: { prefer: 'code=500', from: 'scenarios' } });
+    expect(s.choose(request(undefined), 1000)).toEqual({ ok: true, scenario: NO_SCENARIO });
+  });
+});

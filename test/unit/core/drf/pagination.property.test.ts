@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StubCore } from '../../../src/core/answer.js';
-import { compileSnapshot, type Model } from '../../../src/core/model.js';
-import { loadState } from '../../../src/load/state.js';
-import { coreOptions } from '../../../src/server/app.js';
-import type { DeskList, StoredDesk } from '../../../src/types.js';
-import { ask, FIXTURES, SPEC, testConfig } from '../../helpers.js';
+import { StubCore } from '../../../../src/core/answer.js';
+import { compileSnapshot, type Model } from '../../../../src/core/model.js';
+import { loadState } from '../../../../src/load/state.js';
+import { coreOptions } from '../../../../src/server/app.js';
+import type { DeskList, StoredDesk } from '../../../../src/types.js';
+import { ask, FIXTURES, SPEC, testConfig } from '../../../helpers.js';
 
 const base = loadState({ specFile: SPEC, fixturesDir: FIXTURES, seed: 1, defaultGenerateCount: 25 });
 const models = new Map<number, { model: Model; listed: number[] }>();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readUtf8Stream } from '../../../src/core/python/utf8.js';
+import { firstDecodeError, readUtf8Stream } from '../../../../src/core/python/utf8.js';
+import { cpythonTable } from '../recorded/cpython.js';
 
 // Recorded from CPython 3.11: codecs.getreader('utf-8')(io.BytesIO(bytes)).read(), as DRF's
 // JSONParser reads a body (the text, or str() of the UnicodeDecodeError).
@@ -58,5 +59,21 @@ describe('a body read as DRF reads it (UTF-8, a StreamReader)', () => {
       ok: false,
       message: `'utf-8' codec can't decode byte 0xff in position ${body.length - 1}: invalid start byte`,
     });
+  });
+});
+
+const STREAM = cpythonTable<string, ReturnType<typeof readUtf8Stream>>('utf8.json', 'read_utf8_stream');
+const FIRST_ERROR = cpythonTable<{ hex: string; from: number }, ReturnType<typeof firstDecodeError> | null>(
+  'utf8.json',
+  'first_decode_error',
+);
+
+describe('UTF-8 as CPython decodes it (recorded in ../recorded/python/utf8.json)', () => {
+  it.each(STREAM.cases)('a body read as DRF reads it: %s', (_name, given, want) =>
+    expect(readUtf8Stream(Buffer.from(given, 'hex'))).toEqual(want),
+  );
+  it.each(FIRST_ERROR.cases)('the first error of bytes.decode(): %s', (_name, given, want) => {
+    const error = firstDecodeError(Buffer.from(given.hex, 'hex'), given.from);
+    expect(error && { start: error.start, end: error.end, reason: error.reason }).toEqual(want ?? undefined);
   });
 });

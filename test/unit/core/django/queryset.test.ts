@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FieldColumns } from '../../../src/core/field-columns.js';
-import { compareValues } from '../../../src/core/drf/filters.js';
-import { filterAndOrder } from '../../../src/core/django/queryset.js';
-import { type PreparedItem, prepareItem } from '../../../src/core/store.js';
+import { FieldColumns } from '../../../../src/core/field-columns.js';
+import { compareValues } from '../../../../src/core/drf/filters.js';
+import { filterAndOrder } from '../../../../src/core/django/queryset.js';
+import { type PreparedItem, prepareItem } from '../../../../src/core/store.js';
+import { recordedTable } from '../recorded/recording.js';
 
 /**
  * filterAndOrder reads members from columns made once per list (field-columns.ts): it must keep
@@ -79,4 +80,10 @@ describe('filterAndOrder', () => {
     // The list copied from keeps its own.
     expect(columns.columns(['n'])[0]).toEqual([1, 2, 3]);
   });
+});
+
+const { cases, replay } = recordedTable('django/queryset.json');
+
+describe('the desk queryset, as the reference deployment answers (recorded in ../recorded/django/queryset.json)', () => {
+  it.each(cases)('%s', async (_name, given, want) => expect(await replay(given)).toEqual(want));
 });

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { capfirst, isSpace, pyStr, strip } from '../../../../src/core/python/str.js';
+import { cpythonTable } from '../recorded/cpython.js';
+
+const FLOAT =
+  "Python's str() of a float from json.loads keeps its point and writes its repr (1.0, 1000.0, 1e+16); the stub's numbers have no such kind";
+const ISSPACE = cpythonTable<{ from: number; to: number }, number[]>('str.json', 'isspace');
+const STRIP = cpythonTable<string, string>('str.json', 'strip');
+const STR_OF_JSON = cpythonTable<string, string>('str.json', 'str_of_json', {
+  'a float written with .0': FLOAT,
+  'an exponent': FLOAT,
+  'a large float': FLOAT,
+  'a large integer': 'Python reads the integer exactly; the stub, as a double',
+  'a list': "Python writes a list's repr (['S']); the stub writes JSON",
+  'an object': "Python writes a dict's repr ({'a': 1}); the stub writes JSON",
+});
+const CAPFIRST = cpythonTable<string, string>('str.json', 'capfirst', {
+  'an astral letter': "Python upper-cases the first code point; the stub's first UTF-16 unit is half of it",
+});
+
+describe("Python's str, as CPython answers (recorded in ../recorded/python/str.json)", () => {
+  it.each(ISSPACE.cases)('isspace: %s', (_name, given, want) => {
+    const spaces: number[] = [];
+    for (let cp = given.from; cp <= given.to; cp++) if (isSpace(String.fromCodePoint(cp))) spaces.push(cp);
+    expect(spaces).toEqual(want);
+  });
+  it.each(STRIP.cases)('strip: %s', (_name, given, want) => expect(strip(given)).toBe(want));
+  it.each(STR_OF_JSON.cases)('str(json.loads(…)): %s', (_name, given, want) =>
+    expect(pyStr(JSON.parse(given))).toBe(want),
+  );
+  it.each(STR_OF_JSON.differing)('str(json.loads(…)): %s: still a known difference', (_name, given, want) =>
+    expect(pyStr(JSON.parse(given))).not.toBe(want),
+  );
+  it.each(CAPFIRST.cases)('capfirst: %s', (_name, given, want) => expect(capfirst(given)).toBe(want));
+  it.each(CAPFIRST.differing)('capfirst: %s: still a known difference', (_name, given, want) =>
+    expect(capfirst(given)).not.toBe(want),
+  );
+});
