@@ -15,7 +15,7 @@ import { parseBody } from './parsers.js';
 import { camelcaseToSpaces } from './metadata.js';
 import { itemUrlParts, renderEnvelope } from './renderers.js';
 import { type FieldRule, serializerFields, validateInput } from './serializers.js';
-import { respond, respondEmpty, respondError, type View } from './views.js';
+import { refusedBody, respond, respondEmpty, respondError, type View } from './views.js';
 
 /**
  * A ModelViewSet's actions (rest_framework/mixins.py, generics.py) over one collection: list and
@@ -208,7 +208,7 @@ export function validatedBody(
   unique?: { taken(field: string, value: unknown): boolean; message(field: string): string },
 ): { values: Record<string, unknown> } | CoreAnswer {
   const parsed = parseBody(ctx.header('content-type'), ctx.body);
-  if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
+  if (!parsed.ok) return refusedBody(view, parsed);
   const valid = validateInput([...rules], parsed.data, {
     partial,
     form: parsed.form,

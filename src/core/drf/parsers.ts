@@ -1,6 +1,6 @@
 import { parsePythonJson } from '../python/json.js';
 import { parseHeaderParameters } from './negotiation.js';
-import { parseQuery } from '../python/query.js';
+import { MAX_QUERY_FIELDS, parseQuery, queryFieldCount } from '../python/query.js';
 import { readUtf8Stream } from '../python/utf8.js';
 
 /**
@@ -10,7 +10,11 @@ import { readUtf8Stream } from '../python/utf8.js';
  */
 export type ParsedBody =
   | { readonly ok: true; readonly data: unknown; readonly form: boolean }
-  | { readonly ok: false; readonly status: 400 | 415; readonly detail: string };
+  | { readonly ok: false; readonly status: 400 | 415; readonly detail: string }
+  /** Django's TooManyFieldsSent (a SuspiciousOperation): its 400 page, before DRF sees the body. */
+  | { readonly ok: false; readonly status: 400; readonly tooManyFields: true };
+
+const TOO_MANY_FIELDS = Object.freeze({ ok: false, status: 400, tooManyFields: true } as const);
 
 export function parseBody(contentType: string | undefined, body: Uint8Array | undefined): ParsedBody {
   const type = contentType ?? '';
@@ -27,13 +31,17 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
       : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
   }
   if (media === 'application/x-www-form-urlencoded') {
-    return { ok: true, data: parseQuery(latin1(body)), form: true };
+    // QueryDict: the body decoded as UTF-8, else as latin-1, then parse_qsl(max_num_fields=1000).
+    const text = strict.decode(body) ?? latin1(body);
+    if (queryFieldCount(text) > MAX_QUERY_FIELDS) return TOO_MANY_FIELDS;
+    return { ok: true, data: parseQuery(text, true), form: true };
   }
   if (media === 'multipart/form-data') {
     const boundary = params.get('boundary');
     if (!boundary)
       return { ok: false, status: 400, detail: 'Multipart form parse error - Invalid boundary in multipart: None' };
-    return { ok: true, data: parseMultipart(body, boundary), form: true };
+    const fields = parseMultipart(body, boundary);
+    return fields === undefined ? TOO_MANY_FIELDS : { ok: true, data: fields, form: true };
   }
   return { ok: false, status: 415, detail: `Unsupported media type "${type}" in request.` };
 }
@@ -50,10 +58,14 @@ function latin1(bytes: Uint8Array): string {
   return s;
 }
 
-/** multipart/form-data's text fields (files are not fields of these items): name → values. */
-function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[]> {
+/**
+ * multipart/form-data's text fields (files are not fields of these items): name → values;
+ * undefined past DATA_UPLOAD_MAX_NUMBER_FIELDS fields (MultiPartParser's TooManyFieldsSent).
+ */
+function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[]> | undefined {
   const out = new Map<string, string[]>();
   const text = latin1(body);
+  let fields = 0;
   for (const part of text.split(`--${boundary}`)) {
     const sep = part.indexOf('\r\n\r\n');
     if (sep < 0) continue;
@@ -62,6 +74,7 @@ function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[
     const { params } = parseHeaderParameters(disposition);
     const name = params.get('name');
     if (name === undefined || params.has('filename')) continue;
+    if (++fields > MAX_QUERY_FIELDS) return undefined;
     let value = part.slice(sep + 4);
     if (value.endsWith('\r\n')) value = value.slice(0, -2);
     // Django decodes a field with errors="replace".
@@ -74,6 +87,17 @@ function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[
 }
 
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const strict = {
+  /** The bytes as UTF-8 text, or undefined where they are not UTF-8. */
+  decode(bytes: Uint8Array): string | undefined {
+    try {
+      return fatal.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  },
+};
 
 /** The value of a part's header line by lower-case name (the first such line). */
 function partHeader(head: string, name: string): string | undefined {

@@ -5,8 +5,9 @@ import type { CoreAnswer, RequestContext } from '../request.js';
 import type { Renderer } from '../../openapi/operations.js';
 import { authenticate, authenticateHeader, type Authenticator } from './authentication.js';
 import { csrfFailure } from '../django/csrf.js';
-import { cookieValue, SESSION_COOKIE } from '../django/sessions.js';
+import { cookieValue, SESSION_COOKIE, withVaryCookie } from '../django/sessions.js';
 import { negotiate } from './negotiation.js';
+import type { ParsedBody } from './parsers.js';
 import { withIndent } from './renderers.js';
 
 /**
@@ -110,4 +111,15 @@ export function respondError(view: View, e: DrfError): CoreAnswer {
 export function respondEmpty(view: View, status: number): CoreAnswer {
   const vary = view.sessionRead ? 'Accept, Cookie' : 'Accept';
   return { status, headers: { ...DJANGO_HEADERS, vary, allow: view.allow }, body: '' };
+}
+
+/**
+ * A body the parsers refuse: DRF's ParseError or UnsupportedMediaType, or Django's 400 page for
+ * more fields than DATA_UPLOAD_MAX_NUMBER_FIELDS (raised before DRF sees the body).
+ */
+export function refusedBody(view: View, refused: Extract<ParsedBody, { ok: false }>): CoreAnswer {
+  if (!('tooManyFields' in refused)) return respond(view, refused.status, detailBody(refused.detail));
+  // The view authenticated first: the session was read, so SessionMiddleware varies on Cookie.
+  const page = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+  return { ...page, headers: { ...page.headers, vary: withVaryCookie(page.headers.vary) } };
 }

@@ -46,24 +46,23 @@ function asciiNumberText(raw: string): string | undefined {
 export function pythonInt(raw: string): bigint | undefined {
   const text = asciiNumberText(raw);
   if (text === undefined) return undefined;
-  const m = ASCII_INT.exec(text.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' '));
+  // PyLong_FromString skips ASCII white space only (Py_ISSPACE): U+001C to U+001F are no space here.
+  const m = ASCII_INT.exec(text.replace(/[\t\n\v\f\r]/g, ' '));
   return m ? BigInt(`${m[1] ?? ''}${(m[2] ?? '').replaceAll('_', '')}`) : undefined;
 }
 
 /**
  * `Decimal(s)` as Python reads a string (django.forms.DecimalField, django-filter's NumberFilter):
- * white space around, any Unicode decimal digit, single underscores between digits; finite only
- * (NaN and Infinity are read, then refused by the field). Undefined when it is no number.
+ * white space around (str.strip's), any Unicode decimal digit, every underscore dropped wherever
+ * it stands (the C decimal module's reading); finite only (NaN and Infinity are read, then
+ * refused by the field). Undefined when it is no number.
  */
 export function pythonDecimal(raw: string): number | undefined {
   const s = asciiNumberText(raw)
-    ?.replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ')
+    ?.replaceAll('_', '')
+    .replace(/[\t\n\v\f\r\x1c-\x1f]/g, ' ')
     .trim();
-  if (
-    s === undefined ||
-    !/^[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)(?:[eE][+-]?\d(?:_?\d)*)?$/.test(s)
-  )
-    return undefined;
-  const n = Number(s.replaceAll('_', ''));
+  if (s === undefined || !/^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/.test(s)) return undefined;
+  const n = Number(s);
   return Number.isFinite(n) ? n : undefined;
 }

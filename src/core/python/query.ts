@@ -17,18 +17,19 @@ const encoder = new TextEncoder();
 /**
  * `urllib.parse.unquote(s.replace('+', ' '))`: percent-escapes become bytes, decoded as UTF-8 with
  * U+FFFD for invalid sequences; an escape that is not two hex digits stays as it is.
- * `raw` holds one char per byte of the request line (latin1), so non-ASCII bytes stay bytes.
+ * `raw` holds one char per byte of the request line (latin1), so non-ASCII bytes stay bytes;
+ * with `text`, it is text already (a form body Django decoded), and only the escapes are bytes.
  */
-export function unquotePlus(raw: string): string {
+export function unquotePlus(raw: string, text = false): string {
   const s = raw.replaceAll('+', ' ');
-  if (!s.includes('%') && !/[\u0080-\u00ff]/.test(s)) return s;
+  if (!s.includes('%') && (text || !/[\u0080-\u00ff]/.test(s))) return s;
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c === 0x25 && HEX.test(s.slice(i + 1, i + 3))) {
       bytes.push(Number.parseInt(s.slice(i + 1, i + 3), 16));
       i += 2;
-    } else if (c < 0x100) {
+    } else if (c < 0x80 || (c < 0x100 && !text)) {
       bytes.push(c);
     } else {
       // Already decoded text (a caller passing a JS string): keep its UTF-8 bytes.
@@ -50,15 +51,18 @@ export function queryFieldCount(raw: string): number {
   return n;
 }
 
-/** `parse_qs(query, keep_blank_values=True)`: `&` separates, empty parts are skipped. */
-export function parseQuery(rawQuery: string): QueryMap {
+/**
+ * `parse_qs(query, keep_blank_values=True)`: `&` separates, empty parts are skipped (`text`: the
+ * query is text already, see unquotePlus).
+ */
+export function parseQuery(rawQuery: string, text = false): QueryMap {
   const out: QueryMap = new Map();
   if (rawQuery === '') return out;
   for (const part of rawQuery.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    const key = unquotePlus(eq === -1 ? part : part.slice(0, eq));
-    const value = eq === -1 ? '' : unquotePlus(part.slice(eq + 1));
+    const key = unquotePlus(eq === -1 ? part : part.slice(0, eq), text);
+    const value = eq === -1 ? '' : unquotePlus(part.slice(eq + 1), text);
     const list = out.get(key);
     if (list) list.push(value);
     else out.set(key, [value]);

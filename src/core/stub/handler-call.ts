@@ -1,8 +1,8 @@
-import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, stubProblem } from '../errors.js';
+import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, stubProblem } from '../errors.js';
 import { getObject, urlOf, validatedBody, type ViewSet, visible, type WriteInput, writeInput } from '../drf/mixins.js';
 import { parseBody } from '../drf/parsers.js';
 import { serializerFields } from '../drf/serializers.js';
-import { respond, type View } from '../drf/views.js';
+import { refusedBody, respond, type View } from '../drf/views.js';
 import type { CollectionModel, Model } from '../model.js';
 import type { QueryMap } from '../python/query.js';
 import type { AnswerViolation, CoreAnswer, CoreOptions, RequestContext } from '../request.js';
@@ -65,7 +65,7 @@ export function requestBody(
     return 'status' in valid ? valid : { values: undefined, data: valid.values };
   }
   const parsed = parseBody(ctx.header('content-type'), ctx.body);
-  if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
+  if (!parsed.ok) return refusedBody(view, parsed);
   return {
     values: undefined,
     data: parsed.form
