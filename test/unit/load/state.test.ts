@@ -2,7 +2,6 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleSpec, loadSpec } from '../../../src/load/spec.js';
 import { loadState, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
 import { SPEC } from '../../helpers.js';
@@ -106,59 +105,5 @@ describe('a reload of a large fixture (items read from their bytes) keeps the it
     const reloaded = await loadState({ ...opts, previous: before });
     expect(json(reloaded)).toEqual(json(await loadState(opts)));
     expect(kept(reloaded, before)).toBe(keeps);
-  });
-});
-
-describe('a reload reads the spec again but parses only the files whose text changed', () => {
-  it('an unchanged $ref file keeps its parsed value; the edited root is parsed anew', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-spec-'));
-    const root = path.join(dir, 'api.yaml');
-    const part = path.join(dir, 'part.yaml');
-    const rootText = (title: string) =>
-      `openapi: 3.1.0\ninfo: {title: ${title}, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: 'part.yaml#/Thing'}}}\n`;
-    await writeFile(root, rootText('one'));
-    // A $ref inside the part: the bundler rewrites it in what it is given, never in the kept value.
-    const partText = "Thing: {type: object, properties: {o: {$ref: '#/Other'}}}\nOther: {type: string}\n";
-    await writeFile(part, partText);
-    const first = await loadSpec(root);
-    // Nothing changed: the spec loaded before, whole.
-    expect(await loadSpec(root, undefined, first)).toBe(first);
-    await writeFile(root, rootText('two'));
-    const second = await loadSpec(root, undefined, first);
-    expect(second).not.toBe(first);
-    expect(second.values.get(part)).toBe(first.values.get(part));
-    expect(second.values.get(root)).not.toBe(first.values.get(root));
-    expect((second.doc.info as { title: string }).title).toBe('two');
-    expect(second.values.get(part)).toEqual({
-      Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } },
-      Other: { type: 'string' },
-    });
-    expect(second.doc).toEqual((await loadSpec(root)).doc);
-  });
-
-  it('a spec loaded for no reload keeps no parsed value, hands the bundler its own, and bundles the same document', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-none-'));
-    const root = path.join(dir, 'api.yaml');
-    await writeFile(
-      root,
-      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200': {$ref: 'part.yaml#/Ok'}\n",
-    );
-    await writeFile(
-      path.join(dir, 'part.yaml'),
-      "Ok: {description: ok, content: {application/json: {schema: {$ref: '#/Thing'}}}}\nThing: {type: object}\n",
-    );
-    const kept = await bundleSpec(root, undefined, undefined, 'inline', true);
-    const once = await bundleSpec(root, undefined, undefined, 'inline', false);
-    await Promise.all([kept.validated, once.validated]);
-    expect(once.spec.values.size).toBe(0);
-    expect(kept.spec.values.size).toBe(2);
-    expect(once.spec.doc).toEqual(kept.spec.doc);
-    // The kept values are the files as written: the bundler changed only its copies.
-    expect(kept.spec.values.get(path.join(dir, 'part.yaml'))).toEqual({
-      Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/Thing' } } } },
-      Thing: { type: 'object' },
-    });
-    // A reload after a load that kept nothing parses again, and gives the same.
-    expect((await loadSpec(root, undefined, once.spec)).doc).toEqual(kept.spec.doc);
   });
 });
