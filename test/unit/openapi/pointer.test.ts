@@ -4,12 +4,118 @@ import {
   appendPointer,
   type At,
   childAt,
+  escapeToken,
   follow,
+  followAt,
   followChild,
   followFrom,
   getAt,
   getFrom,
+  isObject,
+  pointerOf,
+  unescapeToken,
 } from '../../../src/openapi/pointer.js';
+
+describe('tokens and pointers (RFC 6901)', () => {
+  it.each([
+    ['plain', 'desk', 'desk'],
+    ['a slash', 'a/b', 'a~1b'],
+    ['a tilde', 'a~b', 'a~0b'],
+    ['a tilde before a 1 (not read back as a slash)', '~1', '~01'],
+    ['both, in order', '/~/', '~1~0~1'],
+    ['empty', '', ''],
+  ])('%s: %j escaped is %j, and read back', (_name, token, escaped) => {
+    expect(escapeToken(token)).toBe(escaped);
+    expect(unescapeToken(escaped)).toBe(token);
+  });
+
+  it.each<[(string | number)[], string]>([
+    [[], ''],
+    [['paths', '/api/v1/desk', 'get'], '/paths/~1api~1v1~1desk/get'],
+    [['items', 0, 'a~b'], '/items/0/a~0b'],
+    [[''], '/'],
+  ])('pointerOf(%j) is %j', (tokens, want) => {
+    expect(pointerOf(tokens)).toBe(want);
+    expect(appendPointer('#/components', ...tokens)).toBe(`#/components${want}`);
+  });
+});
+
+describe('getAt: the value at a pointer, or undefined', () => {
+  const doc = {
+    'a/b': { 'c~d': [10, 20] },
+    'e f': 1,
+    '100%': 'lone',
+    '': { '': 'empty' },
+    n: null,
+    o: { toString: 'own' },
+  };
+  it.each<[string, unknown]>([
+    ['', doc],
+    ['#', doc],
+    ['/a~1b/c~0d/1', 20],
+    ['#/a~1b/c~0d/0', 10],
+    ['#/e%20f', 1],
+    ['/e f', 1],
+    ['#/100%', 'lone'],
+    ['#/100%25', 'lone'],
+    ['/', { '': 'empty' }],
+    ['//', 'empty'],
+    ['/n', null],
+    ['/n/x', undefined],
+    ['/a~1b/c~0d/2', undefined],
+    ['/missing', undefined],
+    ['/o/toString', 'own'],
+    ['/a~1b/hasOwnProperty', undefined],
+    ['/e f/x', undefined],
+  ])('%j → %j', (pointer, want) => {
+    expect(getAt(doc, pointer)).toEqual(want);
+  });
+});
+
+describe('follow: through internal $refs to a node without one', () => {
+  const doc = {
+    a: { $ref: '#/b' },
+    b: { $ref: '#/c' },
+    c: { type: 'string' },
+    self: { $ref: '#/self' },
+    loop1: { $ref: '#/loop2' },
+    loop2: { $ref: '#/loop1' },
+    dangling: { $ref: '#/nowhere' },
+    external: { $ref: 'other.yaml#/x' },
+    notString: { $ref: 5 },
+    arr: [{ $ref: '#/c' }],
+  };
+  it.each<[string, At]>([
+    ['/c', { pointer: '#/c', node: { type: 'string' } }],
+    ['#/a', { pointer: '#/c', node: { type: 'string' } }],
+    ['/arr/0', { pointer: '#/c', node: { type: 'string' } }],
+    ['/self', { pointer: '#/self', node: undefined }],
+    ['/loop1', { pointer: '#/loop1', node: undefined }],
+    ['/dangling', { pointer: '#/nowhere', node: undefined }],
+    ['/external', { pointer: '#/external', node: { $ref: 'other.yaml#/x' } }],
+    ['/notString', { pointer: '#/notString', node: { $ref: 5 } }],
+    ['/none', { pointer: '#/none', node: undefined }],
+  ])('%j → %j', (pointer, want) => {
+    expect(follow(doc, pointer)).toEqual(want);
+    expect(
+      followAt(doc, { pointer: pointer.startsWith('#') ? pointer : `#${pointer}`, node: getAt(doc, pointer) }),
+    ).toEqual(want);
+  });
+});
+
+describe('isObject: a plain object, not null or an array', () => {
+  it.each<[unknown, boolean]>([
+    [{}, true],
+    [Object.create(null), true],
+    [[], false],
+    [null, false],
+    ['{}', false],
+    [1, false],
+    [undefined, false],
+  ])('%j → %j', (value, want) => {
+    expect(isObject(value)).toBe(want);
+  });
+});
 
 describe('childAt, followChild, getFrom and followFrom: what getAt and follow answer from the root, walked from a node at hand', () => {
   // Random documents of objects, arrays and internal $refs (dangling, cyclic, self, to the root),
