@@ -55,3 +55,104 @@ describe('lintSchemas: a schema that is only a $ref', () => {
     expect(problems.map((p) => p.pointer)).toEqual(['/components/schemas/R/minLength']);
   });
 });
+
+describe('lintSchemas: what strict Ajv would refuse, found without compiling', () => {
+  /** The lint of `schemas` from the root `S`: problems and warnings as `pointer: reason`. */
+  function lint(schemas: Record<string, unknown>) {
+    const doc = { openapi: '3.1.0', components: { schemas } };
+    const { problems, warnings } = lintSchemas(doc, new ContractAjv(doc), ['#/components/schemas/S'], 'openapi.yaml');
+    expect([...problems, ...warnings].every((p) => p.file === 'openapi.yaml')).toBe(true);
+    const told = (ps: typeof problems) => ps.map((p) => `${p.pointer}: ${p.reason}`);
+    return { problems: told(problems), warnings: told(warnings) };
+  }
+  const S = '/components/schemas/S';
+  const unknown = (k: string) =>
+    `unknown keyword "${k}" (JSON Schema 2020-12 and OpenAPI 3.1 have none of that name: a misspelled keyword checks nothing)`;
+  const regexError = (source: string) => {
+    try {
+      new RegExp(source, 'u');
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return '';
+  };
+
+  it.each<[string, Record<string, unknown>, string[], string[]]>([
+    [
+      'OpenAPI’s keywords, extensions and annotations: known',
+      {
+        S: {
+          type: 'object',
+          example: {},
+          discriminator: { propertyName: 'k' },
+          xml: {},
+          externalDocs: { url: 'https://x' },
+          'x-mine': 1,
+          $anchor: 'a',
+          contentSchema: { type: 'string' },
+        },
+      },
+      [],
+      [],
+    ],
+    ['a misspelled keyword', { S: { type: 'object', requird: ['a'] } }, [`${S}/requird: ${unknown('requird')}`], []],
+    [
+      'nested schemas walked: items, allOf, properties, $defs',
+      {
+        S: {
+          items: { tpye: 'a' },
+          allOf: [{ minimun: 1 }],
+          properties: { 'a/b': { maxLenght: 2 } },
+          $defs: { D: { exclusiveMinimun: 0 } },
+        },
+      },
+      [
+        `${S}/$defs/D/exclusiveMinimun: ${unknown('exclusiveMinimun')}`,
+        `${S}/properties/a~1b/maxLenght: ${unknown('maxLenght')}`,
+        `${S}/allOf/0/minimun: ${unknown('minimun')}`,
+        `${S}/items/tpye: ${unknown('tpye')}`,
+      ],
+      [],
+    ],
+    [
+      'the target of a $ref, checked where it stands, once',
+      {
+        S: { properties: { a: { $ref: '#/components/schemas/T' }, b: { $ref: '#/components/schemas/T' } } },
+        T: { typ: 1 },
+      },
+      [`/components/schemas/T/typ: ${unknown('typ')}`],
+      [],
+    ],
+    [
+      'a pattern that is no regular expression',
+      { S: { type: 'string', pattern: '(' } },
+      [`${S}/pattern: not a regular expression: ${regexError('(')}`],
+      [],
+    ],
+    [
+      'a patternProperties name that is none',
+      { S: { patternProperties: { '[': { type: 'string' } } } },
+      [`${S}/patternProperties/[: not a regular expression: ${regexError('[')}`],
+      [],
+    ],
+    [
+      'what the meta-schema refuses',
+      { S: { type: 'strin', minLength: -1 } },
+      [
+        `${S}/type: invalid JSON Schema: must be equal to one of the allowed values ["array","boolean","integer","null","number","object","string"]`,
+        `${S}/type: invalid JSON Schema: must be array`,
+        `${S}/type: invalid JSON Schema: must match a schema in anyOf`,
+        `${S}/minLength: invalid JSON Schema: must be >= 0`,
+      ],
+      [],
+    ],
+    [
+      'a format Ajv does not know: a warning (it is not checked)',
+      { S: { type: 'string', format: 'badge' }, T: { format: 'date' } },
+      [],
+      [`${S}/format: format "badge" is not one the contract's Ajv knows: it is not checked`],
+    ],
+  ])('%s', (_name, schemas, problems, warnings) => {
+    expect(lint(schemas)).toEqual({ problems, warnings });
+  });
+});
