@@ -380,3 +380,85 @@ describe('a reload reads the spec again but parses only the files whose text cha
     expect((await loadSpec(root, undefined, once.spec)).doc).toEqual(kept.spec.doc);
   });
 });
+
+describe('loadSpec: a spec of several files, bundled, or every problem with its place', () => {
+  const head = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n";
+  const ok = (schema: string) =>
+    `${head}paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: ${schema}}}\n`;
+
+  /** The files written to a folder of their own; the root loaded: its problems as `file pointer: reason`. */
+  async function load(files: Record<string, string>): Promise<{ spec?: LoadedSpec; problems: string[]; dir: string }> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'spec-'));
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+    try {
+      return { spec: await loadSpec(path.join(dir, 'openapi.yaml')), problems: [], dir };
+    } catch (e) {
+      if (!(e instanceof LoadError)) throw e;
+      const local = (s: string) => s.replaceAll(`${dir}/`, '');
+      return {
+        problems: e.problems.map(
+          (p) => `${local(p.file)} ${p.line === undefined ? p.pointer : `${p.line}:${p.column}`}: ${local(p.reason)}`,
+        ),
+        dir,
+      };
+    }
+  }
+
+  it('every file the root reaches, the root first; one document of internal $refs; what the files use', async () => {
+    const { spec, problems, dir } = await load({
+      'openapi.yaml': ok("{$ref: 'schemas.yaml#/Thing'}"),
+      'schemas.yaml':
+        "Thing: {type: object, properties: {n: {$ref: '#/Name'}}, x-kind: thing}\nName: {type: string, format: email}\n",
+    });
+    expect(problems).toEqual([]);
+    expect(spec?.files).toEqual([path.join(dir, 'openapi.yaml'), path.join(dir, 'schemas.yaml')]);
+    expect(JSON.stringify(spec?.doc)).not.toMatch(/schemas\.yaml/);
+    expect(spec?.scan).toMatchObject({ extensions: ['x-kind'], formats: ['email'] });
+    expect([...(spec?.texts.keys() ?? [])]).toEqual(spec?.files);
+  });
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['no root', {}, ['openapi.yaml : cannot read the file (ENOENT)']],
+    [
+      'a root that is no YAML: every error placed',
+      { 'openapi.yaml': `${head}paths: {a: [}\n` },
+      [
+        'openapi.yaml line 3:13: Flow sequence in block collection must be sufficiently indented and end with a ]',
+        'openapi.yaml line 3:14: Flow map in block collection must be sufficiently indented and end with a }',
+      ],
+    ],
+    [
+      'a $ref to a file that does not exist',
+      { 'openapi.yaml': ok("{$ref: 'gone.yaml'}") },
+      [
+        'gone.yaml : cannot read the file (ENOENT), named by $ref "gone.yaml" in openapi.yaml at /paths/~1a/get/responses/200/content/application~1json/schema/$ref',
+      ],
+    ],
+    [
+      'a $ref out of the folder: told where it stands',
+      { 'openapi.yaml': ok("{$ref: '../elsewhere.yaml'}") },
+      [
+        expect.stringMatching(
+          /^openapi\.yaml \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/\$ref: \$ref "\.\.\/elsewhere\.yaml" resolves to .*elsewhere\.yaml, outside the spec's folder/,
+        ) as unknown as string,
+      ],
+    ],
+    [
+      'a remote $ref',
+      { 'openapi.yaml': ok("{$ref: 'https://example.org/s.yaml'}") },
+      [
+        'openapi.yaml /paths/~1a/get/responses/200/content/application~1json/schema/$ref: $ref "https://example.org/s.yaml" names a remote document (https://example.org/s.yaml): only files inside the spec\'s folder are read, nothing from the network',
+      ],
+    ],
+    [
+      'invalid OpenAPI in a file the root reaches: placed in that file',
+      {
+        'openapi.yaml': `${head}paths:\n  /a: {$ref: 'paths.yaml#/A'}\n`,
+        'paths.yaml': "A:\n  get:\n    responses:\n      '200': {content: {}}\n",
+      },
+      ['paths.yaml 4:7: a response lacks the required field `description`'],
+    ],
+  ])('%s', async (_name, files, want) => {
+    expect((await load(files)).problems).toEqual(want);
+  });
+});
