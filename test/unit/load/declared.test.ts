@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { generatedBodies } from '../../../src/load/declared.js';
 import { ContractAjv } from '../../../src/openapi/ajv.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 const json = (schema: unknown) => ({ description: 'd', content: { 'application/json': { schema } } });
 const Problem = { type: 'object', required: ['detail'], properties: { detail: { type: 'string', minLength: 1 } } };

@@ -6,35 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { LoadProblem } from '../../../src/load/errors.js';
 import { generationOptions, generationSchema } from '../../../src/load/finite-schema.js';
 import { loadState } from '../../../src/load/state.js';
+import { smallSpec } from './helpers.js';
 
 /** A spec of one collection `/api/v1/node` (and its item path) whose item is `schemas.Node`. */
 function specWith(schemas: Record<string, unknown>): string {
-  const list = {
-    type: 'object',
-    required: ['count', 'next', 'previous', 'results'],
-    properties: {
-      count: { type: 'integer' },
-      next: { type: ['string', 'null'] },
-      previous: { type: ['string', 'null'] },
-      results: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
-    },
-  };
-  const ok = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
-  return JSON.stringify({
-    openapi: '3.1.0',
-    info: { title: 't', version: '1' },
-    paths: {
-      '/api/v1/node': { get: { operationId: 'listNodes', responses: ok(list) } },
-      '/api/v1/node/{pk}': {
-        get: {
-          operationId: 'getNode',
-          parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }],
-          responses: ok({ $ref: '#/components/schemas/Node' }),
-        },
-      },
-    },
-    components: { schemas },
-  });
+  return JSON.stringify(smallSpec({ node: { item: { $ref: '#/components/schemas/Node' } } }, { schemas }));
 }
 
 async function served(

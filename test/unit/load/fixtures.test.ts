@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadProblem } from '../../../src/load/errors.js';
 import { type FixtureRead, readFixture } from '../../../src/load/fixtures.js';
-import { checkOf, smallSpec } from './small-spec.js';
+import { checkOf, parseError, smallSpec } from './helpers.js';
 
 const DOC = smallSpec({
   room: {
@@ -43,16 +43,6 @@ async function read(text: string, collection = 'room', opts: { previous?: Fixtur
     previous: opts.previous?.kind === 'read' ? opts.previous.set.items : undefined,
   });
   return { outcome, problems: problems.map((p) => `${p.pointer}: ${p.reason}`) };
-}
-
-/** V8's message for `text` (its words vary between versions of Node). */
-function parseError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error(`${text} parses`);
 }
 
 const room = (pk: number, building = 'S') => ({ pk, name: `room ${pk}`, building });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadHandlers, placeIn } from '../../../src/load/handlers.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 const ok = { responses: { '200': { description: 'ok' } } };
 const { operations } = readOperations(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoadProblem } from '../../../src/load/errors.js';
 import { type CheckContext, checkItems, itemChecker, validationUrlOf } from '../../../src/load/items.js';
 import type { DetailOperation } from '../../../src/openapi/operations.js';
-import { checkOf, smallSpec } from './small-spec.js';
+import { checkOf, smallSpec } from './helpers.js';
 
 const DOC = smallSpec({
   // Items with a url the stub builds (a url member and an item path).

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadKeys } from '../../../src/load/keys.js';
+import { parseError } from './helpers.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -19,15 +20,6 @@ async function keysOf(text: string) {
   const { keys, problems } = await loadKeys(file);
   expect(problems.every((p) => p.file === file)).toBe(true);
   return { keys: [...keys], problems: problems.map((p) => `${p.pointer}: ${p.reason}`) };
-}
-
-function parseError(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  throw new Error(`${text} parses`);
 }
 
 describe('loadKeys: the token or session keys of a JSON array, or why not', () => {

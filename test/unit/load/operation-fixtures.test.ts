@@ -6,7 +6,7 @@ import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { readOperationFixtures } from '../../../src/load/operation-fixtures.js';
 import { ContractAjv } from '../../../src/openapi/ajv.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 // Two views naming a fixture (x-stub-fixture): one answers a count, one anything.
 const DOC = smallSpec(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type CollectionInput, compileModel, type Model } from '../../../src/core/model.js';
 import { reloadSummary } from '../../../src/load/reload-summary.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 const item = { type: 'object', required: ['pk'], properties: { pk: { type: 'integer' } } };
 const pks = (n: number) => Array.from({ length: n }, (_, i) => ({ pk: i + 1 }));

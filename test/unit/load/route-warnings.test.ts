@@ -4,7 +4,7 @@ import type { Handlers } from '../../../src/core/stub/handler-types.js';
 import { generatedBodies } from '../../../src/load/declared.js';
 import { routeWarnings } from '../../../src/load/route-warnings.js';
 import { readOperations } from '../../../src/openapi/operations.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 const answer = (extra: Record<string, unknown> = {}) => ({
   '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' }, ...extra } } },

@@ -6,7 +6,7 @@ import { LoadError, type LoadProblem } from '../../../src/load/errors.js';
 import { latePrinter, loadState, type StateOptions, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
 import { SPEC } from '../../helpers.js';
-import { smallSpec } from './small-spec.js';
+import { smallSpec } from './helpers.js';
 
 const desks: StoredDesk[] = Array.from({ length: 300 }, (_, i) => ({
   pk: i + 1,

@@ -80,3 +80,13 @@ export function checkOf(doc: Record<string, unknown>, path: string, file: string
     };
   };
 }
+
+/** V8's message for `text`, which JSON.parse refuses (its words vary between versions of Node). */
+export function parseError(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`${text} parses`);
+}
