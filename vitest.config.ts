@@ -22,6 +22,7 @@ export const SLOW = [
   'test/reference/designer-differential.test.ts',
   'test/reference/checker-vs-reference.test.ts',
   'test/unit/core/pagination.property.test.ts',
+  'test/unit/core/pk-index.property.test.ts',
   'test/unit/load/watch.test.ts',
   'test/integration/watch-summary.test.ts',
   'test/integration/cli.test.ts',

@@ -1,30 +1,17 @@
+import { detailBody, methodNotAllowedDetail, stubProblem } from './errors.js';
 import { deploymentCors, notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
 import { pathInfo } from './django/urls.js';
-import { camelcaseToSpaces, determineActions, viewMetadata } from './drf/metadata.js';
-import {
-  getObject,
-  list,
-  retrieve,
-  serializerRules,
-  urlOf,
-  validatedBody,
-  type ViewSet,
-  visible,
-  write,
-  type WriteInput,
-  writeInput,
-} from './drf/mixins.js';
-import { parseBody } from './drf/parsers.js';
-import { serializerFields } from './drf/serializers.js';
-import { apiRoot, type Match } from './drf/routers.js';
+import { djangoView } from './django/views.js';
+import { options } from './drf/metadata.js';
+import { list, retrieve, serializerRules, type ViewSet, visible, write, type WriteInput } from './drf/mixins.js';
 import { DEFAULT_RENDERERS } from './drf/negotiation.js';
+import { apiRoot, type Match } from './drf/routers.js';
+import { serializerFields } from './drf/serializers.js';
 import { allowHeader, initial, respond, type View, type ViewConfig } from './drf/views.js';
-import { DJANGO_ERRORS, detailBody, djangoPage, DRF_ERRORS, methodNotAllowedDetail, stubProblem } from './errors.js';
 import { LiveCollection } from './live.js';
 import type { CollectionModel, Model } from './model.js';
-import { parseQuery, type QueryMap } from './python/query.js';
-import type { AnswerViolation, CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
-import { drfJson } from './store.js';
+import { parseQuery } from './python/query.js';
+import type { CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
 import {
   type ControlContext,
   controlAnswer,
@@ -32,43 +19,26 @@ import {
   type OperationSource,
   STUB_PREFIX,
 } from './stub/control.js';
-import { cookieValue } from './django/sessions.js';
-import { type JournalEntry, type JournalFilter, journalBody } from './stub/journal.js';
-import { SESSION_COOKIE, SESSION_HEADER, Sessions, type SessionState } from './stub/sessions.js';
 import { crossSiteWrite, isPreflight, LOOPBACK_CORS, preflight, withCors } from './stub/cors.js';
 import { declaredAnswer, operationSources, renderAnswer, successAnswer } from './stub/declared.js';
-import {
-  type CollectionAccess,
-  collectionAccess,
-  type Handler,
-  type HandlerAnswer,
-  type HandlerContext,
-  handlerRequest,
-  type HandlerResult,
-  paramNames,
-} from './stub/handlers.js';
-import {
-  impossible,
-  NO_SCENARIO,
-  parseScenario,
-  type Scenario,
-  scenarioItems,
-  withoutScenarioParams,
-} from './stub/scenarios.js';
+import { callHandler, canFetch, type HandlerScope, requestBody } from './stub/handler-call.js';
+import type { JournalEntry, JournalFilter } from './stub/journal.js';
+import { impossible, NO_SCENARIO, type Scenario, scenarioItems, withoutScenarioParams } from './stub/scenarios.js';
+import { Sessions, type SessionState, sessionOf } from './stub/sessions.js';
 import type { AnyOperation, CustomOperation, PathRoute, Renderer, ViewMethod } from '../openapi/operations.js';
+import { count } from '../openapi/words.js';
 
 export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest } from './request.js';
 export { djangoPage, stubProblem } from './errors.js';
 export { HTML_TYPE } from './django/http.js';
-import { DJANGO_HEADERS, HTML_TYPE } from './django/http.js';
-import { count } from '../openapi/words.js';
 export { RESET_PATH } from './stub/control.js';
 export { SCENARIO_HELP } from './stub/scenarios.js';
 
 /**
- * The stub: answers requests from a compiled snapshot, in the order of docs/response-selection.md,
- * which is Django's and DRF's (middleware, URL resolution, then the view: negotiation,
- * authentication, method, handler). Pure: no I/O; its only state is what writes change.
+ * The stub: answers requests from a compiled snapshot, in the numbered steps of
+ * docs/response-selection.md, which are Django's and DRF's (middleware, URL resolution, then the
+ * view: negotiation, authentication, method, handler). Each step is a module of its own under
+ * django/, drf/ and stub/; this file is their order. Pure: no I/O; its only state is what writes change.
  */
 export class StubCore {
   readonly model: Model;
@@ -97,7 +67,7 @@ export class StubCore {
       this.#sessions.shared.live.clear();
       this.#sessions.shared.scenarios.clear();
     }
-    this.generation = {};
+    this.#changed();
   }
 
   /** The journal of the shared state, or of a session (the fetch and MSW handlers' `requests()`). */
@@ -106,25 +76,20 @@ export class StubCore {
     return found.ok ? found.state.journal.entries(filter) : [];
   }
 
-  #viewSet(state: State, collection: CollectionModel): ViewSet {
-    let live = state.live.get(collection.list.path);
-    if (!live) {
-      live = new LiveCollection(collection);
-      state.live.set(collection.list.path, live);
-    }
-    return { model: this.model, collection, live, pageSize: this.options.pageSize };
+  /** Every operation of the spec, and where its answers come from (the page, `GET /__stub/operations`). */
+  operationSources(): OperationSource[] {
+    return operationSources(this.model, this.options.handlers);
   }
 
   answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
-    const started = now();
-    const name = req.header(SESSION_HEADER) ?? cookieValue(req.header('cookie'), SESSION_COOKIE);
-    const found = this.#sessions.get(name, Date.now());
+    const started = performance.now();
+    const found = this.#sessions.get(sessionOf(req.header), Date.now());
     if (!found.ok) return stubProblem('Session refused', found.detail, {}, found.status);
     const exchange: Exchange = { state: found.state, session: found.name };
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);
       const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
-      if (!exchange.own) this.record(req, answer, now() - started, exchange);
+      if (!exchange.own) this.record(req, answer, performance.now() - started, exchange);
       return answer;
     };
     const answered = this.#answer(req, exchange);
@@ -138,10 +103,7 @@ export class StubCore {
   record(req: CoreRequest, answer: CoreAnswer, durationMs: number, exchange?: Exchange): void {
     let state = exchange?.state;
     if (state === undefined) {
-      const found = this.#sessions.get(
-        req.header(SESSION_HEADER) ?? cookieValue(req.header('cookie'), SESSION_COOKIE),
-        Date.now(),
-      );
+      const found = this.#sessions.get(sessionOf(req.header), Date.now());
       if (!found.ok) return;
       state = found.state;
     }
@@ -151,18 +113,20 @@ export class StubCore {
       time: Date.now(),
       method: req.method.toUpperCase(),
       url: req.url,
-      headers: req.headers ?? (() => []),
-      ...journalBody(req.body),
-      ...(answer.operationId !== undefined ? { operationId: answer.operationId } : {}),
-      ...(scenario !== undefined ? { scenario: scenario.prefer, scenarioFrom: scenario.from } : {}),
+      headers: req.headers ?? noHeaders,
+      body: req.body,
+      operationId: answer.operationId,
+      scenario: scenario?.prefer,
+      scenarioFrom: scenario?.from,
       status: answer.status,
       durationMs: Math.round(durationMs * 1000) / 1000,
     });
   }
 
+  /** Steps 1 to 3: the middleware, the stub's own paths, the route. */
   #answer(req: CoreRequest, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
     const method = req.method.toUpperCase();
-    // 1. The host (CommonMiddleware).
+    // 1. The host (CommonMiddleware); the stub's CORS preflight.
     const host = requestBaseUrl(req, this.options);
     if ('status' in host) return host;
     const cors = this.options.cors;
@@ -205,31 +169,7 @@ export class StubCore {
     return resolved instanceof Promise ? resolved.then(inner) : inner(resolved);
   }
 
-  #controlContext(exchange: Exchange): ControlContext {
-    return {
-      state: exchange.state,
-      session: exchange.session,
-      reset: () => this.reset(exchange.session),
-      operations: () => this.operationSources(),
-      maxDelayMs: this.options.maxDelayMs,
-      knows: (id) => this.#operationIds.has(id),
-      changed: () => {
-        this.generation = {};
-      },
-    };
-  }
-
-  get #operationIds(): Set<string> {
-    const ops = this.model.operations;
-    return new Set([...ops.all, ...ops.writes, ...ops.customs].map((op) => op.operationId));
-  }
-
-  /** Every operation of the spec, and where its answers come from (the page, `GET /__stub/operations`). */
-  operationSources(): OperationSource[] {
-    return operationSources(this.model, this.options.handlers);
-  }
-
-  /** The view of a resolved route. */
+  /** The view of a resolved route: the API root, a plain Django view, or a DRF view (steps 4 to 9). */
   #resolved(ctx: RequestContext, match: Match, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
     if (match.kind === 'root') {
       const declared = this.model.operations.root;
@@ -237,44 +177,49 @@ export class StubCore {
       const view = initial(ctx, this.#viewConfig('GET, HEAD, OPTIONS', renderers, declared?.anonymous ?? true));
       return 'status' in view ? view : apiRoot(ctx, view, match.root, renderers);
     }
-    const answered = this.#route(ctx, match.route, exchange);
-    const op = match.route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+    const { route } = match;
+    const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
+    if (first.djangoView) return djangoView(ctx, route);
+    const answered = this.#view(ctx, route, first, exchange);
+    const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (op === undefined) return answered;
     const named = (a: CoreAnswer): CoreAnswer => ({ ...a, operationId: op.operationId });
     return answered instanceof Promise ? answered.then(named) : named(answered);
   }
 
-  /** Steps 4 to 9: the stub's scenario and validation, then the view. */
-  #route(ctx: RequestContext, route: PathRoute, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
+  /** Steps 4 to 9: the stub's scenario and validation, then the DRF view. */
+  #view(
+    ctx: RequestContext,
+    route: PathRoute,
+    first: AnyOperation,
+    exchange: Exchange,
+  ): CoreAnswer | Promise<CoreAnswer> {
     const collection = this.model.collections.get(route.collectionPath);
     const vs = collection === undefined ? undefined : this.#viewSet(exchange.state, collection);
-    const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
-    if (first.djangoView) return djangoView(ctx, route);
     const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
-    const parsed = parseScenario(ctx.header('prefer'), ctx.query, this.options.maxDelayMs);
-    if (!parsed.ok) return impossible(parsed.problems.join('; '));
     const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? first;
-    // A request's own Prefer wins over a scenario set from outside.
-    let scenario = parsed.scenario;
-    if (scenario !== NO_SCENARIO)
-      exchange.scenario = { prefer: ctx.header('prefer') ?? preferOfQuery(ctx.query), from: 'request' };
-    else if (exchange.state.scenarios.size > 0) {
-      const rule = exchange.state.scenarios.take(target.operationId, route.path, ctx.path, ctx.method);
-      if (rule !== undefined) {
-        scenario = rule.scenario;
-        exchange.scenario = { prefer: rule.prefer, from: 'scenarios' };
-      }
-    }
-    if (this.options.validateQuery) {
-      const violations = this.options.validateQuery(target, ctx.query);
-      if (violations.length > 0)
-        return stubProblem(
-          'Invalid request',
-          `${count(violations.length, 'query parameter')} ${violations.length === 1 ? 'breaks' : 'break'} ${target.operationId}'s declaration`,
-          { validation: violations },
-        );
-    }
+    const chosen = exchange.state.scenarios.choose(
+      {
+        prefer: ctx.header('prefer'),
+        query: ctx.query,
+        operationId: target.operationId,
+        template: route.path,
+        path: ctx.path,
+        method: ctx.method,
+      },
+      this.options.maxDelayMs,
+    );
+    if (!chosen.ok) return impossible(chosen.problems.join('; '));
+    const { scenario } = chosen;
+    if (chosen.told !== undefined) exchange.scenario = chosen.told;
+    const violations = this.options.validateQuery?.(target, ctx.query) ?? [];
+    if (violations.length > 0)
+      return stubProblem(
+        'Invalid request',
+        `${count(violations.length, 'query parameter')} ${violations.length === 1 ? 'breaks' : 'break'} ${target.operationId}'s declaration`,
+        { validation: violations },
+      );
     // 6. Negotiation, 7. authentication (APIView.initial).
     const view = initial(ctx, this.#viewConfig(allowHeader([...route.methods.keys()]), renderers, target.anonymous));
     if ('status' in view) return view;
@@ -290,24 +235,17 @@ export class StubCore {
       return delayed(declaredAnswer(view, op, scenario, this.model));
     const handler = this.options.handlers?.[op.operationId];
     if (handler === undefined) return delayed(this.#standard(ctx, view, vs, route, op, scenario));
-    const body = this.#requestBody(ctx, view, vs, op);
+    const body = requestBody(this.model, ctx, view, vs, op);
     if ('status' in body) return delayed(body);
-    const answered = this.#handled(ctx, exchange.state, view, vs, route, op, scenario, handler, body);
+    const standard = () => this.#standard(ctx, view, vs, route, op, scenario, body.input);
+    const answered = callHandler(this.#handlerScope(exchange.state), ctx, view, route, op, handler, body, standard);
     return answered instanceof Promise ? answered.then(delayed) : delayed(answered);
   }
 
-  #viewConfig(allow: string, renderers: readonly Renderer[], anonymous: boolean): ViewConfig {
-    return {
-      allow,
-      renderers,
-      authenticators: this.model.authenticators,
-      tokens: this.options.tokens,
-      sessions: this.options.sessions,
-      anonymous,
-    };
-  }
-
-  /** What the operation answers without a handler: its viewset's action, or its declared success. */
+  /**
+   * Steps 9.3 and 9.4, what the operation answers without a handler: its viewset's action (the
+   * items a scenario chose), or its declared success.
+   */
   #standard(
     ctx: RequestContext,
     view: View,
@@ -321,7 +259,7 @@ export class StubCore {
       return renderAnswer(view, op, successAnswer(op as CustomOperation, this.model));
     if (op.kind === 'write') {
       const written = write(ctx, view, vs, op, input);
-      if (written.status < 300) this.generation = {};
+      if (written.status < 300) this.#changed();
       return written;
     }
     const set = scenarioItems(vs.collection, visible(vs, view, vs.live.set), op, scenario);
@@ -335,155 +273,7 @@ export class StubCore {
     return { ...answer, cacheable: true };
   }
 
-  /**
-   * The body a handler gets: validated by the serializer the operation declares (a write's, or
-   * the request schema of an action or a view), else as parsed; a body DRF would refuse is
-   * answered as DRF answers it, before any handler.
-   */
-  #requestBody(ctx: RequestContext, view: View, vs: ViewSet | undefined, op: AnyOperation): RequestBody | CoreAnswer {
-    if (op.kind === 'write' && vs !== undefined) {
-      const input = writeInput(ctx, view, vs, op);
-      return 'status' in input ? input : { values: input.values, data: input.values, input };
-    }
-    if (op.kind !== 'custom' || (ctx.body === undefined && op.bodyPointer === undefined))
-      return { values: undefined, data: undefined };
-    const rules = op.bodyPointer === undefined ? [] : serializerFields(this.model.spec, op.bodyPointer, new Set());
-    if (rules.length > 0) {
-      const valid = validatedBody(ctx, view, rules, op.method === 'PATCH');
-      return 'status' in valid ? valid : { values: undefined, data: valid.values };
-    }
-    const parsed = parseBody(ctx.header('content-type'), ctx.body);
-    if (!parsed.ok) return respond(view, parsed.status, detailBody(parsed.detail));
-    return {
-      values: undefined,
-      data: parsed.form
-        ? Object.fromEntries([...(parsed.data as QueryMap)].map(([k, v]) => [k, v[v.length - 1]]))
-        : parsed.data,
-    };
-  }
-
-  /** A handler's answer, held to the spec; undefined from it is the operation's own answer. */
-  #handled(
-    ctx: RequestContext,
-    state: State,
-    view: View,
-    vs: ViewSet | undefined,
-    route: PathRoute,
-    op: AnyOperation,
-    scenario: Scenario,
-    handler: Handler,
-    body: RequestBody,
-  ): CoreAnswer | Promise<CoreAnswer> {
-    const standard = () => this.#standard(ctx, view, vs, route, op, scenario, body.input);
-    const request = handlerRequest({
-      method: ctx.method,
-      path: ctx.path,
-      operationId: op.operationId,
-      paramNames: paramNames(route.path),
-      params: ctx.params,
-      query: ctx.query,
-      body: body.data,
-      header: ctx.header,
-      user: view.user,
-    });
-    const context = this.#handlerContext(ctx, state, standard);
-    const finish = (result: HandlerResult): CoreAnswer => {
-      if (result === undefined) return standard();
-      if (!isHandlerAnswer(result))
-        return this.#handlerFailed(op, new TypeError('a handler answers { status, body?, headers? } or undefined'));
-      const violations = this.options.checkAnswer?.(op, result.status, result.body) ?? [];
-      if (violations.length > 0) {
-        this.options.onHandlerProblem?.({ operationId: op.operationId, violations });
-        if (this.options.strictHandlers) return handlerViolation(op, violations);
-      }
-      return renderAnswer(view, op, result);
-    };
-    try {
-      const result = handler(request, context);
-      return result instanceof Promise
-        ? result.then(finish, (e: unknown) => this.#handlerFailed(op, e))
-        : finish(result);
-    } catch (e) {
-      return this.#handlerFailed(op, e);
-    }
-  }
-
-  #handlerContext(ctx: RequestContext, state: State, standard: () => CoreAnswer): HandlerContext {
-    const changed = () => {
-      this.generation = {};
-    };
-    const accessOf = (name: string): CollectionAccess => {
-      const collection =
-        this.model.collections.get(name) ?? [...this.model.collections.values()].find((c) => c.list.resource === name);
-      if (collection === undefined) throw new TypeError(`no collection "${name}" in the spec`);
-      const own = this.#viewSet(state, collection);
-      return collectionAccess(own, urlOf({ ...ctx, params: [] }, own, undefined), changed);
-    };
-    const detail = (status: number, text: string): HandlerAnswer => ({ status, body: { detail: text } });
-    return {
-      collection: accessOf,
-      ok: (body, status = 200) => ({ status, body }),
-      created: (item, name) => {
-        const access = accessOf(name);
-        const represented = access.represent(item);
-        const url = represented.url;
-        return { status: 201, body: represented, ...(typeof url === 'string' ? { headers: { location: url } } : {}) };
-      },
-      noContent: () => ({ status: 204 }),
-      notFound: (text = DRF_ERRORS.NOT_FOUND.detail) => detail(404, text),
-      badRequest: (errors) => ({ status: 400, body: errors }),
-      error: detail,
-      declared: () => {
-        const a = standard();
-        const location = a.headers.location;
-        return {
-          status: a.status,
-          ...(a.body === '' ? {} : { body: JSON.parse(a.body) as unknown }),
-          ...(location === undefined ? {} : { headers: { location } }),
-        };
-      },
-      now: () => this.options.now?.() ?? new Date(),
-    };
-  }
-
-  /** A handler that throws: Django's 500 page, and the error told to whoever runs the stub. */
-  #handlerFailed(op: AnyOperation, error: unknown): CoreAnswer {
-    this.options.onHandlerProblem?.({ operationId: op.operationId, error });
-    return djangoPage(DJANGO_ERRORS.SERVER_ERROR);
-  }
-
-  /**
-   * SimpleMetadata's `view.get_object()` before it shows PUT: the item found, and its object
-   * permission granted (where a handler answers the item's GET with a refusal, it is not).
-   */
-  #canFetch(ctx: RequestContext, state: State, view: View, vs: ViewSet, route: PathRoute): boolean {
-    if ('status' in getObject(ctx, view, vs, visible(vs, view, vs.live.set))) return false;
-    const get = route.methods.get('GET');
-    const handler = get === undefined ? undefined : this.options.handlers?.[get.operationId];
-    if (get === undefined || handler === undefined) return true;
-    const request = handlerRequest({
-      method: 'GET',
-      path: ctx.path,
-      operationId: get.operationId,
-      paramNames: paramNames(route.path),
-      params: ctx.params,
-      query: ctx.query,
-      body: undefined,
-      header: ctx.header,
-      user: view.user,
-    });
-    try {
-      const answer = handler(
-        request,
-        this.#handlerContext(ctx, state, () => respond(view, 200, '')),
-      );
-      return answer instanceof Promise || answer === undefined || !isHandlerAnswer(answer) || answer.status < 400;
-    } catch {
-      return true;
-    }
-  }
-
-  /** OPTIONS: SimpleMetadata, with a viewset's serializer fields for a POST or a PUT. */
+  /** OPTIONS (SimpleMetadata), with a viewset's serializer fields for a POST or a PUT. */
   #options(
     ctx: RequestContext,
     state: State,
@@ -492,53 +282,68 @@ export class StubCore {
     route: PathRoute,
     renderers: readonly Renderer[],
   ): CoreAnswer {
-    if (vs === undefined || (route.kind !== 'list' && route.kind !== 'detail')) {
-      const op = route.methods.values().next().value as AnyOperation;
-      return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', renderers)));
-    }
+    if (vs === undefined) return options(view, route, renderers, undefined);
     const { collection } = vs;
-    const suffix = route.kind === 'list' ? 'List' : 'Instance';
-    const actions = determineActions(
-      route,
-      collection.fields,
-      (op) => serializerRules(this.model, collection, op),
-      serializerFields(this.model.spec, collection.list.itemPointer, new Set()),
-      () => this.#canFetch(ctx, state, view, vs, route),
-    );
-    const name = `${camelcaseToSpaces(collection.list.viewName ?? collection.list.itemName)} ${suffix}`;
-    return respond(view, 200, drfJson(viewMetadata(name, collection.list.viewDescription, renderers, actions)));
+    return options(view, route, renderers, {
+      name: collection.list.viewName ?? collection.list.itemName,
+      description: collection.list.viewDescription,
+      itemFields: collection.fields,
+      rulesOf: (op) => serializerRules(this.model, collection, op),
+      itemRules: serializerFields(this.model.spec, collection.list.itemPointer, new Set()),
+      canFetch: () => canFetch(this.#handlerScope(state), ctx, view, vs, route),
+    });
+  }
+
+  #viewSet(state: State, collection: CollectionModel): ViewSet {
+    let live = state.live.get(collection.list.path);
+    if (!live) {
+      live = new LiveCollection(collection);
+      state.live.set(collection.list.path, live);
+    }
+    return { model: this.model, collection, live, pageSize: this.options.pageSize };
+  }
+
+  #viewConfig(allow: string, renderers: readonly Renderer[], anonymous: boolean): ViewConfig {
+    return {
+      allow,
+      renderers,
+      authenticators: this.model.authenticators,
+      tokens: this.options.tokens,
+      sessions: this.options.sessions,
+      anonymous,
+    };
+  }
+
+  #handlerScope(state: State): HandlerScope {
+    return {
+      model: this.model,
+      options: this.options,
+      viewSet: (collection) => this.#viewSet(state, collection),
+      changed: () => this.#changed(),
+    };
+  }
+
+  #controlContext(exchange: Exchange): ControlContext {
+    const ops = this.model.operations;
+    return {
+      state: exchange.state,
+      session: exchange.session,
+      reset: () => this.reset(exchange.session),
+      operations: () => this.operationSources(),
+      maxDelayMs: this.options.maxDelayMs,
+      knows: (id) => [...ops.all, ...ops.writes, ...ops.customs].some((op) => op.operationId === id),
+      changed: () => this.#changed(),
+    };
+  }
+
+  #changed(): void {
+    this.generation = {};
   }
 }
 
-/** DRF's name of an extra action (`pretty_name` of its function) or of a view. */
-function actionName(route: PathRoute, op: AnyOperation): string {
-  const words = (route.urlPath || op.operationId).replace(/[-_]+/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function isHandlerAnswer(v: unknown): v is HandlerAnswer {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Number.isInteger((v as HandlerAnswer).status) &&
-    (v as HandlerAnswer).status >= 100 &&
-    (v as HandlerAnswer).status <= 599
-  );
-}
-
-/** `--strict-handlers`: an answer the spec refuses is the stub's 500, with why. */
-function handlerViolation(op: AnyOperation, violations: readonly AnswerViolation[]): CoreAnswer {
-  const problem = stubProblem(
-    'Handler answer breaks the spec',
-    `${op.operationId}'s handler answered what its declaration refuses`,
-    {
-      violations,
-    },
-  );
-  return { ...problem, status: 500, body: JSON.stringify({ ...JSON.parse(problem.body), status: 500 }) };
-}
-
 type State = SessionState<LiveCollection>;
+
+const noHeaders = (): readonly string[] => [];
 
 /** One request on its way: its session's state, and what the journal is told of it. */
 interface Exchange {
@@ -547,41 +352,4 @@ interface Exchange {
   /** A request to the stub's own paths: not journaled. */
   own?: boolean;
   scenario?: { readonly prefer: string; readonly from: 'request' | 'scenarios' };
-}
-
-const now = (): number => performance.now();
-
-/** The `__` parameters of a request, as the Prefer they stand for (for the journal). */
-function preferOfQuery(query: QueryMap): string {
-  return [...query.entries()]
-    .filter(([k]) => k.startsWith('__'))
-    .map(([k, v]) => `${k.slice(2)}=${v[v.length - 1] ?? ''}`)
-    .join(', ');
-}
-
-/** A request's body as a handler gets it: validated values, or parsed data; a write's input kept for its standard answer. */
-interface RequestBody {
-  readonly values: Readonly<Record<string, unknown>> | undefined;
-  readonly data: unknown;
-  readonly input?: WriteInput;
-}
-
-/**
- * A plain Django view (`x-django-view`: a RedirectView): its declared answer as Django sends an
- * HttpResponse (text/html, its declared headers), without DRF's negotiation, authentication,
- * Allow or Vary; a method it does not declare is HttpResponseNotAllowed.
- */
-function djangoView(ctx: RequestContext, route: PathRoute): CoreAnswer {
-  const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
-  if (op === undefined) {
-    const allow = [...route.methods.keys(), ...(route.methods.has('GET') ? ['HEAD'] : [])].join(', ');
-    return { status: 405, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, allow }, body: '' };
-  }
-  const success = op.kind === 'custom' ? op.success : undefined;
-  const body = Object.values(success?.examples ?? {})[0];
-  return {
-    status: success === undefined ? 200 : Number(success.status),
-    headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, ...(success?.headers ?? {}) },
-    body: typeof body === 'string' ? body : '',
-  };
 }

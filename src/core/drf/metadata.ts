@@ -1,6 +1,9 @@
-import type { PathRoute, Renderer, WriteOperation } from '../../openapi/operations.js';
+import type { AnyOperation, PathRoute, Renderer, WriteOperation } from '../../openapi/operations.js';
 import { capfirst, pyStr } from '../python/str.js';
+import type { CoreAnswer } from '../request.js';
+import { drfJson } from '../store.js';
 import type { FieldRule } from './serializers.js';
+import { respond, type View } from './views.js';
 
 /**
  * DRF's OPTIONS answer, SimpleMetadata (rest_framework/metadata.py): the view's name and
@@ -16,6 +19,48 @@ export function camelcaseToSpaces(name: string): string {
     .split('_')
     .join(' ')
     .replace(/[A-Za-z]+/g, (w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
+}
+
+/** A viewset's serializer, as OPTIONS shows it. */
+export interface ViewsetFields {
+  /** The viewset's class name without `ViewSet` (`x-view-name`, else the item's name). */
+  readonly name: string;
+  /** Its docstring (`x-view-description`). */
+  readonly description: string;
+  /** The item's fields, in order. */
+  readonly itemFields: readonly string[];
+  /** The serializer's fields for a write operation. */
+  readonly rulesOf: (op: WriteOperation) => readonly FieldRule[];
+  /** The item's own fields, read-only as the serializer has them. */
+  readonly itemRules: readonly FieldRule[];
+  /** `view.get_object()` succeeds (SimpleMetadata shows PUT only then). */
+  readonly canFetch: () => boolean;
+}
+
+/**
+ * APIView.options: SimpleMetadata.determine_metadata of the view of a route, with a viewset's
+ * serializer fields for a POST or a PUT (`viewset`: a collection's list or item path).
+ */
+export function options(
+  view: View,
+  route: PathRoute,
+  renderers: readonly Renderer[],
+  viewset: ViewsetFields | undefined,
+): CoreAnswer {
+  if (viewset === undefined || (route.kind !== 'list' && route.kind !== 'detail')) {
+    const op = route.methods.values().next().value as AnyOperation;
+    return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', renderers)));
+  }
+  const suffix = route.kind === 'list' ? 'List' : 'Instance';
+  const actions = determineActions(route, viewset.itemFields, viewset.rulesOf, viewset.itemRules, viewset.canFetch);
+  const name = `${camelcaseToSpaces(viewset.name)} ${suffix}`;
+  return respond(view, 200, drfJson(viewMetadata(name, viewset.description, renderers, actions)));
+}
+
+/** DRF's name of an extra action (`pretty_name` of its function) or of a view. */
+function actionName(route: PathRoute, op: AnyOperation): string {
+  const words = (route.urlPath || op.operationId).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The parsers of DRF's default DEFAULT_PARSER_CLASSES. */

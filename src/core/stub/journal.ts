@@ -54,22 +54,32 @@ export interface JournalFilter {
 }
 
 /**
- * A request as the journal takes it: its headers as a function (Node's raw array handed over as
- * it is), written with the rest into the journal's bytes, and redacted only when read.
+ * A request as the journal takes it: what it already has, copied into the journal's units when
+ * recorded (headers as a function: Node's raw array handed over as it is; the body as received),
+ * decoded and redacted only when read.
  */
-export type JournalRecord = Omit<JournalEntry, 'id' | 'headers' | 'time'> & {
+export interface JournalRecord {
   /** When the request came, in ms since the epoch (made into ISO 8601 when read). */
   readonly time: number;
+  readonly method: string;
+  readonly url: string;
   /** Names and values in turn, as the request's `headers()` gives them. */
   readonly headers: () => readonly string[];
-};
+  /** The body as received (its first MAX_BODY bytes are kept). */
+  readonly body: Uint8Array | undefined;
+  readonly operationId: string | undefined;
+  readonly scenario: string | undefined;
+  readonly scenarioFrom: 'request' | 'scenarios' | undefined;
+  readonly status: number;
+  readonly durationMs: number;
+}
 
 /**
- * The last `capacity` entries (0: none kept), written as bytes into two segments that take turns
- * (the older kept whole while the newer fills), not kept as objects: an entry held as strings
- * lived through a thousand requests, each was promoted to V8's old space, and under load the
- * heap grew to absorb them (`npm run soak`: RSS +28-31 % in a minute, flat with --journal 0).
- * Bytes in a typed array are one allocation per segment, whatever the requests.
+ * The last `capacity` entries (0: none kept), copied into two segments of UTF-16 units that take
+ * turns (the older kept whole while the newer fills), not kept as objects: an entry held as
+ * strings lived through a thousand requests and was promoted to V8's old space, which grew under
+ * load to absorb them (docs/performance.md, the soak). A segment is one allocation whatever the
+ * requests, and a text is copied unit by unit, with no encoder call per text.
  */
 export class Journal {
   readonly capacity: number;
@@ -112,17 +122,35 @@ export class Journal {
   }
 }
 
-/** A segment grows from 64 KiB to 4 MiB; an entry is at most one body (64 KiB) and headers (16 KiB), as UTF-8. */
-const SEGMENT_START = 64 * 1024;
-const SEGMENT_MAX = 4 * 1024 * 1024;
-const encoder = new TextEncoder();
+/** A segment grows from 32 Ki units to 2 Mi (4 MiB); an entry holds at most one body (64 KiB) and headers (16 KiB). */
+const SEGMENT_START = 32 * 1024;
+const SEGMENT_MAX = 2 * 1024 * 1024;
+/** An entry's head, in units: id, time, duration (float64 each), status, flags, text count. */
+const HEAD = 16;
+const TEXTS = 5;
 
-type Stored = Omit<JournalRecord, 'headers'> & { readonly id: number; readonly headers: readonly string[] };
+interface Stored {
+  readonly id: number;
+  readonly time: number;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: readonly string[];
+  readonly body: string | undefined;
+  readonly bodyTruncated: boolean;
+  readonly operationId: string;
+  readonly scenario: string;
+  readonly scenarioFrom: string;
+  readonly status: number;
+  readonly durationMs: number;
+}
 
-/** Entries one after another: id, time, duration, status, then each text as its length and bytes. */
+/**
+ * Entries one after another: the head, then each text as its length (two units) and its units
+ * (method, url, operationId, scenario, scenarioFrom, the headers), then the body's bytes, one a unit.
+ */
 class Segment {
-  #bytes = new Uint8Array(0);
-  #view = new DataView(this.#bytes.buffer);
+  #units = new Uint16Array(0);
+  #view = new DataView(this.#units.buffer);
   #used = 0;
   count = 0;
 
@@ -133,82 +161,124 @@ class Segment {
 
   /** Writes an entry; false when it does not fit even at the largest size. */
   write(id: number, e: JournalRecord, headers: readonly string[]): boolean {
-    const fields = [e.method, e.url, e.operationId ?? '', e.scenario ?? '', e.scenarioFrom ?? '', e.body ?? ''];
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; 4 bytes of length per text.
-    let most = 32;
-    for (const t of fields) most += 4 + 3 * t.length;
-    for (const t of headers) most += 4 + 3 * t.length;
-    if (!this.#room(most)) return false;
+    const operationId = e.operationId ?? '';
+    const scenario = e.scenario ?? '';
+    const scenarioFrom = e.scenarioFrom ?? '';
+    const body = e.body === undefined || e.body.length === 0 ? undefined : e.body;
+    const bodyLength = body === undefined ? 0 : Math.min(body.length, MAX_BODY);
+    let size = HEAD + 2 * (TEXTS + headers.length + 1) + bodyLength;
+    size += e.method.length + e.url.length + operationId.length + scenario.length + scenarioFrom.length;
+    for (let i = 0; i < headers.length; i++) size += (headers[i] as string).length;
+    if (!this.#room(size)) return false;
+    const at = this.#used * 2;
     const v = this.#view;
-    v.setFloat64(this.#used, id);
-    v.setFloat64(this.#used + 8, e.time);
-    v.setFloat64(this.#used + 16, e.durationMs);
-    v.setUint16(this.#used + 24, e.status);
-    v.setUint8(this.#used + 26, (e.body !== undefined ? 1 : 0) | (e.bodyTruncated === true ? 2 : 0));
-    v.setUint8(this.#used + 27, 0);
-    v.setUint32(this.#used + 28, fields.length + headers.length);
-    this.#used += 32;
-    for (const t of fields) this.#text(t);
-    for (const t of headers) this.#text(t);
+    v.setFloat64(at, id);
+    v.setFloat64(at + 8, e.time);
+    v.setFloat64(at + 16, e.durationMs);
+    v.setUint16(at + 24, e.status);
+    v.setUint16(at + 26, (body !== undefined ? 1 : 0) | (body !== undefined && body.length > MAX_BODY ? 2 : 0));
+    v.setUint32(at + 28, headers.length);
+    this.#used += HEAD;
+    this.#text(e.method);
+    this.#text(e.url);
+    this.#text(operationId);
+    this.#text(scenario);
+    this.#text(scenarioFrom);
+    for (let i = 0; i < headers.length; i++) this.#text(headers[i] as string);
+    this.#length(bodyLength);
+    const u = this.#units;
+    for (let i = 0, o = this.#used; i < bodyLength; i++) u[o + i] = body?.[i] as number;
+    this.#used += bodyLength;
     this.count++;
     return true;
   }
 
-  /** A text: its length in bytes, then its UTF-8 (room made for it already). */
-  #text(t: string): void {
-    const { written } = encoder.encodeInto(t, this.#bytes.subarray(this.#used + 4));
-    this.#view.setUint32(this.#used, written);
-    this.#used += 4 + written;
+  #length(n: number): void {
+    this.#units[this.#used] = n >>> 16;
+    this.#units[this.#used + 1] = n & 0xffff;
+    this.#used += 2;
   }
 
-  #room(bytes: number): boolean {
-    if (this.#used + bytes <= this.#bytes.length) return true;
-    let size = Math.max(SEGMENT_START, this.#bytes.length);
-    while (size < this.#used + bytes && size < SEGMENT_MAX) size *= 2;
-    if (size < this.#used + bytes) return false;
-    const bigger = new Uint8Array(size);
-    bigger.set(this.#bytes.subarray(0, this.#used));
-    this.#bytes = bigger;
+  /** A text: its length, then its UTF-16 units (room made for it already). */
+  #text(t: string): void {
+    this.#length(t.length);
+    const u = this.#units;
+    const o = this.#used;
+    for (let i = 0; i < t.length; i++) u[o + i] = t.charCodeAt(i);
+    this.#used += t.length;
+  }
+
+  #room(units: number): boolean {
+    if (this.#used + units <= this.#units.length) return true;
+    let size = Math.max(SEGMENT_START, this.#units.length);
+    while (size < this.#used + units && size < SEGMENT_MAX) size *= 2;
+    if (size < this.#used + units) return false;
+    const bigger = new Uint16Array(size);
+    bigger.set(this.#units.subarray(0, this.#used));
+    this.#units = bigger;
     this.#view = new DataView(bigger.buffer);
     return true;
   }
 
   read(): Stored[] {
     const out: Stored[] = [];
+    const u = this.#units;
     const v = this.#view;
     let at = 0;
+    const length = () => {
+      const n = (((u[at] as number) << 16) | (u[at + 1] as number)) >>> 0;
+      at += 2;
+      return n;
+    };
+    const text = () => {
+      const n = length();
+      const t = unitsToString(u.subarray(at, at + n));
+      at += n;
+      return t;
+    };
     for (let n = 0; n < this.count; n++) {
-      const id = v.getFloat64(at);
-      const time = v.getFloat64(at + 8);
-      const durationMs = v.getFloat64(at + 16);
-      const status = v.getUint16(at + 24);
-      const flags = v.getUint8(at + 26);
-      const count = v.getUint32(at + 28);
-      at += 32;
-      const texts: string[] = [];
-      for (let i = 0; i < count; i++) {
-        const length = v.getUint32(at);
-        texts.push(decoder.decode(this.#bytes.subarray(at + 4, at + 4 + length)));
-        at += 4 + length;
-      }
-      const [method = '', url = '', operationId = '', scenario = '', scenarioFrom = '', body = '', ...headers] = texts;
+      const id = v.getFloat64(at * 2);
+      const time = v.getFloat64(at * 2 + 8);
+      const durationMs = v.getFloat64(at * 2 + 16);
+      const status = v.getUint16(at * 2 + 24);
+      const flags = v.getUint16(at * 2 + 26);
+      const headerCount = v.getUint32(at * 2 + 28);
+      at += HEAD;
+      const method = text();
+      const url = text();
+      const operationId = text();
+      const scenario = text();
+      const scenarioFrom = text();
+      const headers: string[] = [];
+      for (let i = 0; i < headerCount; i++) headers.push(text());
+      const bodyLength = length();
+      const body = flags & 1 ? decoder.decode(Uint8Array.from(u.subarray(at, at + bodyLength))) : undefined;
+      at += bodyLength;
       out.push({
         id,
         time,
         method,
         url,
         headers,
-        ...(flags & 1 ? { body } : {}),
-        ...(flags & 2 ? { bodyTruncated: true } : {}),
-        ...(operationId ? { operationId } : {}),
-        ...(scenario ? { scenario } : {}),
-        ...(scenarioFrom ? { scenarioFrom: scenarioFrom as 'request' | 'scenarios' } : {}),
+        body,
+        bodyTruncated: (flags & 2) !== 0,
+        operationId,
+        scenario,
+        scenarioFrom,
         status,
         durationMs,
       });
     }
     return out;
   }
+}
+
+/** UTF-16 units as the string they are, in chunks (an argument list has a bound). */
+function unitsToString(units: Uint16Array): string {
+  let out = '';
+  for (let i = 0; i < units.length; i += 8192)
+    out += String.fromCharCode(...units.subarray(i, Math.min(units.length, i + 8192)));
+  return out;
 }
 
 function materialize(r: Stored): JournalEntry {
@@ -218,17 +288,23 @@ function materialize(r: Stored): JournalEntry {
     const v = redactHeader(n, r.headers[i + 1] as string);
     headers[n] = headers[n] === undefined ? v : `${headers[n]}, ${v}`;
   }
-  return { ...r, time: new Date(r.time).toISOString(), headers };
+  return {
+    id: r.id,
+    time: new Date(r.time).toISOString(),
+    method: r.method,
+    url: r.url,
+    headers,
+    ...(r.body !== undefined ? { body: r.body } : {}),
+    ...(r.bodyTruncated ? { bodyTruncated: true } : {}),
+    ...(r.operationId ? { operationId: r.operationId } : {}),
+    ...(r.scenario ? { scenario: r.scenario } : {}),
+    ...(r.scenarioFrom ? { scenarioFrom: r.scenarioFrom as 'request' | 'scenarios' } : {}),
+    status: r.status,
+    durationMs: r.durationMs,
+  };
 }
 
 const pathOf = (url: string) => {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 };
-
-/** The body as the journal keeps it. */
-export function journalBody(body: Uint8Array | undefined): { body?: string; bodyTruncated?: boolean } {
-  if (body === undefined || body.length === 0) return {};
-  const cut = body.length > MAX_BODY;
-  return { body: decoder.decode(cut ? body.subarray(0, MAX_BODY) : body), ...(cut ? { bodyTruncated: true } : {}) };
-}

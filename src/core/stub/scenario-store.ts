@@ -1,4 +1,5 @@
-import { parseScenario, type Scenario } from './scenarios.js';
+import type { QueryMap } from '../python/query.js';
+import { NO_SCENARIO, parseScenario, preferOfQuery, type Scenario } from './scenarios.js';
 
 /**
  * Scenarios set from outside the app (`PUT /__stub/scenarios`): what a `Prefer` header would ask,
@@ -25,6 +26,15 @@ export interface StoredRule extends ScenarioRule {
   readonly scenario: Scenario;
   remaining: number | undefined;
 }
+
+/** The scenario of a request, and where it came from (for the journal); none is NO_SCENARIO. */
+export type ChosenScenario =
+  | {
+      readonly ok: true;
+      readonly scenario: Scenario;
+      readonly told?: { readonly prefer: string; readonly from: 'request' | 'scenarios' };
+    }
+  | { readonly ok: false; readonly problems: string[] };
 
 export type RuleResult = { ok: true; rule: StoredRule } | { ok: false; problems: string[] };
 
@@ -88,6 +98,37 @@ export class ScenarioStore {
       ...rule,
       ...(remaining === undefined ? {} : { remaining }),
     }));
+  }
+
+  /**
+   * Step 4 of docs/response-selection.md: a request's own `Prefer` (or `__` parameters), else
+   * the latest rule set from outside that matches it, its use counted.
+   */
+  choose(
+    request: {
+      prefer: string | undefined;
+      query: QueryMap;
+      operationId: string;
+      template: string;
+      path: string;
+      method: string;
+    },
+    maxDelayMs: number,
+  ): ChosenScenario {
+    const parsed = parseScenario(request.prefer, request.query, maxDelayMs);
+    if (!parsed.ok) return parsed;
+    if (parsed.scenario !== NO_SCENARIO)
+      return {
+        ok: true,
+        scenario: parsed.scenario,
+        told: { prefer: request.prefer ?? preferOfQuery(request.query), from: 'request' },
+      };
+    const rule =
+      this.#rules.length === 0
+        ? undefined
+        : this.take(request.operationId, request.template, request.path, request.method);
+    if (rule === undefined) return parsed;
+    return { ok: true, scenario: rule.scenario, told: { prefer: rule.prefer, from: 'scenarios' } };
   }
 
   /** The scenario for a request, its use counted; the latest rule that matches wins. */

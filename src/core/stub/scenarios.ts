@@ -141,3 +141,11 @@ export function withoutScenarioParams(query: QueryMap): QueryMap {
   }
   return out;
 }
+
+/** The `__` parameters of a request, as the Prefer they stand for (for the journal). */
+export function preferOfQuery(query: QueryMap): string {
+  return [...query.entries()]
+    .filter(([k]) => k.startsWith('__'))
+    .map(([k, v]) => `${k.slice(2)}=${v[v.length - 1] ?? ''}`)
+    .join(', ');
+}

@@ -1,3 +1,5 @@
+import { cookieValue } from '../django/sessions.js';
+import type { HeaderGetter } from '../request.js';
 import { Journal } from './journal.js';
 import { ScenarioStore } from './scenario-store.js';
 import { count } from '../../openapi/words.js';
@@ -18,6 +20,12 @@ export interface SessionState<Live> {
 export const SESSION_HEADER = 'x-stub-session';
 /** The cookie of the same name (a browser test can set it once for every request of a page). */
 export const SESSION_COOKIE = 'X-Stub-Session';
+
+/** The session a request names (its header, else its cookie), if any. */
+export function sessionOf(header: HeaderGetter): string | undefined {
+  return header(SESSION_HEADER) ?? cookieValue(header('cookie'), SESSION_COOKIE);
+}
+
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export type SessionLookup<Live> =

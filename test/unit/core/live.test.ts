@@ -1,170 +1,134 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { StubCore } from '../../../src/core/answer.js';
-import { loadState, type StubState } from '../../../src/load/state.js';
-import { coreOptions } from '../../../src/server/app.js';
-import { resolveConfig } from '../../../src/server/config.js';
-import { ROOT } from '../../cli-helpers.js';
-import { ask as askCore, coreOf, settled, stateFor, testConfig } from '../../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { FieldColumns } from '../../../src/core/field-columns.js';
+import { LiveCollection } from '../../../src/core/live.js';
+import type { CollectionModel } from '../../../src/core/model.js';
+import type { ItemSet, PreparedItem } from '../../../src/core/store.js';
+import { tinyModel } from './tiny-model.js';
 
-/**
- * Writes to a large fixture (read the flat way, its pks ascending: no map of them): the write
- * copies the collection's list and its pk index, and must change the item it names, and only it,
- * in the list as in the detail, filters and ordering included.
- */
-const N = 140_000;
-let state: StubState;
-const desk = (i: number) => ({
-  pk: i + 1,
-  building: 'ABCD'[i % 4] as string,
-  floor: 1 + (i % 5),
-  number: `${100 + i}`,
-  active: true,
-  lead: false,
-  ergonomic: true,
-  held_today: false,
-});
-let config: Parameters<typeof coreOptions>[0];
+const live = (path: string, items?: unknown[]) => {
+  const model = tinyModel(items ? { [path]: { source: 'fixture', from: 'test', items, examples: {} } } : {});
+  return new LiveCollection(model.collections.get(path) as CollectionModel);
+};
+const pks = (set: ItemSet) => set.items.map((i) => i.pk);
+const at = (l: LiveCollection, pk: string) => l.set.byPk.get(pk) as PreparedItem;
 
-beforeAll(async () => {
-  const dir = await mkdtemp(path.join(tmpdir(), 'live-packed-'));
-  const desks = Array.from({ length: N }, (_, i) => desk(i));
-  await writeFile(path.join(dir, 'desk.json'), `[\n${desks.map((d) => JSON.stringify(d)).join(',\n')}\n]\n`);
-  const resolved = resolveConfig({
-    allowedHosts: ['*'],
-    logLevel: 'silent',
-    fixturesDir: dir,
-    specFile: path.join(ROOT, 'test/fixtures/designer/openapi.yaml'),
-  });
-  if (!resolved.ok) throw new Error('config');
-  config = resolved.config;
-  state = await loadState({ specFile: config.specFile, fixturesDir: dir, seed: 1, defaultGenerateCount: 5 });
-}, 60_000);
-
-function client() {
-  const core = new StubCore(state.model, coreOptions(config, state));
-  const ask = (method: string, url: string, body?: unknown) => {
-    const headers: Record<string, string> = {
-      host: 'stub.test',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    };
-    return settled(
-      core.answer({
-        method,
-        url,
-        header: (n) => headers[n],
-        body: body ? Buffer.from(JSON.stringify(body)) : undefined,
-      }),
-    );
-  };
-  const pageWith = (pk: number) =>
-    (
-      JSON.parse(ask('GET', `/api/v1/desk?page=${Math.floor((pk - 1) / 100) + 1}`).body) as {
-        results: { pk: number; building: string }[];
-      }
-    ).results;
-  return { ask, pageWith };
-}
-
-describe('writes to a large collection', () => {
-  const far = 135_173;
-  it('DELETE removes the item it names, and only it', () => {
-    const { ask, pageWith } = client();
-    expect(ask('DELETE', `/api/v1/desk/${far}`).status).toBe(204);
-    expect(ask('GET', `/api/v1/desk/${far}`).status).toBe(404);
-    expect(pageWith(far).map((d) => d.pk)).not.toContain(far);
-    expect(JSON.parse(ask('GET', '/api/v1/desk').body).count).toBe(N - 1);
-    const last = JSON.parse(ask('GET', '/api/v1/desk?page=last').body) as { results: { pk: number }[] };
-    expect(last.results.at(-1)?.pk).toBe(N);
+describe("a collection's queryset before any write", () => {
+  it.each<[string, unknown[] | undefined, (string | undefined)[]]>([
+    ["the filter's items, in the model's ordering", undefined, ['2', '4', '1']],
+    ['an empty table', [], []],
+    [
+      'items the ordering ties keep the fixture order',
+      [
+        { pk: 9, rank: 5, active: true },
+        { pk: 3, rank: 5, active: true },
+        { pk: 4, rank: 7, active: false },
+      ],
+      ['9', '3'],
+    ],
+  ])('%s', (_name, items, want) => {
+    expect(pks(live('/api/v1/sorted', items).set)).toEqual(want);
   });
 
-  it('PATCH changes the item it names in the list as in its detail', () => {
-    const { ask, pageWith } = client();
-    expect(ask('PATCH', `/api/v1/desk/${far}`, { building: 'Q' }).status).toBe(200);
-    expect(JSON.parse(ask('GET', `/api/v1/desk/${far}`).body).building).toBe('Q');
-    expect(
-      pageWith(far)
-        .filter((d) => d.pk === far)
-        .map((d) => d.building),
-    ).toEqual(['Q']);
-    expect(JSON.parse(ask('GET', '/api/v1/desk').body).count).toBe(N);
+  it("the snapshot's own set where the queryset leaves it as it is", () => {
+    const inOrder = [
+      { pk: 2, rank: 9, active: true },
+      { pk: 1, rank: 8, active: true },
+    ];
+    const sorted = live('/api/v1/sorted', inOrder);
+    expect(sorted.set).toBe(sorted.model.items);
+    const thing = live('/api/v1/thing');
+    expect(thing.set).toBe(thing.model.items);
   });
 });
 
-describe('the first write of a core a DELETE (the bundled spec and desks)', () => {
-  // Before the fix, the first write's copy of the collection was made after the item was looked
-  // for in it: a DELETE as first write answered 204 and removed nothing.
-  it('the desk is gone from its item path and from the list, the others stay', async () => {
-    const core = coreOf(await stateFor(testConfig()));
-    const get = (url: string) => askCore(core, url);
-    const count = () => (JSON.parse(get('/api/v1/desk').body) as { count: number }).count;
-    // Desk 181 of fixtures/desk.json: Park Place 401, active; 190 active desks in all.
-    expect(JSON.parse(get('/api/v1/desk/181').body)).toMatchObject({ pk: 181, building: 'P', number: '401' });
-    expect(count()).toBe(190);
-    expect(askCore(core, '/api/v1/desk/181', { method: 'DELETE' }).status).toBe(204);
-    const gone = get('/api/v1/desk/181');
-    expect([gone.status, gone.body]).toEqual([404, '{"detail":"No Desk matches the given query."}']);
-    expect(count()).toBe(189);
-    expect(get('/api/v1/desk/182').status).toBe(200);
-    expect(askCore(core, '/api/v1/desk/181', { method: 'DELETE' }).status).toBe(404);
+describe('writes to a live collection', () => {
+  it('insert: at its place in the ordering, after those it ties with; out of the set when the filter drops it', () => {
+    const l = live('/api/v1/sorted');
+    const steps: [Record<string, unknown>, (string | undefined)[]][] = [
+      [{ pk: 5, rank: 2, active: true }, ['2', '4', '5', '1']],
+      [{ pk: 6, rank: 3, active: true }, ['2', '4', '6', '5', '1']],
+      [{ pk: 7, rank: 0, active: true }, ['2', '4', '6', '5', '1', '7']],
+      [{ pk: 8, rank: 9, active: false }, ['2', '4', '6', '5', '1', '7']],
+    ];
+    for (const [values, want] of steps) {
+      const item = l.insert(values);
+      expect(item.json).toBe(JSON.stringify(values));
+      expect(pks(l.set)).toEqual(want);
+    }
+    expect(l.set.byPk.get('6')?.json).toBe('{"pk":6,"rank":3,"active":true}');
+    expect(l.set.byPk.get('8')).toBeUndefined();
+    expect(l.isTaken('pk', 8)).toBe(true);
+    expect(pks(l.model.items)).toEqual(['1', '2', '3', '4']);
   });
-});
 
-describe('filters, search and ordering see the writes', () => {
-  const far = 120_007;
-  it('a PATCH, a DELETE and a POST after the columns were made: each filter finds what the writes left', () => {
-    const { ask } = client();
-    const list = (q: string) =>
-      JSON.parse(ask('GET', `/api/v1/desk?${q}`).body) as { count: number; results: { pk: number }[] };
-    const before = list('building=B&floor=3');
-    expect(before.count).toBeGreaterThan(0);
-    expect(ask('PATCH', `/api/v1/desk/${far}`, { building: 'Q', floor: 7 }).status).toBe(200);
-    expect(list('building=Q').results.map((d) => d.pk)).toEqual([far]);
-    expect(list('building=Q&floor=7').count).toBe(1);
-    expect(list('building=Q&floor=6').count).toBe(0);
-    const gone = before.results[0]?.pk as number;
-    expect(ask('DELETE', `/api/v1/desk/${gone}`).status).toBe(204);
-    expect(list('building=B&floor=3').count).toBe(before.count - 1);
-    expect(list('building=B&floor=3').results.map((d) => d.pk)).not.toContain(gone);
-    const created = ask('POST', '/api/v1/desk', { ...desk(1), building: 'Z', number: '9Z' });
-    expect(created.status).toBe(201);
-    expect(list('building=Z').results.map((d) => d.pk)).toEqual([N + 1]);
-    expect(list('search=9Z').results.map((d) => d.pk)).toEqual([N + 1]);
-    expect(list('ordering=-pk').results[0]?.pk).toBe(N + 1);
-    expect(list('ordering=-floor,pk').results[0]?.pk).toBe(far);
-    // A reset puts the snapshot's items back, and its columns with them.
-    expect(ask('POST', '/__stub/reset').status).toBe(204);
-    expect(list('building=Q').count).toBe(0);
-    expect(list('building=B&floor=3').count).toBe(before.count);
-    expect(list('ordering=-pk').results[0]?.pk).toBe(N);
+  it('insert without a pk field: the next row pk, unseen but addressable', () => {
+    const l = live('/api/v1/row');
+    const item = l.insert({ name: 'c' });
+    expect([item.pk, item.json]).toEqual(['3', '{"name":"c"}']);
+    expect(at(l, '3')).toBe(item);
   });
-});
 
-describe('memory under writes', () => {
-  it("a write holds a list of the snapshot's items and copies of its columns, let go at the reset", () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const heap = () => {
-      gc();
-      gc();
-      return process.memoryUsage().heapUsed;
-    };
-    const { ask } = client();
-    // The snapshot's columns of building and floor, made once.
-    ask('GET', '/api/v1/desk?building=A&floor=2');
-    const read = heap();
-    ask('PATCH', `/api/v1/desk/${N - 3}`, { building: 'Q' });
-    ask('GET', '/api/v1/desk?building=A&floor=2');
-    const written = heap();
-    // The list, the pk index and two columns copied: references, a number each; not an object per item.
-    const perItem = (written - read) / N;
-    expect(perItem).toBeGreaterThan(8);
-    expect(perItem).toBeLessThan(64);
-    ask('POST', '/__stub/reset');
-    expect(heap() - read).toBeLessThan((written - read) / 4);
+  it('nextPk: one more than the highest ever given, a removed one never again', () => {
+    const l = live('/api/v1/thing');
+    expect(l.nextPk()).toBe(11);
+    const made = l.insert({ pk: l.nextPk(), name: 'twelve' });
+    l.remove(made);
+    expect(l.nextPk()).toBe(13);
+    expect(live('/api/v1/thing', [{ pk: 'abc' }, { pk: 4 }]).nextPk()).toBe(5);
+  });
+
+  it('replace: in place where no ordering moves it, in the set, its pk index and its columns', () => {
+    const l = live('/api/v1/thing');
+    FieldColumns.of(l.model.items.items).columns(['name']);
+    const old = at(l, '2');
+    const item = l.replace(old, { pk: 2, name: 'TWO', size: 2 });
+    expect(l.set.items.map((i) => i.json)).toEqual([
+      '{"pk":1,"name":"one","size":1}',
+      '{"pk":2,"name":"TWO","size":2}',
+      '{"pk":10,"name":"ten","size":10}',
+    ]);
+    expect(at(l, '2')).toBe(item);
+    expect(FieldColumns.of(l.set.items).columns(['name'])[0]).toEqual(['one', 'TWO', 'ten']);
+    // A replacement without its pk keeps the old one's.
+    expect(l.replace(item, { name: 'no pk' }).pk).toBe('2');
+  });
+
+  it('replace: moved by the ordering, or out of the set when the filter no longer keeps it', () => {
+    const l = live('/api/v1/sorted');
+    l.replace(at(l, '1'), { pk: 1, rank: 5, active: true });
+    expect(pks(l.set)).toEqual(['1', '2', '4']);
+    l.replace(at(l, '2'), { pk: 2, rank: 3, active: false });
+    expect(pks(l.set)).toEqual(['1', '4']);
+    expect(l.set.byPk.get('2')).toBeUndefined();
+  });
+
+  it('remove: the first write a DELETE removes the item it names, and only it', () => {
+    const l = live('/api/v1/thing');
+    l.remove(at(l, '2'));
+    expect(pks(l.set)).toEqual(['1', '10']);
+    expect([l.set.byPk.get('2'), at(l, '10').json]).toEqual([undefined, '{"pk":10,"name":"ten","size":10}']);
+    expect(pks(l.model.items)).toEqual(['1', '2', '10']);
+  });
+
+  it("isTaken: over the whole table (the queryset's hidden rows too), the updated item excepted", () => {
+    const l = live('/api/v1/sorted');
+    const cases: [string, unknown, PreparedItem | undefined, boolean][] = [
+      ['a rank of a kept item', 1, undefined, true],
+      ['a rank of a hidden item', 2, undefined, true],
+      ['a rank no item has', 4, undefined, false],
+      ["the item's own rank, excepted", 1, at(l, '1'), false],
+      ['a rank two items have, one excepted', 3, at(l, '2'), true],
+    ];
+    for (const [name, value, except, want] of cases)
+      expect([name, l.isTaken('rank', value, except)]).toEqual([name, want]);
+    // Kept in step with writes.
+    l.remove(at(l, '1'));
+    expect(l.isTaken('rank', 1)).toBe(false);
+    l.insert({ pk: 9, rank: 4, active: false });
+    expect(l.isTaken('rank', 4)).toBe(true);
+    // A hidden row removed (its item as the snapshot holds it).
+    l.remove(l.model.items.byPk.get('3') as PreparedItem);
+    expect([l.isTaken('rank', 2), l.isTaken('pk', 3)]).toEqual([false, false]);
+    expect(pks(l.set)).toEqual(['2', '4']);
   });
 });

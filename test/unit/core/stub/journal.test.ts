@@ -1,14 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, type JournalRecord } from '../../../../src/core/stub/journal.js';
+import { Journal, journalBody, type JournalRecord } from '../../../../src/core/stub/journal.js';
 
 const entry = (i: number, extra: Partial<JournalRecord> = {}): JournalRecord => ({
   time: Date.UTC(2026, 10, 27, 9, 0, 0, i),
   method: 'GET',
   url: `/api/v1/desk?page=${i}`,
   headers: () => ['Host', 'localhost:4010', 'Authorization', 'Token abc'],
+  body: undefined,
+  operationId: undefined,
+  scenario: undefined,
+  scenarioFrom: undefined,
   status: 200,
   durationMs: 0.25,
   ...extra,
+});
+
+const utf8 = (t: string) => new TextEncoder().encode(t);
+
+it('keeps a short body whole, as UTF-8 text, and an empty one as none', () => {
+  const j = new Journal(3);
+  j.record(entry(1, { body: utf8('{"number":"\u00e9 \u{1F600}"}') }));
+  j.record(entry(2, { body: new Uint8Array(0) }));
+  j.record(entry(3, { body: Uint8Array.of(0xff, 0x41) }));
+  const [a, b, c] = j.entries();
+  expect(a?.body).toBe('{"number":"\u00e9 \u{1F600}"}');
+  expect(a?.bodyTruncated).toBeUndefined();
+  expect(b?.body).toBeUndefined();
+  expect(c?.body).toBe('\uFFFDA');
 });
 
 describe('the journal: the last N requests, kept as bytes', () => {
@@ -36,8 +54,8 @@ describe('the journal: the last N requests, kept as bytes', () => {
           'accept',
           'b',
         ],
-        body: '{"number":"\u00e9"}',
-        bodyTruncated: true,
+        // Cut at 64 KiB: the kept bytes end inside the é, which decodes as U+FFFD.
+        body: utf8(`${'x'.repeat(64 * 1024 - 1)}\u00e9`),
         operationId: 'createDesk',
         scenario: 'code=500',
         scenarioFrom: 'scenarios',
@@ -57,7 +75,7 @@ describe('the journal: the last N requests, kept as bytes', () => {
         cookie: 'sessionid=[redacted]; theme=[redacted]',
         accept: 'a, b',
       },
-      body: '{"number":"\u00e9"}',
+      body: `${'x'.repeat(64 * 1024 - 1)}\uFFFD`,
       bodyTruncated: true,
       operationId: 'createDesk',
       scenario: 'code=500',
@@ -73,7 +91,7 @@ describe('the journal: the last N requests, kept as bytes', () => {
   it('grows a segment for large entries, and filters as before', () => {
     const j = new Journal(50);
     const body = 'x'.repeat(64 * 1024);
-    for (let i = 1; i <= 60; i++) j.record(entry(i, i % 2 ? { body, method: 'POST' } : {}));
+    for (let i = 1; i <= 60; i++) j.record(entry(i, i % 2 ? { body: utf8(body), method: 'POST' } : {}));
     const kept = j.entries();
     expect(kept).toHaveLength(50);
     expect(kept.filter((e) => e.body === body)).toHaveLength(25);
@@ -82,5 +100,86 @@ describe('the journal: the last N requests, kept as bytes', () => {
     j.clear();
     expect(j.entries()).toEqual([]);
     expect(new Journal(0).entries()).toEqual([]);
+  });
+});
+
+describe('credentials never enter the journal', () => {
+  it.each<[string, string, string]>([
+    ['Authorization', 'Token abc', 'Token [redacted]'],
+    ['authorization', 'Bearer a.b.c', 'Bearer [redacted]'],
+    ['Authorization', 'abc', '[redacted]'],
+    ['Authorization', 'Token', '[redacted]'],
+    ['Proxy-Authorization', 'Basic dTpw', 'Basic [redacted]'],
+    ['Cookie', 'sessionid=s; csrftoken=t', 'sessionid=[redacted]; csrftoken=[redacted]'],
+    ['Cookie', 'flag', 'flag=[redacted]'],
+    ['X-CSRFToken', 'Token abc', 'Token [redacted]'],
+    ['X-XSRF-Token', 'abc', '[redacted]'],
+    ['X-Auth-Token', 'abc', '[redacted]'],
+    ['X-Client-Secret', 'abc', '[redacted]'],
+    ['X-Password', 'abc', '[redacted]'],
+    ['X-Api-Key', 'abc', '[redacted]'],
+    ['apikey', 'abc', '[redacted]'],
+    ['Accept', 'Token abc', 'Token abc'],
+    ['X-Stub-Session', 'run-1', 'run-1'],
+  ])('%s: %s → %s', (name, value, want) => {
+    const j = new Journal(1);
+    j.record(entry(1, { headers: () => [name, value] }));
+    expect(j.entries()[0]?.headers).toEqual({ [name.toLowerCase()]: want });
+  });
+});
+
+describe('what the journal keeps', () => {
+  it.each<[string, Uint8Array | undefined, ReturnType<typeof journalBody>]>([
+    ['no body', undefined, {}],
+    ['an empty body', new Uint8Array(), {}],
+    ['a body as UTF-8 text', new TextEncoder().encode('{"a":"é"}'), { body: '{"a":"é"}' }],
+    ['bytes that are not UTF-8 as U+FFFD', Uint8Array.of(0x61, 0xff, 0x62), { body: 'a\ufffdb' }],
+    ['64 KiB whole', new Uint8Array(64 * 1024).fill(0x61), { body: 'a'.repeat(64 * 1024) }],
+    ['past 64 KiB cut', new Uint8Array(64 * 1024 + 1).fill(0x61), { body: 'a'.repeat(64 * 1024), bodyTruncated: true }],
+  ])('journalBody: %s', (_name, body, want) => {
+    expect(journalBody(body)).toEqual(want);
+  });
+
+  it('a journal of capacity 0 keeps nothing', () => {
+    const j = new Journal(0);
+    j.record(entry(1));
+    expect([j.capacity, j.entries()]).toEqual([0, []]);
+  });
+
+  it('an entry too large for a segment is left out; ids count on without it, those before kept', () => {
+    const j = new Journal(10);
+    j.record(entry(1));
+    j.record(entry(2));
+    j.record(entry(3, { headers: () => ['X-Big', 'x'.repeat(1_500_000)] }));
+    j.record(entry(4));
+    expect(j.entries().map((e) => [e.id, e.url])).toEqual([
+      [1, '/api/v1/desk?page=1'],
+      [2, '/api/v1/desk?page=2'],
+      [3, '/api/v1/desk?page=4'],
+    ]);
+  });
+
+  it.each<[string, Parameters<Journal['entries']>[0], number[]]>([
+    ['none', {}, [1, 2, 3, 4]],
+    ['by path, the query aside', { path: '/api/v1/desk' }, [1, 2, 4]],
+    ['by a path with its query: none', { path: '/api/v1/desk?page=1' }, []],
+    ['by method, any case', { method: 'delete' }, [3]],
+    ['by operationId', { operationId: 'listDesks' }, [1, 4]],
+    ['after an id', { since: 2 }, [3, 4]],
+    ['all at once', { path: '/api/v1/desk', operationId: 'listDesks', since: 1 }, [4]],
+  ])('filtered: %s', (_name, filter, ids) => {
+    const j = new Journal(10);
+    j.record(entry(1, { operationId: 'listDesks' }));
+    j.record(entry(2, { url: '/api/v1/desk' }));
+    j.record(entry(3, { method: 'DELETE', url: '/api/v1/desk/3', operationId: 'destroyDesk' }));
+    j.record(entry(4, { operationId: 'listDesks' }));
+    expect(j.entries(filter).map((e) => e.id)).toEqual(ids);
+  });
+
+  it('texts kept as UTF-8: a lone surrogate comes back as U+FFFD; times and durations exactly', () => {
+    const j = new Journal(2);
+    j.record(entry(1, { url: '/a\ud800b', durationMs: 0.1 + 0.2, time: Date.UTC(1999, 11, 31, 23, 59, 59, 999) }));
+    const [e] = j.entries();
+    expect([e?.url, e?.durationMs, e?.time]).toEqual(['/a\ufffdb', 0.30000000000000004, '1999-12-31T23:59:59.999Z']);
   });
 });
