@@ -1,39 +1,16 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateSync, type JsonSchema } from 'json-schema-faker';
 import { describe, expect, it } from 'vitest';
 import type { LoadProblem } from '../../../src/load/errors.js';
-import { generationSchema } from '../../../src/load/finite-schema.js';
+import { generationOptions, generationSchema } from '../../../src/load/finite-schema.js';
 import { loadState } from '../../../src/load/state.js';
+import { smallSpec } from './helpers.js';
 
 /** A spec of one collection `/api/v1/node` (and its item path) whose item is `schemas.Node`. */
 function specWith(schemas: Record<string, unknown>): string {
-  const list = {
-    type: 'object',
-    required: ['count', 'next', 'previous', 'results'],
-    properties: {
-      count: { type: 'integer' },
-      next: { type: ['string', 'null'] },
-      previous: { type: ['string', 'null'] },
-      results: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
-    },
-  };
-  const ok = (schema: unknown) => ({ '200': { description: 'ok', content: { 'application/json': { schema } } } });
-  return JSON.stringify({
-    openapi: '3.1.0',
-    info: { title: 't', version: '1' },
-    paths: {
-      '/api/v1/node': { get: { operationId: 'listNodes', responses: ok(list) } },
-      '/api/v1/node/{pk}': {
-        get: {
-          operationId: 'getNode',
-          parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }],
-          responses: ok({ $ref: '#/components/schemas/Node' }),
-        },
-      },
-    },
-    components: { schemas },
-  });
+  return JSON.stringify(smallSpec({ node: { item: { $ref: '#/components/schemas/Node' } } }, { schemas }));
 }
 
 async function served(
@@ -183,18 +160,61 @@ describe('a recursive item schema is generated finite and valid (json-schema-fak
   });
 });
 
-describe('generated items are numbered 1..count by their pk', () => {
-  it('also where the pk is declared in a base schema the item composes with allOf', async () => {
-    const { items, late } = await served({
-      Base: { type: 'object', required: ['pk'], properties: { pk } },
-      Node: {
-        allOf: [
-          { $ref: '#/components/schemas/Base' },
-          { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
-        ],
+// An item as a designer declares it: DRF's CharField refuses "" unless the schema allows blank.
+const DOC = {
+  components: {
+    schemas: {
+      Employee: {
+        type: 'object',
+        required: ['name', 'nickname', 'code', 'team'],
+        properties: {
+          name: { type: 'string', maxLength: 3 },
+          nickname: { type: 'string', minLength: 0, maxLength: 3 },
+          code: { type: 'string', pattern: '^[A-Z]{2}$' },
+          team: { $ref: '#/components/schemas/Team' },
+          tags: { type: 'array', items: { type: 'string', maxLength: 2 } },
+        },
       },
-    });
-    expect(late).toEqual([]);
-    expect(items.map((i) => (i as { pk: number }).pk)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+      Team: {
+        type: 'object',
+        required: ['title'],
+        properties: { title: { type: ['string', 'null'], maxLength: 2 } },
+      },
+    },
+  },
+};
+
+function generate(count: number) {
+  const item = generationSchema(DOC, '#/components/schemas/Employee');
+  const schema = { type: 'array', minItems: count, maxItems: count, items: item.schema } as JsonSchema;
+  return generateSync(schema, generationOptions(DOC, 7, item.finite)) as {
+    name: string;
+    nickname: string;
+    code: string;
+    team: { title: string | null };
+    tags?: string[];
+  }[];
+}
+
+describe('generated data keeps the rules the stub’s own writes apply', () => {
+  const items = generate(300);
+
+  it('a string without minLength is never blank (a CharField refuses "")', () => {
+    expect(items).toHaveLength(300);
+    expect(items.filter((e) => e.name === '')).toEqual([]);
+    expect(items.filter((e) => e.team.title === '')).toEqual([]);
+    expect(items.flatMap((e) => e.tags ?? []).filter((t) => t === '')).toEqual([]);
+  });
+
+  it('what the schema says of its own is kept: minLength 0 may be blank, a pattern is followed', () => {
+    for (const e of items) {
+      expect(e.name.length).toBeLessThanOrEqual(3);
+      expect(e.code).toMatch(/^[A-Z]{2}$/);
+      expect(e.nickname.length).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('the same seed, the same items', () => {
+    expect(generate(300)).toEqual(items);
   });
 });

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readFixture } from '../../../src/load/fixtures.js';
 import { batchTexts, ItemScanner, ItemStreamError, streamItemBatches } from '../../../src/load/item-stream.js';
 
 /** All items of `text` fed in chunks of `size` bytes. */
@@ -183,38 +182,5 @@ describe('the fixture item scanner', () => {
     }
     expect((caught as Error).message).toMatch(/EIO/);
     expect(unhandled).toEqual([]);
-  });
-
-  it('a fixture stream stops between chunks when its signal is aborted (the spec turned out invalid)', async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'abort-'));
-    const file = path.join(dir, 'desk.json');
-    await writeFile(file, JSON.stringify(Array.from({ length: 5000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
-    const stop = new AbortController();
-    let items = 0;
-    const read = readFixture(file, [], {
-      dir,
-      signal: stop.signal,
-      doc: {},
-      // A check that counts the items (and aborts at the tenth), as the loader's checks each.
-      checkOf: () => ({
-        shape: { fields: ['pk', 'name'], hidden: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
-        ctx: {
-          ajv: {
-            validator: () =>
-              Object.assign(() => (++items === 10 ? stop.abort(new Error('invalid spec')) : 0, true), { errors: null }),
-          },
-          list: { itemPointer: '/x' },
-          detail: undefined,
-          withUrl: false,
-          lookup: 'pk',
-          file,
-          stored: true,
-        } as never,
-      }),
-    });
-    await expect(read).rejects.toThrow('invalid spec');
-    // The chunk under way is finished, nothing after it is read.
-    expect(items).toBeGreaterThanOrEqual(10);
-    expect(items).toBeLessThan(5000);
   });
 });

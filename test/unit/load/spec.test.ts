@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
-import { loadSpec } from '../../../src/load/spec.js';
+import { LoadError } from '../../../src/load/errors.js';
+import { bundleSpec, type LoadedSpec, loadSpec, whileValidating } from '../../../src/load/spec.js';
 import { readOperations } from '../../../src/openapi/operations.js';
 import { follow } from '../../../src/openapi/pointer.js';
 import { scanDocument } from '../../../src/openapi/document-scan.js';
@@ -273,5 +276,189 @@ describe('what a spec uses, gathered as its files are parsed', () => {
     expect(spec.scan.identifies).toBe(walked.identifies);
     expect(spec.scan.writeOnly).toBe(walked.writeOnly);
     expect(new Set(spec.scan.extensions)).toEqual(new Set([...spec.scan.extensions, ...walked.extensions]));
+  });
+});
+
+describe('whileValidating', () => {
+  const spec = {} as LoadedSpec;
+  const invalid = () => new LoadError([{ file: 'openapi.yaml', pointer: '/info', reason: 'invalid' }]);
+
+  it('tells an invalid spec at once: the build is stopped, not waited for', async () => {
+    let sawAbort = false;
+    const validated = new Promise<'worker'>((_, reject) => setTimeout(() => reject(invalid()), 20));
+    // A build that never ends (a fixture still streaming): it is told to stop, and not waited for.
+    const build = (_s: LoadedSpec, signal: AbortSignal) =>
+      new Promise<string>(() =>
+        signal.addEventListener('abort', () => {
+          sawAbort = true;
+        }),
+      );
+    await expect(whileValidating({ spec, validated }, build)).rejects.toThrow(LoadError);
+    expect(sawAbort).toBe(true);
+  });
+
+  it('a build that fails first is told only once validation passed, and not at all if it failed', async () => {
+    const late = <T>(f: () => T) =>
+      new Promise<T>((resolve, reject) =>
+        setTimeout(() => {
+          try {
+            resolve(f());
+          } catch (e) {
+            reject(e);
+          }
+        }, 20),
+      );
+    const fails = () => Promise.reject(new Error('the build'));
+    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, fails)).rejects.toThrow('the build');
+    await expect(
+      whileValidating(
+        {
+          spec,
+          validated: late((): 'main' => {
+            throw invalid();
+          }),
+        },
+        fails,
+      ),
+    ).rejects.toThrow(LoadError);
+    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, () => 'built')).resolves.toBe(
+      'built',
+    );
+  });
+});
+
+describe('a reload reads the spec again but parses only the files whose text changed', () => {
+  it('an unchanged $ref file keeps its parsed value; the edited root is parsed anew', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-spec-'));
+    const root = path.join(dir, 'api.yaml');
+    const part = path.join(dir, 'part.yaml');
+    const rootText = (title: string) =>
+      `openapi: 3.1.0\ninfo: {title: ${title}, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: 'part.yaml#/Thing'}}}\n`;
+    await writeFile(root, rootText('one'));
+    // A $ref inside the part: the bundler rewrites it in what it is given, never in the kept value.
+    const partText = "Thing: {type: object, properties: {o: {$ref: '#/Other'}}}\nOther: {type: string}\n";
+    await writeFile(part, partText);
+    const first = await loadSpec(root);
+    // Nothing changed: the spec loaded before, whole.
+    expect(await loadSpec(root, undefined, first)).toBe(first);
+    await writeFile(root, rootText('two'));
+    const second = await loadSpec(root, undefined, first);
+    expect(second).not.toBe(first);
+    expect(second.values.get(part)).toBe(first.values.get(part));
+    expect(second.values.get(root)).not.toBe(first.values.get(root));
+    expect((second.doc.info as { title: string }).title).toBe('two');
+    expect(second.values.get(part)).toEqual({
+      Thing: { type: 'object', properties: { o: { $ref: '#/Other' } } },
+      Other: { type: 'string' },
+    });
+    expect(second.doc).toEqual((await loadSpec(root)).doc);
+  });
+
+  it('a spec loaded for no reload keeps no parsed value, hands the bundler its own, and bundles the same document', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'reuse-none-'));
+    const root = path.join(dir, 'api.yaml');
+    await writeFile(
+      root,
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /api/v1/desk:\n    get:\n      responses:\n        '200': {$ref: 'part.yaml#/Ok'}\n",
+    );
+    await writeFile(
+      path.join(dir, 'part.yaml'),
+      "Ok: {description: ok, content: {application/json: {schema: {$ref: '#/Thing'}}}}\nThing: {type: object}\n",
+    );
+    const kept = await bundleSpec(root, undefined, undefined, 'inline', true);
+    const once = await bundleSpec(root, undefined, undefined, 'inline', false);
+    await Promise.all([kept.validated, once.validated]);
+    expect(once.spec.values.size).toBe(0);
+    expect(kept.spec.values.size).toBe(2);
+    expect(once.spec.doc).toEqual(kept.spec.doc);
+    // The kept values are the files as written: the bundler changed only its copies.
+    expect(kept.spec.values.get(path.join(dir, 'part.yaml'))).toEqual({
+      Ok: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/Thing' } } } },
+      Thing: { type: 'object' },
+    });
+    // A reload after a load that kept nothing parses again, and gives the same.
+    expect((await loadSpec(root, undefined, once.spec)).doc).toEqual(kept.spec.doc);
+  });
+});
+
+describe('loadSpec: a spec of several files, bundled, or every problem with its place', () => {
+  const head = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n";
+  const ok = (schema: string) =>
+    `${head}paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: ${schema}}}\n`;
+
+  /** The files written to a folder of their own; the root loaded: its problems as `file pointer: reason`. */
+  async function load(files: Record<string, string>): Promise<{ spec?: LoadedSpec; problems: string[]; dir: string }> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'spec-'));
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
+    try {
+      return { spec: await loadSpec(path.join(dir, 'openapi.yaml')), problems: [], dir };
+    } catch (e) {
+      if (!(e instanceof LoadError)) throw e;
+      const local = (s: string) => s.replaceAll(`${dir}/`, '');
+      return {
+        problems: e.problems.map(
+          (p) => `${local(p.file)} ${p.line === undefined ? p.pointer : `${p.line}:${p.column}`}: ${local(p.reason)}`,
+        ),
+        dir,
+      };
+    }
+  }
+
+  it('every file the root reaches, the root first; one document of internal $refs; what the files use', async () => {
+    const { spec, problems, dir } = await load({
+      'openapi.yaml': ok("{$ref: 'schemas.yaml#/Thing'}"),
+      'schemas.yaml':
+        "Thing: {type: object, properties: {n: {$ref: '#/Name'}}, x-kind: thing}\nName: {type: string, format: email}\n",
+    });
+    expect(problems).toEqual([]);
+    expect(spec?.files).toEqual([path.join(dir, 'openapi.yaml'), path.join(dir, 'schemas.yaml')]);
+    expect(JSON.stringify(spec?.doc)).not.toMatch(/schemas\.yaml/);
+    expect(spec?.scan).toMatchObject({ extensions: ['x-kind'], formats: ['email'] });
+    expect([...(spec?.texts.keys() ?? [])]).toEqual(spec?.files);
+  });
+
+  it.each<[string, Record<string, string>, string[]]>([
+    ['no root', {}, ['openapi.yaml : cannot read the file (ENOENT)']],
+    [
+      'a root that is no YAML: every error placed',
+      { 'openapi.yaml': `${head}paths: {a: [}\n` },
+      [
+        'openapi.yaml line 3:13: Flow sequence in block collection must be sufficiently indented and end with a ]',
+        'openapi.yaml line 3:14: Flow map in block collection must be sufficiently indented and end with a }',
+      ],
+    ],
+    [
+      'a $ref to a file that does not exist',
+      { 'openapi.yaml': ok("{$ref: 'gone.yaml'}") },
+      [
+        'gone.yaml : cannot read the file (ENOENT), named by $ref "gone.yaml" in openapi.yaml at /paths/~1a/get/responses/200/content/application~1json/schema/$ref',
+      ],
+    ],
+    [
+      'a $ref out of the folder: told where it stands',
+      { 'openapi.yaml': ok("{$ref: '../elsewhere.yaml'}") },
+      [
+        expect.stringMatching(
+          /^openapi\.yaml \/paths\/~1a\/get\/responses\/200\/content\/application~1json\/schema\/\$ref: \$ref "\.\.\/elsewhere\.yaml" resolves to .*elsewhere\.yaml, outside the spec's folder/,
+        ) as unknown as string,
+      ],
+    ],
+    [
+      'a remote $ref',
+      { 'openapi.yaml': ok("{$ref: 'https://example.org/s.yaml'}") },
+      [
+        'openapi.yaml /paths/~1a/get/responses/200/content/application~1json/schema/$ref: $ref "https://example.org/s.yaml" names a remote document (https://example.org/s.yaml): only files inside the spec\'s folder are read, nothing from the network',
+      ],
+    ],
+    [
+      'invalid OpenAPI in a file the root reaches: placed in that file',
+      {
+        'openapi.yaml': `${head}paths:\n  /a: {$ref: 'paths.yaml#/A'}\n`,
+        'paths.yaml': "A:\n  get:\n    responses:\n      '200': {content: {}}\n",
+      },
+      ['paths.yaml 4:7: a response lacks the required field `description`'],
+    ],
+  ])('%s', async (_name, files, want) => {
+    expect((await load(files)).problems).toEqual(want);
   });
 });

@@ -5,7 +5,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { LoadError } from '../../../src/load/errors.js';
-import { bundleSpec, type LoadedSpec, loadSpec, whileValidating } from '../../../src/load/spec.js';
+import { bundleSpec, loadSpec } from '../../../src/load/spec.js';
 import { loadState } from '../../../src/load/state.js';
 import { OFF_THREAD_MIN_CHARS, SpecValidation, ValidationWorker } from '../../../src/load/validate.js';
 import { FIXTURES, SPEC } from '../../helpers.js';
@@ -146,54 +146,6 @@ describe('validation answers the same on a worker thread as on this one', () => 
     const before = JSON.stringify(doc);
     await both(doc);
     expect(JSON.stringify(doc)).toBe(before);
-  });
-});
-
-describe('whileValidating', () => {
-  const spec = {} as LoadedSpec;
-  const invalid = () => new LoadError([{ file: 'openapi.yaml', pointer: '/info', reason: 'invalid' }]);
-
-  it('tells an invalid spec at once: the build is stopped, not waited for', async () => {
-    let sawAbort = false;
-    const validated = new Promise<'worker'>((_, reject) => setTimeout(() => reject(invalid()), 20));
-    // A build that never ends (a fixture still streaming): it is told to stop, and not waited for.
-    const build = (_s: LoadedSpec, signal: AbortSignal) =>
-      new Promise<string>(() =>
-        signal.addEventListener('abort', () => {
-          sawAbort = true;
-        }),
-      );
-    await expect(whileValidating({ spec, validated }, build)).rejects.toThrow(LoadError);
-    expect(sawAbort).toBe(true);
-  });
-
-  it('a build that fails first is told only once validation passed, and not at all if it failed', async () => {
-    const late = <T>(f: () => T) =>
-      new Promise<T>((resolve, reject) =>
-        setTimeout(() => {
-          try {
-            resolve(f());
-          } catch (e) {
-            reject(e);
-          }
-        }, 20),
-      );
-    const fails = () => Promise.reject(new Error('the build'));
-    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, fails)).rejects.toThrow('the build');
-    await expect(
-      whileValidating(
-        {
-          spec,
-          validated: late((): 'main' => {
-            throw invalid();
-          }),
-        },
-        fails,
-      ),
-    ).rejects.toThrow(LoadError);
-    await expect(whileValidating({ spec, validated: late(() => 'main' as const) }, () => 'built')).resolves.toBe(
-      'built',
-    );
   });
 });
 

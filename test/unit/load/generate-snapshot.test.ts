@@ -1,14 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, it } from 'vitest';
 import { generateSnapshotModule } from '../../../src/load/generate-snapshot.js';
-import { generateTypes } from '../../../src/load/generate-types.js';
 import { DEFAULTS, stateOptions } from '../../../src/server/config.js';
-import { SPEC } from '../../helpers.js';
-
-it('src/generated/openapi.ts is what the spec generates now (run `npm run generate`)', async () => {
-  const committed = await readFile(new URL('../../../src/generated/openapi.ts', import.meta.url), 'utf8');
-  expect(committed).toBe(await generateTypes(SPEC));
-});
 
 it('src/generated/bundled-snapshot.ts is what the spec and fixtures give now (run `npm run generate`)', async () => {
   const committed = await readFile(new URL('../../../src/generated/bundled-snapshot.ts', import.meta.url), 'utf8');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, formatBytes, nearest } from '../../src/openapi/words.js';
+import { count, formatBytes, nearest } from '../../../src/openapi/words.js';
 
 describe('nearest: the name a typo likely means', () => {
   it.each<[string, string, string[], string | undefined]>([

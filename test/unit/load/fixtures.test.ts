@@ -1,0 +1,190 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadProblem } from '../../../src/load/errors.js';
+import { type FixtureRead, readFixture } from '../../../src/load/fixtures.js';
+import { checkOf, parseError, smallSpec } from './helpers.js';
+
+const DOC = smallSpec({
+  room: {
+    item: {
+      type: 'object',
+      required: ['pk', 'name', 'building'],
+      properties: { pk: { type: 'integer' }, name: { type: 'string' }, building: { enum: ['S', 'P'] } },
+    },
+  },
+  person: {
+    item: {
+      type: 'object',
+      required: ['pk'],
+      properties: { pk: { type: 'integer' }, secret: { type: 'string', writeOnly: true } },
+    },
+  },
+});
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'fixtures-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** `text` read as the fixture of `/api/v1/<collection>`: the outcome, and its problems as `place: reason`. */
+async function read(text: string, collection = 'room', opts: { previous?: FixtureRead } = {}) {
+  const file = path.join(dir, `${collection}.json`);
+  await writeFile(file, text);
+  const problems: LoadProblem[] = [];
+  const outcome = await readFixture(file, problems, {
+    dir,
+    doc: DOC,
+    checkOf: checkOf(DOC, `/api/v1/${collection}`, 'room.json'),
+    previous: opts.previous?.kind === 'read' ? opts.previous.set.items : undefined,
+  });
+  return { outcome, problems: problems.map((p) => `${p.pointer}: ${p.reason}`) };
+}
+
+const room = (pk: number, building = 'S') => ({ pk, name: `room ${pk}`, building });
+
+describe('readFixture: the items of a fixture file, checked, or every problem with its place', () => {
+  it.each<[string, string, string[]]>([
+    ['compact items', JSON.stringify([room(1), room(2)]), []],
+    ['items pretty-printed', JSON.stringify([room(1), room(2)], null, 2), []],
+    ['no item', '[]', []],
+  ])('%s: read, every item prepared in order', async (_name, text, want) => {
+    const { outcome, problems } = await read(text);
+    expect(problems).toEqual(want);
+    expect(outcome.kind).toBe('read');
+    const items = outcome.kind === 'read' ? outcome.set.items : [];
+    expect(items.map((i) => JSON.parse(i.json) as unknown)).toEqual((JSON.parse(text) as unknown[]).map((x) => x));
+    expect(items.map((i) => i.pk)).toEqual((JSON.parse(text) as { pk: number }[]).map((x) => String(x.pk)));
+    if (outcome.kind === 'read') {
+      expect(outcome.sample).toEqual((JSON.parse(text) as unknown[])[0]);
+      for (const item of items) expect(outcome.set.byPk.get(item.pk ?? '')).toBe(item);
+    }
+  });
+
+  it.each<[string, string, string[]]>([
+    ['not an array', '{"pk": 1}', ['line 1:1: a fixture is a JSON array of items']],
+    [
+      'an item that is no JSON: placed in the file where JSON.parse stopped in the item',
+      `[${JSON.stringify(room(1))},\n {"pk": 2,}]`,
+      [`line 2:11: invalid JSON in item 1: ${parseError('{"pk": 2,}')}`],
+    ],
+    ['an item that is no object', `[1, ${JSON.stringify(room(2))}]`, ['/0: an item is a JSON object']],
+    [
+      'an item its schema refuses',
+      JSON.stringify([room(1), room(2, 'Z')]),
+      ['/1/building: must be equal to one of the allowed values: ["S","P"]'],
+    ],
+    ['a member missing', JSON.stringify([{ pk: 1, building: 'S' }]), ['/0: must have required property "name"']],
+    ['a repeated pk', JSON.stringify([room(1), room(2), room(1)]), ['/2/pk: repeats pk 1 of item 0']],
+    [
+      'two problems, both told',
+      JSON.stringify([room(1, 'Z'), { pk: 2, building: 'S' }]),
+      ['/0/building: must be equal to one of the allowed values: ["S","P"]', '/1: must have required property "name"'],
+    ],
+  ])('%s: failed', async (_name, text, want) => {
+    const { outcome, problems } = await read(text);
+    expect(problems).toEqual(want);
+    expect(outcome).toEqual({ kind: 'failed' });
+  });
+});
+
+describe('readFixture: what is not read, and what is read over', () => {
+  it('a file that does not exist is missing, no problem', async () => {
+    const problems: LoadProblem[] = [];
+    const outcome = await readFixture(path.join(dir, 'nowhere.json'), problems, {
+      dir,
+      doc: DOC,
+      checkOf: checkOf(DOC, '/api/v1/room', 'nowhere.json'),
+    });
+    expect(outcome).toEqual({ kind: 'missing' });
+    expect(problems).toEqual([]);
+  });
+
+  it('a file outside the fixtures folder is refused, not read', async () => {
+    await writeFile(path.join(dir, 'room.json'), JSON.stringify([room(1)]));
+    const problems: LoadProblem[] = [];
+    const outcome = await readFixture(path.join(dir, 'room.json'), problems, {
+      dir: path.join(dir, 'inner'),
+      doc: DOC,
+      checkOf: checkOf(DOC, '/api/v1/room', 'room.json'),
+    });
+    expect(outcome).toEqual({ kind: 'failed' });
+    expect(problems.map((p) => [p.pointer, p.reason.split(' (')[0]])).toEqual([['', 'outside the fixtures folder']]);
+  });
+
+  it('writeOnly members are served without them; the first item carrying one is named', async () => {
+    const { outcome, problems } = await read(
+      JSON.stringify([{ pk: 1 }, { pk: 2, secret: 'a' }, { pk: 3, secret: 'b' }]),
+      'person',
+    );
+    expect(problems).toEqual([]);
+    expect(outcome.kind === 'read' && outcome.carried).toEqual({ index: 1, names: ['secret'] });
+    expect(outcome.kind === 'read' && outcome.set.items.map((i) => i.json)).toEqual([
+      '{"pk":1}',
+      '{"pk":2}',
+      '{"pk":3}',
+    ]);
+  });
+
+  it.each<[string, string, (items: unknown[]) => string]>([
+    ['compact items (read from their bytes)', 'room', (items) => JSON.stringify(items)],
+    ['items pretty-printed (parsed)', 'room', (items) => JSON.stringify(items, null, 2)],
+    ['compact items with writeOnly members (parsed, or taken as they are)', 'person', (items) => JSON.stringify(items)],
+  ])(
+    '%s: an item whose text is the one at its place before is taken over as it is',
+    async (_name, collection, write) => {
+      const items = [room(1), room(2), room(3), room(4)].map((r) => (collection === 'room' ? r : { pk: r.pk }));
+      const before = (await read(write(items), collection)).outcome;
+      const edited = items.map((r, i) => (i === 2 ? { ...r, pk: 30 } : r));
+      const { outcome, problems } = await read(write(edited), collection, { previous: before });
+      expect(problems).toEqual([]);
+      const was = before.kind === 'read' ? before.set.items : [];
+      const now = outcome.kind === 'read' ? outcome.set.items : [];
+      expect(now.map((item, i) => item === was[i])).toEqual([true, true, false, true]);
+      expect(now.map((item) => item.pk)).toEqual(['1', '2', '30', '4']);
+      expect(outcome.kind === 'read' && outcome.set.byPk.get('30')).toBe(now[2]);
+    },
+  );
+
+  it('an item taken over still counts for repeated pks', async () => {
+    const before = (await read(JSON.stringify([room(1), room(2)]))).outcome;
+    const { problems } = await read(JSON.stringify([room(1), room(2), room(1)]), 'room', { previous: before });
+    expect(problems).toEqual(['/2/pk: repeats pk 1 of item 0']);
+  });
+
+  it('a fixture stream stops between chunks when its signal is aborted (the spec turned out invalid)', async () => {
+    const file = path.join(dir, 'desk.json');
+    await writeFile(file, JSON.stringify(Array.from({ length: 5000 }, (_, pk) => ({ pk, name: `desk ${pk}` }))));
+    const stop = new AbortController();
+    let items = 0;
+    const read = readFixture(file, [], {
+      dir,
+      signal: stop.signal,
+      doc: {},
+      // A check that counts the items (and aborts at the tenth), as the loader's checks each.
+      checkOf: () => ({
+        shape: { fields: ['pk', 'name'], hidden: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
+        ctx: {
+          ajv: {
+            validator: () =>
+              Object.assign(() => (++items === 10 ? stop.abort(new Error('invalid spec')) : 0, true), { errors: null }),
+          },
+          list: { itemPointer: '/x' },
+          detail: undefined,
+          withUrl: false,
+          lookup: 'pk',
+          file,
+          stored: true,
+        } as never,
+      }),
+    });
+    await expect(read).rejects.toThrow('invalid spec');
+    // The chunk under way is finished, nothing after it is read.
+    expect(items).toBeGreaterThanOrEqual(10);
+    expect(items).toBeLessThan(5000);
+  });
+});
