@@ -45,10 +45,27 @@ export const EMPTY_SET: ItemSet = Object.freeze(itemSetOf(Object.freeze([])));
 
 /** DRF's JSONRenderer escapes these two even with ensure_ascii off (rest_framework/renderers.py). */
 export function drfJson(value: unknown): string {
-  const json = JSON.stringify(value);
+  let json = JSON.stringify(value);
+  if (SMALL_NUMBER.test(json)) json = withPythonSmallFloats(json);
   return LINE_SEPARATORS.test(json) ? json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029') : json;
 }
 const LINE_SEPARATORS = /[\u2028\u2029]/;
+/** Where JavaScript and Python write a float apart: below 1e-4 (`0.00001` / `1e-05`, `1e-7` / `1e-07`). */
+const SMALL_NUMBER = /\de-|0\.0000/;
+
+/**
+ * The numbers of a JSON text as Python's float repr writes them: below 1e-4 in exponent form with
+ * at least two exponent digits (`1.5e-05`), where JavaScript writes `0.000015` or `1e-7`. Texts
+ * inside strings are left as they are.
+ */
+function withPythonSmallFloats(json: string): string {
+  return json.replace(/"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]\d+)?/g, (token) => {
+    if (token.startsWith('"')) return token;
+    const n = Number(token);
+    if (n === 0 || Math.abs(n) >= 1e-4) return token;
+    return n.toExponential().replace(/e-(\d)$/, 'e-0$1');
+  });
+}
 
 /** Does `value` have any of `names` as a member? */
 export function carriesAny(value: Record<string, unknown>, names: readonly string[] | undefined): boolean {

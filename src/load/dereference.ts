@@ -5,7 +5,7 @@
 // token) for every key of the document, where only a `$ref` ever reads one. Here a key's paths are
 // made strings only when a `$ref` needs them (ref-path.ts), and the library's URL resolution is
 // memoized (by the patch applied at install: patches/). Every step, its order, its cache and its
-// circular handling are the library's. test/unit/load/oas-validate.test.ts holds the output equal to
+// circular handling are the library's. test/unit/load/dereference.test.ts holds the output equal to
 // the library's on every spec of the repository and on generated ones.
 import RefModule from '@apidevtools/json-schema-ref-parser/dist/lib/ref.js';
 import * as url from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';

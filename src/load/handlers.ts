@@ -48,7 +48,10 @@ export async function loadHandlers(
   );
   const handlers: Record<string, Handler> = {};
   const fromDefault = isRecord(module.default) ? module.default : {};
-  for (const [name, value] of [...Object.entries(fromDefault), ...Object.entries(module)]) {
+  // A `.js` module outside a `"type": "module"` package is loaded as CommonJS: its default export
+  // then sits one level further down, beside the named ones.
+  const nested = isRecord(fromDefault.default) ? fromDefault.default : {};
+  for (const [name, value] of [...Object.entries(nested), ...Object.entries(fromDefault), ...Object.entries(module)]) {
     if (name === 'default' || typeof value !== 'function') continue;
     if (!declared.has(name)) {
       warnings.push({
@@ -76,9 +79,11 @@ function firstLine(e: unknown): string {
 export function placeIn(e: unknown, module: string): { file: string; at: string } | undefined {
   const text = e instanceof Error ? `${e.message}\n${e.stack ?? ''}` : String(e);
   const dir = path.dirname(module);
-  for (const m of text.matchAll(/(?:file:\/\/)?(\/[^\s:()]+\.(?:[cm]?[jt]s)):(\d+):(\d+)/g)) {
+  // A frame's url may carry a query (tsx adds `?tsx-namespace=…` to the modules it loads).
+  for (const m of text.matchAll(/(?:file:\/\/)?(\/[^\s:()?]+\.(?:[cm]?[jt]s))(?:\?[^\s:()]*)?:(\d+):(\d+)/g)) {
     const file = m[1] as string;
-    if (file.startsWith(dir) && !file.includes('/node_modules/')) return { file: rel(file), at: `${m[2]}:${m[3]}` };
+    if (file.startsWith(dir + path.sep) && !file.includes('/node_modules/'))
+      return { file: rel(file), at: `${m[2]}:${m[3]}` };
   }
   return undefined;
 }

@@ -442,7 +442,7 @@ describe.skipIf(offline)(
       };
       // The registry gives the production install the Ajv and schema this repository builds with, as
       // a rule; should a newer one come out, the installed stub compiles its own check instead (never
-      // one made from another schema: oas-precompiled.test.ts).
+      // one made from another schema: test/unit/load/oas-validate.test.ts).
       expect(installed.origin).toBe(installed.fingerprint === v31CheckFingerprint() ? 'precompiled' : 'compiled');
       expect(installed.metaOrigin).toBe(
         installed.metaFingerprint === metaCheckFingerprint() ? 'precompiled' : 'compiled',

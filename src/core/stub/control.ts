@@ -124,17 +124,14 @@ export function controlAnswer(
     } catch (e) {
       return stubProblem('Invalid scenario', `the body is not JSON: ${(e as Error).message}`);
     }
-    const rules = Array.isArray(value) ? value : [value];
-    const problems: string[] = [];
-    rules.forEach((rule, i) => {
-      const r = ctx.state.scenarios.add(rule, ctx.maxDelayMs, (id) => ctx.knows(id));
-      if (!r.ok) problems.push(...r.problems.map((p) => (rules.length > 1 ? `[${i}] ${p}` : p)));
-    });
-    ctx.changed();
+    const problems = ctx.state.scenarios.addAll(Array.isArray(value) ? value : [value], ctx.maxDelayMs, (id) =>
+      ctx.knows(id),
+    );
     if (problems.length > 0)
       return stubProblem('Invalid scenario', problems.join('; '), {
         example: { operationId: 'listDesks', prefer: 'code=500', times: 1 },
       });
+    ctx.changed();
     return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
   }
   if (path === OPERATIONS_PATH) {

@@ -131,6 +131,24 @@ export class ScenarioStore {
     return { ok: true, scenario: rule.scenario, told: { prefer: rule.prefer, from: 'scenarios' } };
   }
 
+  /**
+   * Checks and keeps several rules at once: all of them, or none where any is refused (a 400
+   * tells the client nothing changed). Each problem names its rule's index when there are several.
+   */
+  addAll(values: readonly unknown[], maxDelayMs: number, knows: (operationId: string) => boolean): string[] {
+    const before = { rules: this.#rules, next: this.#next };
+    const problems: string[] = [];
+    values.forEach((value, i) => {
+      const r = this.add(value, maxDelayMs, knows);
+      if (!r.ok) problems.push(...r.problems.map((p) => (values.length > 1 ? `[${i}] ${p}` : p)));
+    });
+    if (problems.length > 0) {
+      this.#rules = before.rules;
+      this.#next = before.next;
+    }
+    return problems;
+  }
+
   /** The scenario for a request, its use counted; the latest rule that matches wins. */
   take(operationId: string, template: string, path: string, method: string): StoredRule | undefined {
     for (let i = this.#rules.length - 1; i >= 0; i--) {

@@ -36,14 +36,17 @@ type Key = (typeof KEYS)[number];
 /** The query forms of the scenarios (`__code`, …): the stub's own, never copied into links. */
 const SCENARIO_QUERY_PARAMS: ReadonlySet<string> = new Set(KEYS.map((k) => `__${k}`));
 
-/** `Prefer` preferences (RFC 7240): comma-separated `token=value`; unknown tokens are ignored. */
+/**
+ * `Prefer` preferences (RFC 7240): comma-separated `token=value`; unknown tokens are ignored, and
+ * of a token given twice the first counts (section 2).
+ */
 function parsePrefer(header: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
   if (!header) return out;
   for (const part of header.split(',')) {
     const [rawKey, ...rest] = part.split('=');
     const key = (rawKey ?? '').trim().toLowerCase();
-    if (key === '') continue;
+    if (key === '' || out.has(key)) continue;
     out.set(
       key,
       rest

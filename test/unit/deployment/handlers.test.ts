@@ -69,6 +69,9 @@ describe("the deployment's own viewsets: what the bundled spec cannot say", () =
     ...(['getMealStop', 'updateMealStop', 'partialUpdateMealStop', 'destroyMealStop'] as const).flatMap(
       (name): [string, boolean, string, HandlerAnswer | undefined][] => [
         [name, true, '2', DENIED],
+        // The AutoField reads the pk with int(): `02` is stop 2.
+        [name, true, '02', DENIED],
+        [name, true, ' +2_0 ', undefined],
         [name, true, '9', undefined],
         [name, false, '2', undefined],
       ],
@@ -76,6 +79,13 @@ describe("the deployment's own viewsets: what the bundled spec cannot say", () =
     // TeleworkApplicationViewSet: an anonymous retrieve looks in every application.
     ['getTeleworkApplication', true, '7', undefined],
     ['getTeleworkApplication', false, '7', { status: 200, body: { url: 'http://stub/teleworkapplication/7', pk: 7 } }],
+    ['getTeleworkApplication', false, '07', { status: 200, body: { url: 'http://stub/teleworkapplication/7', pk: 7 } }],
+    [
+      'getTeleworkApplication',
+      false,
+      '\t7 ',
+      { status: 200, body: { url: 'http://stub/teleworkapplication/7', pk: 7 } },
+    ],
     [
       'getTeleworkApplication',
       false,

@@ -76,7 +76,15 @@ describe("loadHandlers: the designer's handlers by operationId", () => {
       'throws.mjs',
       '\n\nthrow new Error("not today");\n',
       [],
-      [expect.stringMatching(/^throws\.mjs( 3:7)?: cannot be imported: not today$/) as unknown as string],
+      ['throws.mjs 3:7: cannot be imported: not today'],
+      [],
+    ],
+    [
+      'a default export compiled to CommonJS (tsc, Babel): its functions too',
+      'compiled.cjs',
+      '"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nexports.stats = 1;\nexports.default = { me() { return undefined; } };\n',
+      ['me'],
+      [],
       [],
     ],
     [
@@ -138,6 +146,12 @@ describe('placeIn: where an error points in the handlers module, or a file besid
       undefined,
     ],
     ['outside the folder', error('    at (/work/app/other.ts:4:4)'), undefined],
+    ['a folder whose name starts alike', error('    at (/work/app/handlers-old/a.ts:4:4)'), undefined],
+    [
+      'a url with a query (tsx adds ?tsx-namespace=…)',
+      error('    at file:///work/app/handlers/index.ts?tsx-namespace=abc:3:7'),
+      { file: '/work/app/handlers/index.ts', at: '3:7' },
+    ],
     [
       'the place in the message (a compiler’s)',
       new Error('/work/app/handlers/index.ts:2:11: ERROR: Unexpected ";"'),

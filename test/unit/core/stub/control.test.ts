@@ -200,13 +200,24 @@ describe('/__stub/scenarios', () => {
     expect(a).toEqual({ status: 400, headers: PROBLEM_HEADERS, body: problem('Invalid scenario', detail, 400, extra) });
   });
 
-  it('the good rules of a refused list are kept all the same', () => {
+  it('a refused list changes nothing: none of its rules kept, those before left as they were', () => {
     const { ask, calls } = context();
-    ask('PUT', '/__stub/scenarios', JSON.stringify([rule, { prefer: 'code=500' }]));
+    ask('PUT', '/__stub/scenarios', JSON.stringify(rule));
     expect(calls.changed).toBe(1);
+    const refused = ask(
+      'PUT',
+      '/__stub/scenarios',
+      JSON.stringify([{ ...rule, prefer: 'code=404' }, { prefer: 'code=500' }]),
+    );
+    expect(refused?.status).toBe(400);
+    expect(calls.changed).toBe(1);
+    const kept = (ask('GET', '/__stub/scenarios')?.body as { scenarios: { id: number; prefer: string }[] }).scenarios;
+    expect(kept.map((s) => [s.id, s.prefer])).toEqual([[1, rule.prefer]]);
+    // Ids count on from the last rule kept.
+    ask('PUT', '/__stub/scenarios', JSON.stringify({ ...rule, operationId: 'getThing' }));
     expect(
       (ask('GET', '/__stub/scenarios')?.body as { scenarios: { id: number }[] }).scenarios.map((s) => s.id),
-    ).toEqual([1]);
+    ).toEqual([1, 2]);
   });
 
   it.each<[string, string, string[]]>([
