@@ -93,11 +93,15 @@ export async function loadState(opts: StateOptions): Promise<StubState> {
 }
 
 /** The state of a bundled spec; `signal` stops it (the spec turned out invalid: nothing built counts). */
-async function buildState(spec: LoadedSpec, opts: StateOptions, signal: AbortSignal): Promise<StubState> {
+async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSignal): Promise<StubState> {
+  // The state before is read here and never kept: the closures this state keeps (its lazy
+  // snapshot, its collections' generated items) see `opts`, and through it would hold every
+  // state before this one, each with its items.
+  const previous = given.previous;
+  const opts: StateOptions = { ...given, previous: undefined };
   const specFile = rel(spec.rootFile);
   const doc = spec.doc;
   const { operations, problems } = readOperations(doc, specFile);
-  const previous = opts.previous;
   const sameSpec =
     previous !== undefined && (previous.spec === spec || JSON.stringify(previous.spec.doc) === JSON.stringify(doc));
   // The same spec again (a fixture edited): its validators, compiled already, serve again.

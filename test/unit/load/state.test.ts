@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { LoadError, type LoadProblem } from '../../../src/load/errors.js';
 import { latePrinter, loadState, type StateOptions, type StubState } from '../../../src/load/state.js';
@@ -26,6 +28,30 @@ const kept = (reloaded: StubState, before: StubState) => {
   const was = new Set(itemsOf(before));
   return (itemsOf(reloaded) ?? []).filter((item) => was.has(item)).length;
 };
+
+describe('a state keeps nothing of the state before it', () => {
+  // Before 2026-11-27 its lazy snapshot and generated items held the options it was loaded with,
+  // and through them every state before it: --watch never gave a replaced fixture's memory back.
+  it('the state before is collected once nothing else holds it', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const dir = await mkdtemp(path.join(tmpdir(), 'let-go-'));
+    const opts = { specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 25 };
+    await writeFile(path.join(dir, 'desk.json'), JSON.stringify(desks));
+    let before: StubState | undefined = await loadState(opts);
+    const gone = new WeakRef(before);
+    await writeFile(path.join(dir, 'desk.json'), JSON.stringify(desks.slice(0, 3)));
+    const next = await loadState({ ...opts, previous: before });
+    before = undefined;
+    // The next state in use: its snapshot and a generated collection's items made.
+    expect(Object.keys(next.snapshot.collections).length).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 0));
+    gc();
+    gc();
+    expect(gone.deref()).toBeUndefined();
+    expect(itemsOf(next)).toHaveLength(3);
+  });
+});
 
 describe('a reload takes over the items that did not change, and gives what a fresh load gives', () => {
   // An item whose text is the one at its place before is taken over (no check, no new copy).
