@@ -38,32 +38,61 @@ function baseOf(from: ItemSet, q: Queryset): Base {
   if (byQueryset === undefined) bases.set(from, (byQueryset = new Map()));
   let base = byQueryset.get(q);
   if (base !== undefined) return base;
-  // One pass: each item's members parsed and let go, while the items stay kept and in order.
-  let previous: Record<string, unknown> | undefined;
-  let asIs = true;
-  for (const item of from.items) {
-    const members = itemObject(item);
-    if (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)) {
-      asIs = false;
-      break;
-    }
-    previous = members;
-  }
-  if (asIs) base = { set: from, hidden: [] };
-  else {
-    const kept: { item: PreparedItem; members: Record<string, unknown> }[] = [];
-    const hidden: PreparedItem[] = [];
-    for (const item of from.items) {
-      const members = itemObject(item);
-      if (inQueryset(q, members)) kept.push({ item, members });
-      else hidden.push(item);
-    }
-    // Array.prototype.sort is stable: items the ordering ties keep the fixture's order.
-    kept.sort((a, b) => byOrdering(q, a.members, b.members));
-    base = { set: itemSetOf(kept.map((k) => k.item)), hidden };
-  }
+  base = asItStands(from, q, 0, from.items.length) ? { set: from, hidden: [] } : sortedBase(from, q);
   byQueryset.set(q, base);
   return base;
+}
+
+/**
+ * Do the items from `start` to `end` pass the queryset's filter, each in order after the one
+ * before it? One pass: each item's members parsed and let go, while the items stay kept.
+ */
+function asItStands(from: ItemSet, q: Queryset, start: number, end: number): boolean {
+  let previous = start > 0 ? itemObject(from.items[start - 1] as PreparedItem) : undefined;
+  for (let i = start; i < end; i++) {
+    const members = itemObject(from.items[i] as PreparedItem);
+    if (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)) return false;
+    previous = members;
+  }
+  return true;
+}
+
+/** The items the queryset's filter keeps, in its ordering; the others apart. */
+function sortedBase(from: ItemSet, q: Queryset): Base {
+  const kept: { item: PreparedItem; members: Record<string, unknown> }[] = [];
+  const hidden: PreparedItem[] = [];
+  for (const item of from.items) {
+    const members = itemObject(item);
+    if (inQueryset(q, members)) kept.push({ item, members });
+    else hidden.push(item);
+  }
+  // Array.prototype.sort is stable: items the ordering ties keep the fixture's order.
+  kept.sort((a, b) => byOrdering(q, a.members, b.members));
+  return { set: itemSetOf(kept.map((k) => k.item)), hidden };
+}
+
+/** Items checked between two pauses of `prepareQueryset`. */
+const CHUNK = 20_000;
+
+/**
+ * Makes a collection's queryset base ahead of its first request, pausing every CHUNK items (the
+ * loader passes a turn of the event loop), so that a large fixture's one pass happens while the
+ * state is loaded (a reload: while the state before still answers), not in the first request.
+ * A fixture out of the queryset's order is then sorted in one go.
+ */
+export async function prepareQueryset(model: CollectionModel, pause: () => Promise<void>): Promise<void> {
+  const q = model.list.queryset;
+  if (q.filter === undefined && q.ordering.length === 0) return;
+  const from = model.items;
+  if (bases.get(from)?.has(q)) return;
+  let asIs = true;
+  for (let start = 0; asIs && start < from.items.length; start += CHUNK) {
+    if (start > 0) await pause();
+    asIs = asItStands(from, q, start, Math.min(from.items.length, start + CHUNK));
+  }
+  let byQueryset = bases.get(from);
+  if (byQueryset === undefined) bases.set(from, (byQueryset = new Map()));
+  if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, hidden: [] } : sortedBase(from, q));
 }
 
 /**

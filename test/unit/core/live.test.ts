@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../src/core/field-columns.js';
-import { LiveCollection } from '../../../src/core/live.js';
+import { LiveCollection, prepareQueryset } from '../../../src/core/live.js';
 import type { CollectionModel } from '../../../src/core/model.js';
 import type { ItemSet, PreparedItem } from '../../../src/core/store.js';
 import { tinyModel } from './tiny-model.js';
@@ -11,6 +11,29 @@ const live = (path: string, items?: unknown[]) => {
 };
 const pks = (set: ItemSet) => set.items.map((i) => i.pk);
 const at = (l: LiveCollection, pk: string) => l.set.byPk.get(pk) as PreparedItem;
+
+describe('prepareQueryset: the queryset made ahead of the first request, a chunk at a time', () => {
+  const rows = (n: number, inOrder: boolean) =>
+    Array.from({ length: n }, (_, i) => ({ pk: i + 1, rank: inOrder ? n - i : (i * 7919) % n, active: i % 10 !== 3 }));
+  it.each<[string, number, boolean, number]>([
+    ['in order, all kept: the snapshot set itself, paused between chunks', 45_000, true, 2],
+    ['out of order: sorted as the first request would, after the pass', 45_000, false, 0],
+    ['small: no pause', 10, true, 0],
+  ])('%s', async (_name, n, inOrder, pauses) => {
+    const items = rows(n, inOrder).map((r) => (inOrder ? { ...r, active: true } : r));
+    const prepared = live('/api/v1/sorted', items);
+    let paused = 0;
+    await prepareQueryset(prepared.model, async () => {
+      paused++;
+    });
+    expect(paused).toBe(pauses);
+    // What a first request reads then is what it would have made itself, and made once.
+    const fresh = live('/api/v1/sorted', items);
+    expect(pks(prepared.set)).toEqual(pks(fresh.set));
+    expect(prepared.set).toBe(new LiveCollection(prepared.model).set);
+    if (inOrder) expect(prepared.set).toBe(prepared.model.items);
+  });
+});
 
 describe("a collection's queryset before any write", () => {
   it.each<[string, unknown[] | undefined, (string | undefined)[]]>([
