@@ -797,7 +797,9 @@ export async function manyCollections(o: ScaleOptions, n: number): Promise<strin
   const paths: Record<string, unknown> = {};
   for (const [p, v] of Object.entries(doc.paths)) if (p === deskPath || p.startsWith(`${deskPath}/`)) paths[p] = v;
   const schemas: Record<string, unknown> = {};
-  for (const k of ['ListEnvelope', 'Error', 'Desk', 'DeskList']) schemas[k] = doc.components.schemas[k];
+  // The schemas the desk's paths use, wherever they are (a response's FieldErrors too).
+  for (const k of ['ListEnvelope', 'Error', 'FieldErrors', 'Desk', 'DeskList'])
+    if (doc.components.schemas[k] !== undefined) schemas[k] = doc.components.schemas[k];
   doc.components.parameters.GenPk = { name: 'pk', in: 'path', required: true, schema: { type: 'integer' } };
   const generated: Record<string, unknown> = {};
   for (let i = 1; i <= n; i++) {

@@ -74,7 +74,7 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
           // from now (not at the next request), and answers kept from the old one go.
           app.coreOf(next);
           app.answerCache.clear();
-          giveMemoryBack();
+          giveMemoryBack(before, next);
           // The table was printed at start-up (the reload's difference is told by the watcher): only new warnings.
           const told = new Set(formatWarnings(before.warnings));
           for (const w of formatWarnings(next.warnings)) if (!told.has(w)) say(w);
@@ -101,13 +101,21 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
 }
 
 /**
- * After a reload the state replaced is garbage, often most of the heap (a large fixture), and an
- * idle server allocates nothing that would make V8 collect it: one full collection gives its
- * pages back, a second after the reload (when the reload's own work, which still holds the state
- * before, is done). Only where the process runs with `--expose-gc` (the CLI does: its shebang and
- * `npm start`); elsewhere V8 collects it when it would.
+ * After a reload the state replaced is garbage, and an idle server allocates nothing that would
+ * make V8 collect it. Where the new state holds far fewer items (a large fixture replaced by a
+ * small one: most of the heap is now garbage), one full collection gives its pages back, a second
+ * after the reload (when the reload's own work, which still holds the state before, is done).
+ * Not otherwise: a full collection stops the process for as long as it takes to mark what lives
+ * (a second for 1,000,000 desks), and a state as large as the one before has just made V8
+ * collect, loading. Only where the process runs with `--expose-gc` (the CLI does: its shebang
+ * and `npm start`); elsewhere V8 collects it when it would.
  */
-function giveMemoryBack(): void {
+function giveMemoryBack(before: StubState, next: StubState): void {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) setTimeout(gc, 1000).unref();
+  const items = (s: StubState) => {
+    let n = 0;
+    for (const c of s.model.collections.values()) n += c.count;
+    return n;
+  };
+  if (gc && items(next) * 4 < items(before)) setTimeout(gc, 1000).unref();
 }
