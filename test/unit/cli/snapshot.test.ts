@@ -1,26 +1,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { snapshot } from '../../../src/cli/snapshot.js';
 import { SNAPSHOT_FORMAT } from '../../../src/core/snapshot.js';
 import { fixtureDir } from '../server/state-fixtures.js';
+import { catchOutput, io } from './io.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'snapshot-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
-let out: string;
-let err: string;
-beforeEach(() => {
-  out = '';
-  err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s, cb?: unknown) => {
-    out += String(s);
-    if (typeof cb === 'function') (cb as (e?: Error) => void)();
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-});
-afterEach(() => vi.restoreAllMocks());
+catchOutput();
 
 const mini = {
   spec: path.join(fixtureDir('mini'), 'openapi.yaml'),
@@ -32,8 +21,8 @@ const mini = {
 describe('workplace-stub snapshot', () => {
   it('the snapshot as one line of JSON, exit 0', async () => {
     expect(await snapshot(mini)).toBe(0);
-    expect(out.endsWith('}\n')).toBe(true);
-    const s = JSON.parse(out) as { format: string; collections: Record<string, { items: unknown[] }> };
+    expect(io.out.endsWith('}\n')).toBe(true);
+    const s = JSON.parse(io.out) as { format: string; collections: Record<string, { items: unknown[] }> };
     expect(s.format).toBe(SNAPSHOT_FORMAT);
     expect(s.collections['/api/v1/stored']?.items).toHaveLength(3);
   });
@@ -47,14 +36,14 @@ describe('workplace-stub snapshot', () => {
     ],
   ])('exit 2: %s', async (_name, over, message) => {
     expect(await snapshot({ ...mini, ...over })).toBe(2);
-    expect([out, err]).toEqual(['', message]);
+    expect([io.out, io.err]).toEqual(['', message]);
   });
 
   it("exit 1 with the load's problems", async () => {
     const spec = path.join(dir, 'broken.yaml');
     await writeFile(spec, 'openapi: 3.1.0\ninfo: {title: t}\npaths: {}\n');
     expect(await snapshot({ ...mini, spec })).toBe(1);
-    expect(out).toBe('');
-    expect(err).toContain('broken.yaml');
+    expect(io.out).toBe('');
+    expect(io.err).toContain('broken.yaml');
   });
 });
