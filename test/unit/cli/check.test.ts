@@ -8,11 +8,9 @@ import { answer, BASE, deployed, desk, DESKS, failure, honest, type Route } from
 import { catchOutput, io } from './io.js';
 
 // The checker's HTTP client asks a deployment made in process (test/unit/contract/fake-deployment.ts).
-vi.mock('../../../src/contract/http.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/contract/http.js')>();
-  const { DeployedClient } = await import('../contract/fake-deployment.js');
-  return { ...real, HttpClient: DeployedClient };
-});
+vi.mock('../../../src/contract/http.js', async (real) =>
+  (await import('../contract/fake-deployment.js')).deployedHttp(real),
+);
 
 const dir = await mkdtemp(path.join(tmpdir(), 'cli-check-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));

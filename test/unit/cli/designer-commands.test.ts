@@ -2,11 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Command } from 'commander';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { rel } from '../../../src/load/paths.js';
 import { addDesignerCommands, fixturesCommand, generateCommand, runAlone } from '../../../src/cli/designer-commands.js';
 import { fixtureDir } from '../server/state-fixtures.js';
-import { catchOutput, io } from './io.js';
+import { catchOutput, exitOf, io, stopExit } from './io.js';
 
 vi.mock('../../../src/load/generate-types.js', () => ({
   generateTypes: async (spec: string) => {
@@ -24,26 +24,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 catchOutput();
 const MINI = path.join(fixtureDir('mini'), 'openapi.yaml');
 
-/** process.exit, stopped where it is called. */
-class Exit extends Error {
-  constructor(readonly code: number | undefined) {
-    super(`exit ${code}`);
-  }
-}
-beforeEach(() => {
-  vi.spyOn(process, 'exit').mockImplementation((code) => {
-    throw new Exit(code as number | undefined);
-  });
-});
-async function exitOf(run: Promise<void>): Promise<number | undefined> {
-  try {
-    await run;
-    return undefined;
-  } catch (e) {
-    if (e instanceof Exit) return e.code;
-    throw e;
-  }
-}
+stopExit();
 
 describe('addDesignerCommands', () => {
   it('fixtures and generate under the bin', () => {
@@ -57,7 +38,7 @@ describe('fixtures, run alone as `npm run fixtures --` runs it', () => {
   it('writes generated items of one resource and says where', async () => {
     const fixtures = path.join(dir, 'f1');
     const argv = ['--resource', 'stored', '--count', '2', '--spec', MINI, '--fixtures', fixtures];
-    expect(await exitOf(runAlone(fixturesCommand, 'fixtures', argv))).toBeUndefined();
+    expect(await exitOf(() => runAlone(fixturesCommand, 'fixtures', argv))).toBeUndefined();
     expect(io.out).toBe(`2 items written to ${rel(path.join(fixtures, 'stored.json'))}\n`);
     expect(JSON.parse(await readFile(path.join(fixtures, 'stored.json'), 'utf8'))).toHaveLength(2);
   });
@@ -74,7 +55,7 @@ describe('fixtures, run alone as `npm run fixtures --` runs it', () => {
     ],
     ['--help is exit 0', ['--help'], 0, /^$/],
   ])('%s', async (_name, argv, code, err) => {
-    expect(await exitOf(runAlone(fixturesCommand, 'fixtures', argv))).toBe(code);
+    expect(await exitOf(() => runAlone(fixturesCommand, 'fixtures', argv))).toBe(code);
     expect(io.err).toMatch(err);
   });
 });
@@ -87,7 +68,7 @@ describe('generate, run alone as `npm run generate --` runs it', () => {
     const snapshot = path.join(dir, 'gen2', 'snapshot.ts');
     const spec = path.join(dir, 'spec.yaml');
     expect(
-      await exitOf(
+      await exitOf(() =>
         runAlone(generateCommand, 'generate', [
           '--spec',
           spec,
@@ -109,7 +90,7 @@ describe('generate, run alone as `npm run generate --` runs it', () => {
 
   it('--types-only: the types alone', async () => {
     const out = path.join(dir, 'only', 'types.ts');
-    await exitOf(
+    await exitOf(() =>
       runAlone(generateCommand, 'generate', [
         '--types-only',
         '--spec',
@@ -126,7 +107,9 @@ describe('generate, run alone as `npm run generate --` runs it', () => {
 
   it('a spec that cannot be read: the load error, exit 1', async () => {
     expect(
-      await exitOf(runAlone(generateCommand, 'generate', ['--spec', 'broken.yaml', '--out', path.join(dir, 'x.ts')])),
+      await exitOf(() =>
+        runAlone(generateCommand, 'generate', ['--spec', 'broken.yaml', '--out', path.join(dir, 'x.ts')]),
+      ),
     ).toBe(1);
     expect(io.err).toContain('broken.yaml cannot be read');
   });

@@ -19,3 +19,30 @@ export function catchOutput(): void {
     vi.restoreAllMocks();
   });
 }
+
+/** process.exit, stopped where it is called: what a command that exits is left to say. */
+export class Exit extends Error {
+  constructor(readonly code: number | undefined) {
+    super(`exit ${code}`);
+  }
+}
+
+/** In every test of the file, process.exit throws Exit instead of ending the process. */
+export function stopExit(): void {
+  beforeEach(() => {
+    vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Exit(code as number | undefined);
+    });
+  });
+}
+
+/** The code `run` exits with (undefined when it returns). */
+export async function exitOf(run: () => unknown): Promise<number | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (e) {
+    if (e instanceof Exit) return e.code;
+    throw e;
+  }
+}

@@ -1,21 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULTS, LOOPBACK_HOSTS } from '../../../src/server/config.js';
-import { catchOutput, io } from './io.js';
+import { catchOutput, exitOf, io, stopExit } from './io.js';
 
 // src/cli/main.ts is the bin: it parses process.argv when imported. Imported here as
 // `workplace-stub version`, which prints the version and starts nothing.
 catchOutput();
-class Exit extends Error {
-  constructor(readonly code: number | undefined) {
-    super(`exit ${code}`);
-  }
-}
-beforeEach(() => {
-  vi.spyOn(process, 'exit').mockImplementation((code) => {
-    throw new Exit(code as number | undefined);
-  });
-});
+stopExit();
 
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 const argv = process.argv;
@@ -50,16 +41,6 @@ const flags = (over: Partial<ServeFlags> = {}): ServeFlags => ({
   logFormat: 'pretty',
   ...over,
 });
-const exitOf = (f: () => unknown): number | undefined => {
-  try {
-    f();
-    return undefined;
-  } catch (e) {
-    if (e instanceof Exit) return e.code;
-    throw e;
-  }
-};
-
 describe('workplace-stub (src/cli/main.ts)', () => {
   it('`version` prints the package’s version', () => {
     expect(printed).toBe(`${pkg.version}\n`);
@@ -119,8 +100,8 @@ describe('workplace-stub (src/cli/main.ts)', () => {
       { port: 70_000, pageSize: 0 },
       'error: port must be an integer from 0 to 65535 (got 70000); page size must be an integer from 1 to 100000 (got 0)\n',
     ],
-  ])('exit 2: %s', (_name, over, message) => {
-    expect(exitOf(() => configFromFlags(flags(over)))).toBe(2);
+  ])('exit 2: %s', async (_name, over, message) => {
+    expect(await exitOf(() => configFromFlags(flags(over)))).toBe(2);
     expect(io.err).toBe(message);
   });
 });

@@ -8,11 +8,9 @@ import { BASE, deployed, desk, failure, honest, type Route } from '../contract/f
 import { catchOutput, io } from './io.js';
 
 // The recorder's HTTP client asks a deployment made in process (test/unit/contract/fake-deployment.ts).
-vi.mock('../../../src/contract/http.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/contract/http.js')>();
-  const { DeployedClient } = await import('../contract/fake-deployment.js');
-  return { ...real, HttpClient: DeployedClient };
-});
+vi.mock('../../../src/contract/http.js', async (real) =>
+  (await import('../contract/fake-deployment.js')).deployedHttp(real),
+);
 
 const dir = await mkdtemp(path.join(tmpdir(), 'cli-record-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));

@@ -15,11 +15,7 @@ import {
 } from './fake-deployment.js';
 
 // The checker's HTTP client asks a deployment made in process (fake-deployment.ts), not the network.
-vi.mock('../../../src/contract/http.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/contract/http.js')>();
-  const { DeployedClient } = await import('./fake-deployment.js');
-  return { ...real, HttpClient: DeployedClient };
-});
+vi.mock('../../../src/contract/http.js', async (real) => (await import('./fake-deployment.js')).deployedHttp(real));
 
 const contract = await bundledContract();
 const EMPLOYEES = '/api/v1/employee';

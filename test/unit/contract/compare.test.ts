@@ -6,11 +6,7 @@ import { bundledContract, deployed, desk, failure, honest, type Route } from './
 import { checkReport, endpointResult, violation } from './results.js';
 
 // The checker's HTTP client asks deployments made in process (fake-deployment.ts), not the network.
-vi.mock('../../../src/contract/http.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/contract/http.js')>();
-  const { DeployedClient } = await import('./fake-deployment.js');
-  return { ...real, HttpClient: DeployedClient };
-});
+vi.mock('../../../src/contract/http.js', async (real) => (await import('./fake-deployment.js')).deployedHttp(real));
 
 const contract = await bundledContract();
 const PROD = 'https://prod.test';

@@ -147,3 +147,11 @@ export class DeployedClient extends FakeClient {
     DeployedClient.made.push(this);
   }
 }
+
+/**
+ * The module `src/contract/http.js` with DeployedClient in HttpClient's place, for
+ * `vi.mock('…/src/contract/http.js', async (real) => (await import('…/fake-deployment.js')).deployedHttp(real))`.
+ */
+export async function deployedHttp(real: () => Promise<unknown>): Promise<object> {
+  return { ...((await real()) as object), HttpClient: DeployedClient };
+}

@@ -7,11 +7,7 @@ import { type RecordOptions, runRecord } from '../../../src/contract/record.js';
 import { answer, BASE, bundledContract, deployed, desk, failure, honest, type Route } from './fake-deployment.js';
 
 // The recorder's HTTP client asks a deployment made in process (fake-deployment.ts), not the network.
-vi.mock('../../../src/contract/http.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/contract/http.js')>();
-  const { DeployedClient } = await import('./fake-deployment.js');
-  return { ...real, HttpClient: DeployedClient };
-});
+vi.mock('../../../src/contract/http.js', async (real) => (await import('./fake-deployment.js')).deployedHttp(real));
 
 const contract = await bundledContract();
 const EMPLOYEES = '/api/v1/employee';
