@@ -8,6 +8,9 @@ import { type ProxyFlags, proxy } from '../../../src/cli/proxy.js';
 import { DEFAULTS } from '../../../src/server/config.js';
 import { catchOutput, io } from './io.js';
 
+// Each spec loaded once for the file's tests (the command loads it on every run).
+vi.mock('../../../src/contract/load.js', async (real) => (await import('../contract/load-once.js')).loadedOnce(real));
+
 // `proxy` listens (loopback, port 0) until SIGINT or SIGTERM, emitted here on the process.
 const dir = await mkdtemp(path.join(tmpdir(), 'cli-proxy-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));

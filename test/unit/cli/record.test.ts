@@ -11,6 +11,7 @@ import { catchOutput, io } from './io.js';
 vi.mock('../../../src/contract/http.js', async (real) =>
   (await import('../contract/fake-deployment.js')).deployedHttp(real),
 );
+vi.mock('../../../src/contract/load.js', async (real) => (await import('../contract/load-once.js')).loadedOnce(real));
 
 const dir = await mkdtemp(path.join(tmpdir(), 'cli-record-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
