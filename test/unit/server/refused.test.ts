@@ -2,10 +2,19 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { answerConnect, answerRefused } from '../../../src/server/refused.js';
-import { coreOf } from '../../helpers.js';
+import { StubCore } from '../../../src/core/answer.js';
+import { LOOPBACK_CORS } from '../../../src/core/stub/cors.js';
 import { fixtureState } from './state-fixtures.js';
 
-const core = coreOf(await fixtureState('mini'));
+// The core alone (test/helpers.ts's coreOf would import the app, and Fastify with it).
+const core = new StubCore((await fixtureState('mini')).model, {
+  pageSize: 100,
+  trustProxy: false,
+  allowedHosts: ['*'],
+  fallbackHost: '127.0.0.1:4010',
+  maxDelayMs: 0,
+  cors: LOOPBACK_CORS,
+});
 
 /** A socket that notes what it was sent, and whether it was destroyed. */
 function socket(writable = true) {
