@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../cli-helpers.js';
-import { workspace } from '../hardening/workspace.js';
+import { workspace } from '../workspace.js';
 
 /** `npm run -s <script> -- …` as npm runs it: the script under tsx, from the package root. */
 async function script(name: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli-helpers.js';
-import { workspace, type Workspace } from '../hardening/workspace.js';
+import { workspace, type Workspace } from '../workspace.js';
 import { LoadError } from '../../src/load/errors.js';
 import { ContractAjv } from '../../src/openapi/ajv.js';
 import { groupProblems } from '../../src/load/group-problems.js';

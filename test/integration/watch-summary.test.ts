@@ -2,7 +2,7 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../cli-helpers.js';
-import { workspace, type Workspace } from '../hardening/workspace.js';
+import { workspace, type Workspace } from '../workspace.js';
 import { rel } from '../../src/load/paths.js';
 import { loadState, type StubState } from '../../src/load/state.js';
 import { type Watcher, watchState } from '../../src/load/watch.js';

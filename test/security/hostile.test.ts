@@ -9,7 +9,7 @@ import { LoadError } from '../../src/load/errors.js';
 import { loadState } from '../../src/load/state.js';
 import { LOOPBACK_HOSTS } from '../../src/server/config.js';
 import { ROOT } from '../cli-helpers.js';
-import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../hardening/workspace.js';
+import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../workspace.js';
 import { listen, makeApp } from '../helpers.js';
 
 /** The answer to a raw request, read off a socket: nothing on the way normalizes or refuses it. */

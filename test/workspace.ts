@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FIXTURES, SPEC } from '../helpers.js';
+import { FIXTURES, SPEC } from './helpers.js';
 
 /** A copy of the bundled spec and fixtures in a fresh folder, to break in one way per test. */
 export interface Workspace {
@@ -11,7 +11,7 @@ export interface Workspace {
   readonly fixtures: string;
 }
 
-export async function workspace(prefix = 'stub-hardening-'): Promise<Workspace> {
+export async function workspace(prefix = 'stub-workspace-'): Promise<Workspace> {
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
   await cp(path.dirname(SPEC), path.join(dir, 'openapi'), { recursive: true });
   await cp(FIXTURES, path.join(dir, 'fixtures'), { recursive: true });

@@ -9,7 +9,7 @@ import { buildApp, type StateHolder } from '../../src/server/app.js';
 import { checkServePaths, stateOptions } from '../../src/server/config.js';
 import { runCli } from '../cli-helpers.js';
 import { testConfig } from '../helpers.js';
-import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from './workspace.js';
+import { aliasBomb, deepFixture, setDeskRef, type Workspace, workspace } from '../workspace.js';
 
 const utf16 = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, 'utf16le')]);
 const badUtf8 = (before: string, after: string) =>
@@ -111,7 +111,7 @@ describe('under --watch, each load error is told with its place and the last goo
   let goodSpec: string;
 
   beforeAll(async () => {
-    w = await workspace('stub-watch-hardening-');
+    w = await workspace('stub-watch-workspace-');
     const config = testConfig({ specFile: w.spec, fixturesDir: w.fixtures, watch: true });
     holder = { current: await loadState(stateOptions(config)) };
     app = await buildApp(config, holder);

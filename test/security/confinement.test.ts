@@ -10,7 +10,7 @@ import { DEFAULT_LOAD_LIMITS } from '../../src/load/limits.js';
 import { folderOf } from '../../src/load/read-confined.js';
 import { confinedResolveOptions, loadSpec } from '../../src/load/spec.js';
 import { loadState } from '../../src/load/state.js';
-import { DESK_REF_POINTER, setDeskRef, type Workspace, workspace } from './workspace.js';
+import { DESK_REF_POINTER, setDeskRef, type Workspace, workspace } from '../workspace.js';
 
 /** The problems a load stops with, one line each (file, place, reason). */
 async function loadProblems(load: Promise<unknown>): Promise<string[]> {

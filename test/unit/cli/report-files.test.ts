@@ -1,0 +1,58 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { prepareReportFile, reason, writeReportFile } from '../../../src/cli/report-files.js';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'report-files-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('prepareReportFile: a report can go there, checked at start', () => {
+  it('makes its folder', async () => {
+    const file = path.join(dir, 'reports', 'ci', 'junit.xml');
+    expect(await prepareReportFile(file)).toBeUndefined();
+    await writeFile(file, 'x');
+  });
+
+  it.each<[string, () => Promise<string>, RegExp]>([
+    [
+      'a folder is no file',
+      async () => (await mkdir(path.join(dir, 'taken'), { recursive: true }), path.join(dir, 'taken')),
+      /taken is a folder$/,
+    ],
+    [
+      'a folder that cannot be made',
+      async () => (await writeFile(path.join(dir, 'plain'), ''), path.join(dir, 'plain', 'junit.xml')),
+      /^cannot create the folder of .*plain\/junit\.xml \((?:EEXIST|ENOTDIR)\)$/,
+    ],
+  ])('%s', async (_name, file, why) => {
+    expect(await prepareReportFile(await file())).toMatch(why);
+  });
+});
+
+describe('writeReportFile', () => {
+  it('writes the report, its folder made', async () => {
+    const file = path.join(dir, 'new', 'report.json');
+    await writeReportFile(file, '{}\n');
+    expect(await readFile(file, 'utf8')).toBe('{}\n');
+  });
+
+  it('throws what the file system says', async () => {
+    await expect(writeReportFile(path.join(dir, 'taken'), 'x')).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+});
+
+describe('reason: one line from anything thrown', () => {
+  it.each<[string, unknown, string]>([
+    ['an error and its code', Object.assign(new Error('open failed'), { code: 'EACCES' }), 'open failed (EACCES)'],
+    [
+      'a code already in the message',
+      Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }),
+      'EACCES: permission denied',
+    ],
+    ['the first line only', new Error('first\nsecond'), 'first'],
+    ['not an error', 42, '42'],
+  ])('%s', (_name, e, want) => {
+    expect(reason(e)).toBe(want);
+  });
+});

@@ -1,0 +1,75 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LogFormat, RequestLog } from '../../../src/server/log.js';
+
+const dir = await mkdtemp(path.join(tmpdir(), 'request-log-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** What a log of `format` wrote into a file, once drained. */
+async function written(format: LogFormat, write: (log: RequestLog) => void): Promise<string[]> {
+  const file = path.join(dir, `${format}-${Math.random()}.log`);
+  const fd = openSync(file, 'w');
+  try {
+    const log = new RequestLog({ format, fd, color: false });
+    write(log);
+    await log.drain();
+    expect(log.dropped).toBe(0);
+    return readFileSync(file, 'utf8').split('\n').slice(0, -1);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const CLOCK = '\\d{2}:\\d{2}:\\d{2}\\.\\d{3}';
+
+describe('RequestLog: one line per request, over sonic-boom', () => {
+  it.each<[string, { method: string; url: string; status: number; ms: number }, RegExp]>([
+    [
+      'a request',
+      { method: 'GET', url: '/api/v1/desk?page=2', status: 200, ms: 0.4 },
+      new RegExp(`^${CLOCK} GET /api/v1/desk\\?page=2 200 0.4ms$`),
+    ],
+    [
+      'control characters of a url escaped',
+      { method: 'GET', url: '/a\u001b[2J\n\u0085', status: 404, ms: 1 },
+      new RegExp(`^${CLOCK} GET /a\\\\x1b\\[2J\\\\x0a\\\\x85 404 1ms$`),
+    ],
+  ])('pretty: %s', async (_name, line, want) => {
+    expect(await written('pretty', (log) => log.request(line))).toEqual([expect.stringMatching(want)]);
+  });
+
+  it('json: one object a line, url as sent', async () => {
+    const [line] = await written('json', (log) => log.request({ method: 'POST', url: '/a"\n', status: 201, ms: 2.5 }));
+    expect(JSON.parse(line ?? '')).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      msg: 'request',
+      method: 'POST',
+      url: '/a"\n',
+      status: 201,
+      ms: 2.5,
+    });
+  });
+
+  it('messages go through the same writer, in order: a line each (pretty), one object (json)', async () => {
+    expect(
+      await written('pretty', (log) => {
+        log.request({ method: 'GET', url: '/', status: 200, ms: 1 });
+        log.message('reloaded\n  1 change');
+      }),
+    ).toEqual([expect.stringMatching(new RegExp(`^${CLOCK} GET / 200 1ms$`)), 'reloaded', '  1 change']);
+    const [line] = await written('json', (log) => log.message('reloaded\n  1 change'));
+    expect(JSON.parse(line ?? '')).toEqual({ level: 30, time: expect.any(Number), msg: 'reloaded\n  1 change' });
+  });
+
+  it('lines wait for the next flush; drain hands them over', async () => {
+    const lines = await written('pretty', (log) => {
+      for (let i = 0; i < 1000; i++) log.request({ method: 'GET', url: `/${i}`, status: 200, ms: 0 });
+    });
+    expect(lines).toHaveLength(1000);
+    expect(lines[999]).toMatch(/ GET \/999 200 0ms$/);
+  });
+});
