@@ -154,7 +154,7 @@ function rememberLast(ajv: Ajv2020, name: string): void {
  * members are the document's, not enumerable. Ajv indexes a schema it is given by walking all of
  * it for ids and anchors (getSchemaRefs, ~0.15 s for a spec of 2,000 paths), and finds none in such
  * a document; a `$ref` into it is resolved member by member, by name, as before.
- * `test/unit/contract/ajv-registration.test.ts` holds the validators to those of the plain registration.
+ * `test/unit/openapi/ajv.registration.test.ts` holds the validators to those of the plain registration.
  */
 function opaqueRoot(doc: object): object {
   const root = {};

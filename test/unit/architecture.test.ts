@@ -169,3 +169,72 @@ describe("the deployment's handlers", () => {
     expect(wrong).toEqual([]);
   });
 });
+
+/**
+ * Files that declare types only (no code to run): exempt from the mirror, each with why. A file
+ * listed here that gains code, or that gets a test, fails the second check.
+ */
+const TYPES_ONLY: Readonly<Record<string, string>> = {
+  'core/stub/handler-types.ts': 'the handler API’s types; core/stub/handlers.test.ts runs them',
+  'core/stub/cors-policy.ts': 'the CORS policy’s type; core/stub/cors.test.ts runs its values',
+};
+
+/** The unit test files mirroring a source file: `<path>.test.ts`, or `<path>.<aspect>.test.ts`. */
+async function unitTests(): Promise<Set<string>> {
+  const out = new Set<string>();
+  const walk = async (dir: string): Promise<void> => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(full);
+      else if (e.name.endsWith('.test.ts'))
+        out.add(
+          path
+            .relative(path.join(ROOT, 'test', 'unit'), full)
+            .split(path.sep)
+            .join('/'),
+        );
+    }
+  };
+  await walk(path.join(ROOT, 'test', 'unit'));
+  return out;
+}
+
+describe('test/unit mirrors src file by file', async () => {
+  const tests = await unitTests();
+  const mirrored = (file: string) => {
+    const stem = file.replace(/\.ts$/, '');
+    return [...tests].some((t) => t === `${stem}.test.ts` || (t.startsWith(`${stem}.`) && t.endsWith('.test.ts')));
+  };
+  const sourcesToMirror = files.filter((f) => !f.file.startsWith('generated/'));
+
+  it.each(sourcesToMirror.map((f) => [f.file] as const))('%s has its unit test', (file) => {
+    if (Object.hasOwn(TYPES_ONLY, file)) return;
+    expect(mirrored(file), `test/unit/${file.replace(/\.ts$/, '.test.ts')}`).toBe(true);
+  });
+
+  it.each(Object.keys(TYPES_ONLY).map((f) => [f] as const))('%s is exempt: types only, no test of its own', (file) => {
+    const source = files.find((f) => f.file === file);
+    expect(source, `${file} exists`).toBeDefined();
+    // Nothing but imports, type declarations, comments and re-exports of types.
+    const code = (source?.text ?? '')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '')
+      .replace(/^(?:import|export) type [\s\S]*?;$/gm, '')
+      .replace(/^export (?:interface|type) [\s\S]*?^}\s*$/gm, '')
+      .replace(/^export type [^;]*;$/gm, '')
+      .trim();
+    expect(code).toBe('');
+    expect(mirrored(file)).toBe(false);
+  });
+
+  it('every unit test file mirrors a source file (or is a helper beside them)', () => {
+    const stems = new Set(files.map((f) => f.file.replace(/\.ts$/, '')));
+    const orphans = [...tests].filter((t) => {
+      if (t === 'architecture.test.ts' || t === 'docs.test.ts') return false;
+      const parts = t.replace(/\.test\.ts$/, '').split('.');
+      for (let n = parts.length; n > 0; n--) if (stems.has(parts.slice(0, n).join('.'))) return false;
+      return true;
+    });
+    expect(orphans).toEqual([]);
+  });
+});
