@@ -25,6 +25,8 @@ export const SLOW = [
   'test/unit/core/pk-index.property.test.ts',
   'test/unit/load/watch.test.ts',
   'test/unit/load/bundle.property.test.ts',
+  'test/integration/load-errors.test.ts',
+  'test/contract/config.test.ts',
   'test/integration/watch-summary.test.ts',
   'test/integration/cli.test.ts',
   'test/integration/designer-tools.test.ts',
