@@ -1,6 +1,6 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Transform } from 'node:stream';
+import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
 import type { BaseScope } from './scope.js';
 import { count } from './words.js';
@@ -66,13 +66,35 @@ function decoder(encoding: string): Transform | undefined {
     case 'x-gzip':
       return zlib.createGunzip(opts);
     case 'deflate':
-      // Servers send zlib-wrapped or raw deflate under this name; unzip() takes the wrapped form and gzip.
-      return zlib.createUnzip(opts);
+      return deflateDecoder(opts);
     case 'br':
       return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
     default:
       return undefined;
   }
+}
+
+/**
+ * `deflate`: servers send it zlib-wrapped (RFC 9110) or raw (as some always have); the first
+ * byte tells which, as browsers and undici tell it (a zlib header's method nibble is 8).
+ */
+function deflateDecoder(opts: zlib.ZlibOptions): Transform {
+  let inner: Transform | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (inner === undefined) {
+        inner = ((chunk[0] ?? 0) & 0x0f) === 0x08 ? zlib.createInflate(opts) : zlib.createInflateRaw(opts);
+        inner.on('data', (d: Buffer) => this.push(d));
+        inner.on('error', (e) => this.destroy(e));
+      }
+      inner.write(chunk, done);
+    },
+    flush(done) {
+      if (inner === undefined) return done();
+      inner.once('end', () => done());
+      inner.end();
+    },
+  });
 }
 
 /**

@@ -12,6 +12,8 @@ const answers: Record<string, (res: ServerResponse) => void> = {
   '/plain': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end(BODY),
   '/gzip': (res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(BODY)),
   '/deflate': (res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(zlib.deflateSync(BODY)),
+  '/raw-deflate': (res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end(zlib.deflateRawSync(BODY)),
+  '/bad-deflate': (res) => res.writeHead(200, { 'content-encoding': 'deflate' }).end('\x78not deflate'),
   '/br': (res) => res.writeHead(200, { 'content-encoding': 'br' }).end(zlib.brotliCompressSync(BODY)),
   '/stacked': (res) =>
     res.writeHead(200, { 'content-encoding': 'gzip, identity, gzip' }).end(zlib.gzipSync(zlib.gzipSync(BODY))),
@@ -52,7 +54,7 @@ const get = (path: string, maxBody = 4096, timeoutMs = 2000): Promise<Fetched> =
   send(`${origin}${path}`, { timeoutMs, maxBody });
 
 describe('send: one answer, read whole but bounded, never thrown', () => {
-  it.each(['/plain', '/gzip', '/deflate', '/br', '/stacked'])('%s: the body decoded', async (path) => {
+  it.each(['/plain', '/gzip', '/deflate', '/raw-deflate', '/br', '/stacked'])('%s: the body decoded', async (path) => {
     const r = await get(path);
     expect(r.ok && [r.status, r.text, r.body.length]).toEqual([200, BODY, BODY.length]);
   });
@@ -61,6 +63,7 @@ describe('send: one answer, read whole but bounded, never thrown', () => {
     ['/four', 'BAD_ENCODING', /^4 content encodings stacked$/],
     ['/unknown-encoding', 'BAD_ENCODING', /^unknown Content-Encoding "zstd"$/],
     ['/bad-gzip', 'BAD_ENCODING', /^the gzip body cannot be decoded: /],
+    ['/bad-deflate', 'BAD_ENCODING', /^the deflate body cannot be decoded: /],
     ['/declared-large', 'TOO_LARGE', /^the answer declares 5000 bytes, more than --max-body 4096$/],
     ['/large', 'TOO_LARGE', /^the answer is larger than --max-body 4096 bytes$/],
     ['/bomb', 'TOO_LARGE', /^the answer decompresses to more than --max-body 4096 bytes$/],
