@@ -11,10 +11,18 @@ import { withAppendedSlash } from './urls.js';
  * cookie handling on the way out.
  */
 
+/**
+ * The headers of an answer CommonMiddleware makes itself: it returns before the middleware after
+ * it (XFrameOptionsMiddleware) sees anything, so only SecurityMiddleware's headers are added.
+ */
+const { 'x-frame-options': _xFrame, ...COMMON_HEADERS } = DJANGO_HEADERS;
+
 /** CommonMiddleware: `get_host()` before anything else; a bad Host is Django's 400 page. */
 export function requestBaseUrl(req: CoreRequest, options: CoreOptions): { baseUrl: string } | CoreAnswer {
   const host = resolveBaseUrl(req.header, options, req.scheme);
-  return host.ok ? { baseUrl: host.baseUrl } : djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+  if (host.ok) return { baseUrl: host.baseUrl };
+  const page = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+  return { ...page, headers: { ...COMMON_HEADERS, 'content-type': HTML_TYPE } };
 }
 
 /**
@@ -25,7 +33,7 @@ export function notResolved(path: string, rawQuery: string, resolves: (path: str
   if (!path.endsWith('/') && resolves(`${path}/`)) {
     return {
       status: 301,
-      headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE, location: withAppendedSlash(path, rawQuery) },
+      headers: { ...COMMON_HEADERS, 'content-type': HTML_TYPE, location: withAppendedSlash(path, rawQuery) },
       body: '',
     };
   }
