@@ -21,12 +21,57 @@ export function strip(s: string): string {
 
 /** `str(v)` of a JSON value as Python holds it: None, True/False, numbers and text as written. */
 export function pyStr(v: unknown): string {
-  if (v === null) return 'None';
-  if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return String(v);
-  return JSON.stringify(v);
+  return typeof v === 'string' ? v : pyRepr(v);
 }
+
+/**
+ * `repr()` of what JSON gives Python: None, True, False, numbers, str in quotes (single unless
+ * the text holds one and no double), lists and dicts with ', ' and ': ' (so `str(['S'])` is
+ * `['S']`, as ChoiceField's message holds it). A float JSON wrote with a point (`1.0`) is a
+ * whole number here: written `1`.
+ */
+export function pyRepr(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (typeof v === 'boolean') return v ? 'True' : 'False';
+  if (typeof v === 'number') return Number.isInteger(v) || Math.abs(v) >= 1e-4 ? String(v) : pyFloat(v);
+  if (typeof v === 'string') return reprText(v);
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${reprText(k)}: ${pyRepr(x)}`)
+      .join(', ')}}`;
+  return String(v);
+}
+
+/** A float below 1e-4 as Python writes it: exponent form, at least two exponent digits. */
+function pyFloat(n: number): string {
+  return n.toExponential().replace(/e-(\d)$/, 'e-0$1');
+}
+
+/** A str's repr: its quotes, and backslash escapes for the quote, backslash and what does not print. */
+function reprText(t: string): string {
+  const quote = t.includes("'") && !t.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of t) {
+    const c = ch.codePointAt(0) as number;
+    if (ch === quote || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (c < 0x20 || (c >= 0x7f && c < 0xa0)) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else if (NOT_PRINTABLE.test(ch))
+      out +=
+        c < 0x100
+          ? `\\x${c.toString(16).padStart(2, '0')}`
+          : c > 0xffff
+            ? `\\U${c.toString(16).padStart(8, '0')}`
+            : `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+/** str.isprintable's refusals beyond C0/C1: separators other than the space, format and unassigned code points, surrogates. */
+const NOT_PRINTABLE = /[\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\p{Cf}\p{Cn}\p{Cs}\p{Co}]/u;
 
 /** django.utils.text.capfirst. */
 export function capfirst(s: string): string {

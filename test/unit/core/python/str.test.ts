@@ -11,8 +11,6 @@ const STR_OF_JSON = cpythonTable<string, string>('str.json', 'str_of_json', {
   'an exponent': FLOAT,
   'a large float': FLOAT,
   'a large integer': 'Python reads the integer exactly; the stub, as a double',
-  'a list': "Python writes a list's repr (['S']); the stub writes JSON",
-  'an object': "Python writes a dict's repr ({'a': 1}); the stub writes JSON",
 });
 const CAPFIRST = cpythonTable<string, string>('str.json', 'capfirst', {
   'an astral letter': "Python upper-cases the first code point; the stub's first UTF-16 unit is half of it",
@@ -35,4 +33,30 @@ describe("Python's str, as CPython answers (recorded in ../recorded/python/str.j
   it.each(CAPFIRST.differing)('capfirst: %s: still a known difference', (_name, given, want) =>
     expect(capfirst(given)).not.toBe(want),
   );
+});
+
+// str() of what json.loads gives, as CPython 3.11 writes it (ChoiceField's "… is not a valid choice.").
+describe('pyStr: str() of a JSON value', () => {
+  it.each<[unknown, string]>([
+    ['S', 'S'],
+    [null, 'None'],
+    [true, 'True'],
+    [['S'], "['S']"],
+    [['S', 'P'], "['S', 'P']"],
+    [[1, 2.5, null, true], '[1, 2.5, None, True]'],
+    [{ a: 1, b: [1, { c: 'd' }] }, "{'a': 1, 'b': [1, {'c': 'd'}]}"],
+    [["it's"], `["it's"]`],
+    [['say "hi"'], `['say "hi"']`],
+    [['both \' and "'], `['both \\' and "']`],
+    [['back\\slash'], "['back\\\\slash']"],
+    [['tab\there', 'new\nline'], "['tab\\there', 'new\\nline']"],
+    [['\x01'], "['\\x01']"],
+    [['é€😀'], "['é€😀']"],
+    [[], '[]'],
+    [{}, '{}'],
+    [[[]], '[[]]'],
+    [['\u2028'], "['\\u2028']"],
+    [['\u00a0x'], "['\\xa0x']"],
+    [[0.00001], '[1e-05]'],
+  ])('%j', (value, want) => expect(pyStr(value)).toBe(want));
 });
