@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The slow project (`npm run test:slow`, also on CI): whole-package and whole-process tests (npm
@@ -36,6 +37,34 @@ export const SLOW = [
   'test/browser/docs.test.ts',
 ];
 
+/**
+ * The longest files, started first: vitest orders by its cache of earlier runs' durations, and a
+ * fresh clone (CI) has none, so a long file started last would run alone at the end.
+ */
+const LONGEST_FIRST = [
+  'test/reference/differential.test.ts',
+  'test/reference/designer-differential.test.ts',
+  'test/reference/checker-vs-reference.test.ts',
+  'test/docs/runnable.test.ts',
+  'test/integration/handlers.test.ts',
+  'test/unit/load/validate.test.ts',
+  'test/browser/control-page.test.ts',
+  'test/integration/serve-designer-spec.test.ts',
+  'test/contract/probes.test.ts',
+  'test/reference/recorded.test.ts',
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((p) => f.moduleId.endsWith(p));
+      return i === -1 ? LONGEST_FIRST.length : i;
+    };
+    // Stable: the others keep vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     include: process.env.VITEST_SLOW === '1' ? SLOW : ['test/**/*.test.ts'],
@@ -50,6 +79,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // One temporary folder per run, removed at its end (test/global-temp.ts).
     globalSetup: ['test/global-temp.ts'],
+    sequence: { sequencer: LongestFirst },
     // Reports are read as text: no colour, even where CI=true would turn picocolors' on.
     env: { NO_COLOR: '1' },
   },
