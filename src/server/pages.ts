@@ -94,6 +94,8 @@ interface Prepared {
   /** The spec with this stub first among its servers, as JSON and YAML, split around the base URL. */
   readonly json: readonly string[];
   readonly yaml: readonly string[];
+  /** The spec's bytes as last served, by format and base url (a handful: the hosts allowed). */
+  readonly bytes: Map<string, Buffer>;
 }
 
 const prepared = new WeakMap<StubState, Prepared>();
@@ -111,10 +113,26 @@ function preparedOf(state: StubState): Prepared {
     p = {
       json: JSON.stringify(served).split(BASE_MARK),
       yaml: yamlPackage().stringify(served, { aliasDuplicateObjects: false }).split(BASE_MARK),
+      bytes: new Map(),
     };
     prepared.set(state, p);
   }
   return p;
+}
+
+/**
+ * The spec as served to a base url, as bytes made once (the document is 140 KB: encoding it for
+ * every request held a flood of them ahead of every other answer). At most 16 kept.
+ */
+function specBytes(p: Prepared, format: 'json' | 'yaml', base: string): Buffer {
+  const key = `${format} ${base}`;
+  let bytes = p.bytes.get(key);
+  if (bytes === undefined) {
+    if (p.bytes.size >= 16) p.bytes.clear();
+    bytes = Buffer.from(p[format].join(JSON.stringify(base).slice(1, -1)));
+    p.bytes.set(key, bytes);
+  }
+  return bytes;
 }
 
 /** The spec's `info.title`, for a page's heading. */
@@ -167,10 +185,10 @@ export function registerPages(
       body: a.body,
     };
   };
-  const spec = (type: string, text: (p: Prepared) => readonly string[]) => (req: FastifyRequest) => {
+  const spec = (type: string, format: 'json' | 'yaml') => (req: FastifyRequest) => {
     const base = baseOf(req);
     if (typeof base !== 'string') return base;
-    return page(type, text(preparedOf(state())).join(JSON.stringify(base).slice(1, -1)));
+    return page(type, specBytes(preparedOf(state()), format, base));
   };
 
   route('/docs', (req) => {
@@ -181,14 +199,8 @@ export function registerPages(
     const file = SWAGGER_UI_FILES.get((req.params as { '*': string })['*']);
     return file && page(file.type, file.body, { 'cache-control': 'public, max-age=3600' });
   });
-  route(
-    '/openapi.json',
-    spec('application/json; charset=utf-8', (p) => p.json),
-  );
-  route(
-    '/openapi.yaml',
-    spec('application/yaml; charset=utf-8', (p) => p.yaml),
-  );
+  route('/openapi.json', spec('application/json; charset=utf-8', 'json'));
+  route('/openapi.yaml', spec('application/yaml; charset=utf-8', 'yaml'));
   route(CONTROL_PAGE, (req) => {
     const base = baseOf(req);
     if (typeof base !== 'string') return base;
