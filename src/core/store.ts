@@ -1,6 +1,7 @@
 import { type ItemUrlParts, PK_SEGMENT, reverseQuote } from './django/urls.js';
 import { isObject } from '../openapi/pointer.js';
 import { PkIndex } from './pk-index.js';
+import { pyNumber } from './python/str.js';
 
 /** Where a collection's items come from (the numbered order in `docs/response-selection.md`). */
 export type ItemSource = 'fixture' | 'examples' | 'generated' | 'empty';
@@ -60,10 +61,7 @@ const SMALL_NUMBER = /\de-|0\.0000/;
  */
 function withPythonSmallFloats(json: string): string {
   return json.replace(/"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:e[+-]\d+)?/g, (token) => {
-    if (token.startsWith('"')) return token;
-    const n = Number(token);
-    if (n === 0 || Math.abs(n) >= 1e-4) return token;
-    return n.toExponential().replace(/e-(\d)$/, 'e-0$1');
+    return token.startsWith('"') ? token : pyNumber(Number(token));
   });
 }
 

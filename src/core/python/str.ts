@@ -33,7 +33,7 @@ export function pyStr(v: unknown): string {
 export function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'number') return Number.isInteger(v) || Math.abs(v) >= 1e-4 ? String(v) : pyFloat(v);
+  if (typeof v === 'number') return pyNumber(v);
   if (typeof v === 'string') return reprText(v);
   if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
   if (typeof v === 'object')
@@ -43,9 +43,12 @@ export function pyRepr(v: unknown): string {
   return String(v);
 }
 
-/** A float below 1e-4 as Python writes it: exponent form, at least two exponent digits. */
-function pyFloat(n: number): string {
-  return n.toExponential().replace(/e-(\d)$/, 'e-0$1');
+/**
+ * A number as Python's repr writes it: as JavaScript does, but below 1e-4 in exponent form with
+ * at least two exponent digits (`1.5e-05`, where JavaScript writes `0.000015` or `1e-7`).
+ */
+export function pyNumber(n: number): string {
+  return Number.isInteger(n) || Math.abs(n) >= 1e-4 ? String(n) : n.toExponential().replace(/e-(\d)$/, 'e-0$1');
 }
 
 /** A str's repr: its quotes, and backslash escapes for the quote, backslash and what does not print. */
