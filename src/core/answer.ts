@@ -12,6 +12,7 @@ import { LiveCollection } from './live.js';
 import type { CollectionModel, Model } from './model.js';
 import { parseQuery } from './python/query.js';
 import type { CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
+import { withMembers } from './members.js';
 import {
   type ControlContext,
   controlAnswer,
@@ -183,7 +184,7 @@ export class StubCore {
     const answered = this.#view(ctx, route, first, exchange);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (op === undefined) return answered;
-    const named = (a: CoreAnswer): CoreAnswer => ({ ...a, operationId: op.operationId });
+    const named = (a: CoreAnswer): CoreAnswer => withMembers(a, { operationId: op.operationId });
     return answered instanceof Promise ? answered.then(named) : named(answered);
   }
 
@@ -230,7 +231,8 @@ export class StubCore {
     // A write a page of another origin sent without a preflight: refused before it changes anything.
     if (crossSiteWrite(this.options.cors, ctx.method, ctx.header)) return crossSiteRefused();
     // 9. The answer: a scenario's, a handler's, else the operation's own.
-    const delayed = (a: CoreAnswer): CoreAnswer => (scenario.delayMs > 0 ? { ...a, delayMs: scenario.delayMs } : a);
+    const delayed = (a: CoreAnswer): CoreAnswer =>
+      scenario.delayMs > 0 ? withMembers(a, { delayMs: scenario.delayMs }) : a;
     if (scenario.code !== undefined && scenario.code !== 200)
       return delayed(declaredAnswer(view, op, scenario, this.model));
     const handler = this.options.handlers?.[op.operationId];
@@ -268,9 +270,9 @@ export class StubCore {
       op.kind === 'detail' ? retrieve(ctx, view, vs, set) : list(ctx, view, vs, set, withoutScenarioParams);
     if (scenario !== NO_SCENARIO || answer.status >= 500) return answer;
     // An answer to declared parameters only may be kept: nothing else of the request shaped it.
-    const params = route.kind === 'list' ? op.queryParams : { ...vs.collection.list.queryParams, ...op.queryParams };
+    const params = route.kind === 'list' ? op.queryParams : withMembers(vs.collection.list.queryParams, op.queryParams);
     for (const key of ctx.query.keys()) if (!Object.hasOwn(params, key)) return answer;
-    return { ...answer, cacheable: true };
+    return withMembers(answer, { cacheable: true });
   }
 
   /** OPTIONS (SimpleMetadata), with a viewset's serializer fields for a POST or a PUT. */

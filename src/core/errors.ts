@@ -1,5 +1,6 @@
 import { DJANGO_HEADERS, DJANGO_PAGES, HTML_TYPE } from './django/http.js';
 import type { CoreAnswer } from './request.js';
+import { withMembers } from './members.js';
 
 /**
  * The one error catalogue. Three families:
@@ -156,7 +157,7 @@ export function detailBody(detail: string): string {
 
 /** One of Django's own pages, as the service sends it. */
 export function djangoPage(e: DjangoPage | { status: number; page: string }): CoreAnswer {
-  return { status: e.status, headers: { ...DJANGO_HEADERS, 'content-type': HTML_TYPE }, body: e.page };
+  return { status: e.status, headers: withMembers(DJANGO_HEADERS, { 'content-type': HTML_TYPE }), body: e.page };
 }
 
 /** A fault of a request to the stub itself (a scenario that cannot be), RFC 9457. */
@@ -169,7 +170,7 @@ export function stubProblem(
   // RFC 9457: the body's `status` is the answer's own.
   return {
     status,
-    headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json' },
+    headers: withMembers(DJANGO_HEADERS, { 'content-type': 'application/problem+json' }),
     body: JSON.stringify({ type: 'about:blank', title, status, detail, ...extra }),
   };
 }

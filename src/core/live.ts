@@ -213,7 +213,8 @@ export class LiveCollection {
    */
   insert(values: Record<string, unknown>): PreparedItem {
     let item = this.#prepare(values);
-    if (item.pk === undefined && this.model.lookup === undefined) item = { ...item, pk: String(this.nextPk()) };
+    if (item.pk === undefined && this.model.lookup === undefined)
+      item = { pk: String(this.nextPk()), json: item.json, urlAt: item.urlAt };
     this.#place(item);
     this.#counted(item, 1);
     return item;
@@ -223,7 +224,7 @@ export class LiveCollection {
     const q = this.model.list.queryset;
     const { set, items, columns } = this.#owned();
     let item = this.#prepare(values);
-    if (item.pk === undefined) item = { ...item, pk: old.pk };
+    if (item.pk === undefined) item = { pk: old.pk, json: item.json, urlAt: item.urlAt };
     const at = this.#placeOf(old);
     this.#counted(old, -1);
     this.#counted(item, 1);

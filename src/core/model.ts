@@ -124,7 +124,7 @@ function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
  */
 function withRowPks(set: ItemSet, shape: CollectionShape): ItemSet {
   if (shape.lookup !== undefined || set.items.length === 0 || set.items[0]?.pk !== undefined) return set;
-  return itemSetOf(set.items.map((item, i) => ({ ...item, pk: String(i + 1) })));
+  return itemSetOf(set.items.map((item, i) => ({ pk: String(i + 1), json: item.json, urlAt: item.urlAt })));
 }
 
 /** The item set of an input: the loader's, or its raw items prepared. */

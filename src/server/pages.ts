@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
+import { withMembers } from '../core/members.js';
 import { resolveBaseUrl } from '../core/django/host.js';
 import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
 import { controlPageHtml, escapeHtml } from './control-page.js';
+import { outgoingHeaders } from './node-adapter.js';
 import type { Send, Sent } from './send.js';
 import { count } from '../openapi/words.js';
 
@@ -144,7 +146,8 @@ function titleOf(doc: object): string {
 /** A page's answer: its type and bytes, and any other header (Content-Length is added). */
 function page(type: string, body: string | Buffer, extra: Record<string, string> = {}): Sent {
   const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  return { status: 200, headers: { 'content-type': type, ...extra, 'content-length': length }, body };
+  const headers = withMembers(withMembers({ 'content-type': type }, extra), { 'content-length': length });
+  return { status: 200, headers, body };
 }
 
 /**
@@ -179,11 +182,7 @@ export function registerPages(
     }, coreOf(state()).options);
     if (r.ok) return r.baseUrl;
     const a = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-    return {
-      status: a.status,
-      headers: { ...a.headers, 'content-length': String(Buffer.byteLength(a.body)) },
-      body: a.body,
-    };
+    return { status: a.status, headers: outgoingHeaders(a, a.body), body: a.body };
   };
   const spec = (type: string, format: 'json' | 'yaml') => (req: FastifyRequest) => {
     const base = baseOf(req);

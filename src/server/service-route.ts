@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { type CoreAnswer, djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS } from '../core/errors.js';
+import { withMembers } from '../core/members.js';
 import type { StubState } from '../load/state.js';
 import { AnswerCache } from './answer-cache.js';
 import type { RequestLog } from './log.js';
@@ -54,7 +55,12 @@ export function serviceHandler(opts: ServiceOptions): (request: FastifyRequest, 
       const body = kept ? Buffer.from(answer.body) : answer.body;
       const sent = { status: answer.status, headers: outgoingHeaders(answer, body), body };
       if (kept)
-        cache.set(req.method, url, req.headers, { ...sent, state: core.generation, body: body as Buffer, answer });
+        cache.set(
+          req.method,
+          url,
+          req.headers,
+          withMembers(sent, { state: core.generation, body: body as Buffer, answer }),
+        );
       if (answer.delayMs) setTimeout(() => send(request, reply, sent, started), answer.delayMs);
       else send(request, reply, sent, started);
     };

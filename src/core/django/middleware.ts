@@ -4,6 +4,7 @@ import { resolveBaseUrl } from './host.js';
 import { DJANGO_HEADERS, HTML_TYPE } from './http.js';
 import { sessionHeaders, withVaryCookie } from './sessions.js';
 import { withAppendedSlash } from './urls.js';
+import { withMembers } from '../members.js';
 
 /*
  * What the deployment's middleware does around the URL resolver and the view, in MIDDLEWARE's
@@ -22,7 +23,7 @@ export function requestBaseUrl(req: CoreRequest, options: CoreOptions): { baseUr
   const host = resolveBaseUrl(req.header, options, req.scheme);
   if (host.ok) return { baseUrl: host.baseUrl };
   const page = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-  return { ...page, headers: { ...COMMON_HEADERS, 'content-type': HTML_TYPE } };
+  return withMembers(page, { headers: withMembers(COMMON_HEADERS, { 'content-type': HTML_TYPE }) });
 }
 
 /**
@@ -33,7 +34,7 @@ export function notResolved(path: string, rawQuery: string, resolves: (path: str
   if (!path.endsWith('/') && resolves(`${path}/`)) {
     return {
       status: 301,
-      headers: { ...COMMON_HEADERS, 'content-type': HTML_TYPE, location: withAppendedSlash(path, rawQuery) },
+      headers: withMembers(COMMON_HEADERS, { 'content-type': HTML_TYPE, location: withAppendedSlash(path, rawQuery) }),
       body: '',
     };
   }
@@ -48,10 +49,12 @@ export function sessionMiddleware(
 ): CoreAnswer {
   const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false, sessions);
   if (session.setCookie === undefined) return answer;
-  return {
-    ...answer,
-    headers: { ...answer.headers, vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie },
-  };
+  return withMembers(answer, {
+    headers: withMembers(answer.headers, {
+      vary: withVaryCookie(answer.headers.vary),
+      'set-cookie': session.setCookie,
+    }),
+  });
 }
 
 /**
@@ -61,13 +64,11 @@ export function sessionMiddleware(
  * and no preflight handling: an OPTIONS reaches the view.
  */
 export function deploymentCors(answer: CoreAnswer, frontendOrigin: string): CoreAnswer {
-  return {
-    ...answer,
-    headers: {
-      ...answer.headers,
+  return withMembers(answer, {
+    headers: withMembers(answer.headers, {
       'access-control-allow-origin': frontendOrigin,
       'access-control-allow-headers': 'Content-Type, Authorization',
       'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
-    },
-  };
+    }),
+  });
 }

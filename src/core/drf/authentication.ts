@@ -1,6 +1,7 @@
 import { follow, isObject } from '../../openapi/pointer.js';
 import { DRF_ERRORS, type DrfError } from '../errors.js';
 import { pythonB64decode } from '../python/base64.js';
+import { withMembers } from '../members.js';
 
 /**
  * DRF's authentication classes (rest_framework/authentication.py), as the spec declares them in
@@ -97,11 +98,10 @@ function session(c: Credentials, sessions: ReadonlySet<string> | undefined): tru
   if (c.sessionKey === undefined || sessions?.has(c.sessionKey) !== true) return null;
   const reason = c.csrf();
   if (reason === undefined) return true;
-  return {
-    ...DRF_ERRORS.PERMISSION_DENIED,
+  return withMembers(DRF_ERRORS.PERMISSION_DENIED, {
     detail: `CSRF Failed: ${reason}`,
     doc: 'SessionAuthentication.enforce_csrf',
-  };
+  });
 }
 
 /** `Request._authenticate`: each authenticator in turn, until one answers a user or raises. */

@@ -3,6 +3,7 @@ import { detailBody, methodNotAllowedDetail } from '../errors.js';
 import { lastValue } from '../python/query.js';
 import { quotePlus } from '../python/quote.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
+import { withMembers } from '../members.js';
 import { drfJson } from '../store.js';
 import { viewMetadata } from './metadata.js';
 import { respond, type View } from './views.js';
@@ -162,5 +163,9 @@ export function apiRoot(ctx: RequestContext, view: View, root: ApiRoot, renderer
   const suffix = ctx.suffix === undefined ? '' : `.${ctx.suffix}`;
   const body: Record<string, string> = {};
   for (const e of root.entries) body[e.key] = `${ctx.baseUrl}${e.path}${suffix}${query}`;
-  return { ...respond(view, 200, drfJson(body)), cacheable: true };
+  const answer = respond(view, 200, drfJson(body));
+  // Kept only where nothing but `format` was asked: any other parameter would make a target, and
+  // an entry, of its own for the same bytes.
+  for (const key of ctx.query.keys()) if (key !== 'format') return answer;
+  return withMembers(answer, { cacheable: true });
 }

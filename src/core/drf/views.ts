@@ -9,6 +9,7 @@ import { cookieValue, SESSION_COOKIE, withVaryCookie } from '../django/sessions.
 import { negotiate } from './negotiation.js';
 import type { ParsedBody } from './parsers.js';
 import { withIndent } from './renderers.js';
+import { withMembers } from '../members.js';
 
 /**
  * DRF's APIView around a handler (rest_framework/views.py): `initial()` (content negotiation,
@@ -85,12 +86,11 @@ export function initial(ctx: RequestContext, config: ViewConfig): View | CoreAns
 
 /** `finalize_response()`: JSONRenderer's body (indented when negotiated), `Allow` and `Vary`. */
 export function respond(view: View, status: number, body: string): CoreAnswer {
-  const headers = {
-    ...DJANGO_HEADERS,
+  const headers = withMembers(DJANGO_HEADERS, {
     'content-type': JSON_TYPE,
     vary: view.sessionRead ? 'Accept, Cookie' : 'Accept',
     allow: view.allow,
-  };
+  });
   return { status, headers, body: withIndent(body, view.indent) };
 }
 
@@ -102,7 +102,9 @@ export function respondError(view: View, e: DrfError): CoreAnswer {
   if (e.authentication === true) {
     if (view.authenticateHeader === undefined) return respond(view, 403, detailBody(e.detail));
     const answer = respond(view, 401, detailBody(e.detail));
-    return { ...answer, headers: { ...answer.headers, 'www-authenticate': view.authenticateHeader } };
+    return withMembers(answer, {
+      headers: withMembers(answer.headers, { 'www-authenticate': view.authenticateHeader }),
+    });
   }
   return respond(view, e.status, detailBody(e.detail));
 }
@@ -110,7 +112,7 @@ export function respondError(view: View, e: DrfError): CoreAnswer {
 /** An answer without a body (a 204 of DestroyModelMixin): no Content-Type. */
 export function respondEmpty(view: View, status: number): CoreAnswer {
   const vary = view.sessionRead ? 'Accept, Cookie' : 'Accept';
-  return { status, headers: { ...DJANGO_HEADERS, vary, allow: view.allow }, body: '' };
+  return { status, headers: withMembers(DJANGO_HEADERS, { vary, allow: view.allow }), body: '' };
 }
 
 /**
@@ -121,5 +123,5 @@ export function refusedBody(view: View, refused: Extract<ParsedBody, { ok: false
   if (!('tooManyFields' in refused)) return respond(view, refused.status, detailBody(refused.detail));
   // The view authenticated first: the session was read, so SessionMiddleware varies on Cookie.
   const page = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-  return { ...page, headers: { ...page.headers, vary: withVaryCookie(page.headers.vary) } };
+  return withMembers(page, { headers: withMembers(page.headers, { vary: withVaryCookie(page.headers.vary) }) });
 }

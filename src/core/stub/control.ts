@@ -4,6 +4,7 @@ import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
 import type { JournalFilter } from './journal.js';
 import type { SessionState } from './sessions.js';
+import { withMembers } from '../members.js';
 
 /*
  * The stub's own paths, under /__stub/ (outside the service's): put the state back, read the
@@ -52,17 +53,16 @@ export interface ControlContext {
 
 const json = (status: number, value: unknown): CoreAnswer => ({
   status,
-  headers: { ...DJANGO_HEADERS, 'content-type': JSON_TYPE },
+  headers: withMembers(DJANGO_HEADERS, { 'content-type': JSON_TYPE }),
   body: JSON.stringify(value),
 });
 const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
   const problem = stubProblem('Method not allowed', `${path} takes ${allow}: ${what}`, {}, 405);
-  return {
-    ...problem,
-    headers: { ...DJANGO_HEADERS, 'content-type': 'application/problem+json', allow },
-  };
+  return withMembers(problem, {
+    headers: withMembers(DJANGO_HEADERS, { 'content-type': 'application/problem+json', allow }),
+  });
 }
 
 /** The answer of one of the stub's own paths; undefined for a path that is none of them. */

@@ -2,6 +2,7 @@ import { DJANGO_HEADERS } from '../django/http.js';
 import { type HeaderGetter, isLoopbackOrigin } from '../django/host.js';
 import type { CorsPolicy } from './cors-policy.js';
 import type { CoreAnswer } from '../request.js';
+import { withMembers } from '../members.js';
 
 export type { CorsPolicy } from './cors-policy.js';
 
@@ -24,15 +25,13 @@ export function withCors(policy: CorsPolicy, answer: CoreAnswer, header: HeaderG
   const origin = header('origin');
   if (origin === undefined || answer.headers['access-control-allow-origin'] !== undefined) return answer;
   if (!originAllowed(policy, origin)) return answer;
-  return {
-    ...answer,
-    headers: {
-      ...answer.headers,
+  return withMembers(answer, {
+    headers: withMembers(answer.headers, {
       'access-control-allow-origin': origin,
       'access-control-allow-credentials': 'true',
       'access-control-expose-headers': 'Allow, Content-Length, Location, Vary',
-    },
-  };
+    }),
+  });
 }
 
 /** Is this a CORS preflight (an OPTIONS with Origin and Access-Control-Request-Method)? */
@@ -51,13 +50,12 @@ export function preflight(policy: CorsPolicy, header: HeaderGetter): CoreAnswer 
   const origin = header('origin') ?? '';
   if (!originAllowed(policy, origin)) return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
   const requested = header('access-control-request-headers');
-  const headers: Record<string, string> = {
-    ...DJANGO_HEADERS,
+  const headers: Record<string, string> = withMembers(DJANGO_HEADERS, {
     'access-control-allow-origin': origin,
     'access-control-allow-credentials': 'true',
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS',
     'access-control-max-age': '600',
-  };
+  });
   if (requested !== undefined && HEADER_LIST.test(requested)) headers['access-control-allow-headers'] = requested;
   return { status: 204, headers, body: '' };
 }

@@ -9,6 +9,7 @@ import type { OperationSource } from './control.js';
 import type { Handlers } from './handler-types.js';
 import type { HandlerAnswer } from './handlers.js';
 import { impossible, type Scenario } from './scenarios.js';
+import { withMembers } from '../members.js';
 
 /*
  * Answers the spec declares: a response chosen with `Prefer: code=N`, the success of an action or
@@ -43,7 +44,9 @@ export function declaredAnswer(view: View, op: AnyOperation, scenario: Scenario,
   const names = Object.keys(declared.examples);
   // With the headers the response declares a value for (a 401's WWW-Authenticate).
   const withHeaders = (a: CoreAnswer): CoreAnswer =>
-    Object.keys(declared.headers).length === 0 ? a : { ...a, headers: { ...a.headers, ...declared.headers } };
+    Object.keys(declared.headers).length === 0
+      ? a
+      : withMembers(a, { headers: withMembers(a.headers, declared.headers) });
   if (scenario.example !== undefined) {
     if (!names.includes(scenario.example))
       return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
@@ -118,13 +121,14 @@ export function renderAnswer(view: View, op: AnyOperation, answer: HandlerAnswer
   const extra = answer.headers ?? {};
   if (answer.body === undefined) {
     const empty = respondEmpty(view, answer.status);
-    return { ...empty, headers: { ...empty.headers, ...extra } };
+    return withMembers(empty, { headers: withMembers(empty.headers, extra) });
   }
   const media = op.responses[String(answer.status)]?.mediaType;
   if (media !== undefined && !isJsonMedia(media) && typeof answer.body === 'string') {
-    const headers = { ...DJANGO_HEADERS, 'content-type': media, vary: 'Accept, Cookie', allow: view.allow, ...extra };
+    const own = { 'content-type': media, vary: 'Accept, Cookie', allow: view.allow };
+    const headers = withMembers(withMembers(DJANGO_HEADERS, own), extra);
     return { status: answer.status, headers, body: answer.body };
   }
   const rendered = respond(view, answer.status, drfJson(answer.body));
-  return { ...rendered, headers: { ...rendered.headers, ...extra } };
+  return withMembers(rendered, { headers: withMembers(rendered.headers, extra) });
 }

@@ -161,7 +161,9 @@ function handlerContext(scope: HandlerScope, ctx: RequestContext, standard: () =
       const access = accessOf(name);
       const represented = access.represent(item);
       const url = represented.url;
-      return { status: 201, body: represented, ...(typeof url === 'string' ? { headers: { location: url } } : {}) };
+      return typeof url === 'string'
+        ? { status: 201, body: represented, headers: { location: url } }
+        : { status: 201, body: represented };
     },
     noContent: () => ({ status: 204 }),
     notFound: (text = DRF_ERRORS.NOT_FOUND.detail) => detail(404, text),
@@ -170,11 +172,10 @@ function handlerContext(scope: HandlerScope, ctx: RequestContext, standard: () =
     declared: () => {
       const a = standard();
       const location = a.headers.location;
-      return {
-        status: a.status,
-        ...(a.body === '' ? {} : { body: JSON.parse(a.body) as unknown }),
-        ...(location === undefined ? {} : { headers: { location } }),
-      };
+      const answer: { -readonly [K in keyof HandlerAnswer]: HandlerAnswer[K] } = { status: a.status };
+      if (a.body !== '') answer.body = JSON.parse(a.body) as unknown;
+      if (location !== undefined) answer.headers = { location };
+      return answer;
     },
     now: () => scope.options.now?.() ?? new Date(),
   };

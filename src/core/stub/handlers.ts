@@ -13,6 +13,7 @@ export type {
   HandlerResult,
   Handlers,
 } from './handler-types.js';
+import { withMembers } from '../members.js';
 
 /*
  * Handlers: behaviour a spec cannot say, in code of the designer's, by operationId. A handler
@@ -81,7 +82,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
     },
     create: (values) => {
       // The schema's fields as a create fills them, then any other member given.
-      const out = { ...itemValues(vs, values, undefined), ...withoutUrl(values) };
+      const out = withMembers(itemValues(vs, values, undefined), withoutUrl(values));
       live.insert(out);
       changed();
       return copy(out);
@@ -89,7 +90,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
     update: (pk, values) => {
       const item = find(pk);
       if (item === undefined) return undefined;
-      const next = { ...itemObject(item), ...withoutUrl(values) };
+      const next = withMembers(itemObject(item), withoutUrl(values));
       live.replace(item, next);
       changed();
       return copy(next);

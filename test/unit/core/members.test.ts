@@ -1,0 +1,29 @@
+import { setFlagsFromString } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { withMembers } from '../../../src/core/members.js';
+
+setFlagsFromString('--allow-natives-syntax');
+const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
+
+describe('withMembers: the spread, with one hidden class', () => {
+  const base = { 'content-type': 'text/html', vary: 'Accept', allow: 'GET' };
+
+  it.each<[string, object]>([
+    ['a member added', { location: '/x' }],
+    ['a member replaced keeps its place', { vary: 'Accept, Cookie' }],
+    ['both, and undefined kept as a value', { allow: undefined, z: 1, 'content-type': 'application/json' }],
+    ['nothing', {}],
+  ])('%s: the same members, order and values as { ...base, ...extra }', (_name, extra) => {
+    const made = withMembers(base, extra);
+    expect(Object.entries(made)).toEqual(Object.entries({ ...base, ...extra }));
+    expect(made).not.toBe(base);
+    expect(base).toEqual({ 'content-type': 'text/html', vary: 'Accept', allow: 'GET' });
+  });
+
+  it('gives every result the same hidden class, where the spread gives each its own', () => {
+    const mine = Array.from({ length: 40 }, (_, i) => withMembers(base, { location: `/desk/${i}` }));
+    const spread = Array.from({ length: 40 }, (_, i) => ({ ...base, location: `/desk/${i}` }));
+    expect(sameMap(mine[38] as object, mine[39] as object)).toBe(true);
+    expect(sameMap(spread[38] as object, spread[39] as object)).toBe(false);
+  });
+});
