@@ -72,4 +72,19 @@ describe('RequestLog: one line per request, over sonic-boom', () => {
     expect(lines).toHaveLength(1000);
     expect(lines[999]).toMatch(/ GET \/999 200 0ms$/);
   });
+
+  it('a line reaches the descriptor by itself within a moment (no drain, no more lines)', async () => {
+    const file = path.join(dir, `alone-${Math.random()}.log`);
+    const fd = openSync(file, 'w');
+    try {
+      const log = new RequestLog({ format: 'pretty', fd, color: false });
+      log.request({ method: 'GET', url: '/alone', status: 200, ms: 1 });
+      expect(readFileSync(file, 'utf8')).toBe('');
+      const deadline = Date.now() + 2_000;
+      while (readFileSync(file, 'utf8') === '' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(readFileSync(file, 'utf8')).toMatch(/ GET \/alone 200 1ms\n$/);
+    } finally {
+      closeSync(fd);
+    }
+  });
 });
