@@ -527,10 +527,12 @@ export function readOperations(
 
   /** The collection a path belongs to (the longest collection path it starts with), and the rest. */
   const ownerOf = (path: string): { list: ListOperation; rest: string[] } | undefined => {
-    let best: ListOperation | undefined;
-    for (const list of lists.values())
-      if (path.startsWith(`${list.path}/`) && (best === undefined || list.path.length > best.path.length)) best = list;
-    return best ? { list: best, rest: segmentsOf(path.slice(best.path.length)) } : undefined;
+    // Each prefix that a `/` follows, the longest first: one lookup each, whatever the collections.
+    for (let i = path.lastIndexOf('/'); i >= 0; i = i === 0 ? -1 : path.lastIndexOf('/', i - 1)) {
+      const list = lists.get(path.slice(0, i));
+      if (list !== undefined) return { list, rest: segmentsOf(path.slice(i)) };
+    }
+    return undefined;
   };
 
   // 2. Every declared operation, by the route it belongs to.

@@ -489,6 +489,44 @@ describe('readOperations: every path, routed as DRF and Django route it', () => 
     expect(operations.root).toMatchObject({ path: '/api/', operationId: 'root' });
   });
 
+  it('a path belongs to the longest collection path it continues (a collection registered under another)', () => {
+    const list = (operationId: string) => ({
+      get: {
+        operationId,
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: { properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } } },
+              },
+            },
+          },
+        },
+      },
+    });
+    const pk = { parameters: [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }] };
+    const nested = readOperations(
+      thingSpec(
+        {},
+        {
+          '/api/v1/thing/part': list('listParts'),
+          '/api/v1/thing/part/{pk}': { ...pk, get: { operationId: 'getPart', responses: {} } },
+          '/api/v1/thing/{pk}': { ...pk, get: { operationId: 'getThing', responses: {} } },
+          '/api/v1/thing/part/{pk}/fit': { ...pk, post: { operationId: 'fit', ...ok } },
+        },
+      ),
+      'openapi.yaml',
+    ).operations;
+    expect(nested.routes.map((r) => [r.kind, r.path, r.collectionPath])).toEqual(
+      expect.arrayContaining([
+        ['detail', '/api/v1/thing/part/{pk}', '/api/v1/thing/part'],
+        ['detail', '/api/v1/thing/{pk}', '/api/v1/thing'],
+        ['detail-action', '/api/v1/thing/part/{pk}/fit', '/api/v1/thing/part'],
+      ]),
+    );
+  });
+
   it('the detail: its pk parameter, an integer; without a 200 schema of its own, the collection’s item', () => {
     expect(operations.detailOf.get('/api/v1/thing')).toMatchObject({
       kind: 'detail',
