@@ -12,18 +12,20 @@ import { count } from '../openapi/words.js';
  * `npm run fixtures --` and `npm run generate --` (scripts/). Their modules load when they run.
  */
 
-function whole(value: string): number {
+/** A whole number option's value, or commander's own error. */
+export function whole(value: string): number {
   if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError('not a whole number.');
   return Number(value);
 }
 
-const specOption = () =>
+/** The options every command that reads the spec shares (serve, snapshot, fixtures, generate). */
+export const specOption = () =>
   new Option('--spec <file>', 'root file of the OpenAPI document')
     .env('STUB_SPEC')
     .default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml');
-const fixturesOption = (what: string) =>
+export const fixturesOption = (what: string) =>
   new Option('--fixtures <dir>', what).env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/');
-const seedOption = () =>
+export const seedOption = () =>
   new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(whole);
 
 function fail(message: string, code: number): never {

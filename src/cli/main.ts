@@ -1,13 +1,13 @@
 #!/usr/bin/env -S node --max-semi-space-size=2 --expose-gc
 import { readFileSync } from 'node:fs';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import type { CorsPolicy } from '../core/stub/cors.js';
 import { DEFAULTS, LOOPBACK_HOSTS, resolveConfig, type StubConfig } from '../server/config.js';
 import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
 import { addContractCommands } from './contract-commands.js';
-import { addDesignerCommands } from './designer-commands.js';
+import { addDesignerCommands, fixturesOption, seedOption, specOption, whole } from './designer-commands.js';
 
 // A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
 // else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
@@ -19,11 +19,6 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-function integer(value: string): number {
-  if (!/^[0-9]+$/.test(value)) throw new InvalidArgumentError('not a whole number.');
-  return Number(value);
-}
 
 function list(value: string): string[] {
   return value
@@ -39,7 +34,7 @@ function fail(message: string, code = 2): never {
 
 function serveOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('-p, --port <n>', 'port to listen on').env('PORT').default(DEFAULTS.port).argParser(integer))
+    .addOption(new Option('-p, --port <n>', 'port to listen on').env('PORT').default(DEFAULTS.port).argParser(whole))
     .addOption(
       new Option('-H, --host <host>', 'address to listen on (127.0.0.1: this machine only)')
         .env('HOST')
@@ -49,7 +44,7 @@ function serveOptions(cmd: Command): Command {
       new Option('--page-size <n>', 'items per page (DRF PAGE_SIZE)')
         .env('STUB_PAGE_SIZE')
         .default(DEFAULTS.pageSize)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(
       new Option(
@@ -71,24 +66,14 @@ function serveOptions(cmd: Command): Command {
         .default([...LOOPBACK_HOSTS], 'loopback only: .localhost, 127.0.0.1, [::1]')
         .argParser((v: string) => [...LOOPBACK_HOSTS, ...list(v)]),
     )
-    .addOption(
-      new Option('--spec <file>', 'root file of the OpenAPI document')
-        .env('STUB_SPEC')
-        .default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'),
-    )
-    .addOption(
-      new Option('--fixtures <dir>', 'folder of <resource>.json fixtures')
-        .env('STUB_FIXTURES')
-        .default(DEFAULTS.fixturesDir, 'the bundled fixtures/'),
-    )
-    .addOption(
-      new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer),
-    )
+    .addOption(specOption())
+    .addOption(fixturesOption('folder of <resource>.json fixtures'))
+    .addOption(seedOption())
     .addOption(
       new Option('--generate-count <n>', 'items generated per collection without fixture (x-stub-count overrides)')
         .env('STUB_GENERATE_COUNT')
         .default(DEFAULTS.generateCount)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(
       new Option('--no-cors', 'no CORS header at all (by default: loopback origins echoed, credentials allowed)').env(
@@ -131,13 +116,13 @@ function serveOptions(cmd: Command): Command {
       new Option('--journal <n>', 'requests kept for GET /__stub/requests, per session (0 for none)')
         .env('STUB_JOURNAL')
         .default(DEFAULTS.journal)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(
       new Option('--max-sessions <n>', 'sessions (X-Stub-Session) open at a time')
         .env('STUB_MAX_SESSIONS')
         .default(DEFAULTS.maxSessions)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(
       new Option('-w, --watch', 'reload the spec, its $ref files and the fixtures on change')
@@ -159,7 +144,7 @@ function serveOptions(cmd: Command): Command {
       new Option('--max-delay <ms>', 'upper bound of Prefer: delay=MS')
         .env('STUB_MAX_DELAY')
         .default(DEFAULTS.maxDelayMs)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(
       new Option(
@@ -168,7 +153,7 @@ function serveOptions(cmd: Command): Command {
       )
         .env('STUB_SHUTDOWN_GRACE')
         .default(DEFAULTS.shutdownGraceMs)
-        .argParser(integer),
+        .argParser(whole),
     )
     .addOption(new Option('-q, --quiet', 'no request log').env('STUB_QUIET').default(false))
     .addOption(
@@ -290,24 +275,14 @@ serveCommand.action(async (flags: ServeFlags) => {
 program
   .command('snapshot')
   .description('print the snapshot the stub serves (spec and items, validated) as JSON, for the fetch and MSW handlers')
-  .addOption(
-    new Option('--spec <file>', 'root file of the OpenAPI document')
-      .env('STUB_SPEC')
-      .default(DEFAULTS.specFile, 'the bundled openapi/openapi.yaml'),
-  )
-  .addOption(
-    new Option('--fixtures <dir>', 'folder of <resource>.json fixtures')
-      .env('STUB_FIXTURES')
-      .default(DEFAULTS.fixturesDir, 'the bundled fixtures/'),
-  )
-  .addOption(
-    new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(integer),
-  )
+  .addOption(specOption())
+  .addOption(fixturesOption('folder of <resource>.json fixtures'))
+  .addOption(seedOption())
   .addOption(
     new Option('--generate-count <n>', 'items generated per collection without fixture')
       .env('STUB_GENERATE_COUNT')
       .default(DEFAULTS.generateCount)
-      .argParser(integer),
+      .argParser(whole),
   )
   .action(async (flags: { spec: string; fixtures: string; seed: number; generateCount: number }) => {
     process.exit(await (await import('./snapshot.js')).snapshot(flags));

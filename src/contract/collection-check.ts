@@ -6,7 +6,7 @@ import { type Fetched, type HttpClient, pool } from './http.js';
 import type { Contract } from './load.js';
 import { asEnvelope, itemUrlRules, type PageContext, pageRules } from './page-rules.js';
 import type { Redactor } from './redact.js';
-import type { EndpointResult } from './report.js';
+import { type EndpointResult, newEndpointResult } from './report.js';
 import { ANSWER_RULES, CRAWL_RULES, ITEM_RULES, ITEM_URL_RULES, PROBE_RULES, type RuleId } from './rules.js';
 import { memberText, sameJson, sameMember } from './json.js';
 import { asJson, asJsonMember } from './safe-text.js';
@@ -112,25 +112,11 @@ export class CollectionCheck {
     if (itemFieldsRule) rules.push(...ITEM_RULES);
     if (withUrls) rules.push(...ITEM_URL_RULES);
     rules.push(...PROBE_RULES.filter((r) => r !== 'probe.unknown-pk' || detail !== undefined));
-    this.result = {
-      endpoint: `GET ${list.path}`,
-      operationId: list.operationId,
-      resource: list.resource,
-      pages: 0,
-      items: 0,
-      count: undefined,
-      requests: 0,
-      truncated: false,
-      reachedEnd: false,
-      itemUrlsFetched: 0,
-      itemUrlsSkipped: 0,
-      durationMs: 0,
-      firstStatus: undefined,
+    this.result = newEndpointResult(list, {
       violations: this.findings.violations,
       omitted: this.findings.omitted,
       rules,
-      skipped: {},
-    };
+    });
     this.#itemUrlsLeft = s.itemUrls;
   }
 

@@ -29,6 +29,32 @@ export interface EndpointResult {
   readonly skipped: Partial<Record<RuleId, string>>;
 }
 
+/** An endpoint before any request: nothing counted, nothing found yet. */
+export function newEndpointResult(
+  op: { readonly path: string; readonly operationId: string; readonly resource: string },
+  found: Pick<EndpointResult, 'violations' | 'omitted' | 'rules'> = { violations: [], omitted: {}, rules: [] },
+): EndpointResult {
+  return {
+    endpoint: `GET ${op.path}`,
+    operationId: op.operationId,
+    resource: op.resource,
+    pages: 0,
+    items: 0,
+    count: undefined,
+    requests: 0,
+    truncated: false,
+    reachedEnd: false,
+    itemUrlsFetched: 0,
+    itemUrlsSkipped: 0,
+    durationMs: 0,
+    firstStatus: undefined,
+    violations: found.violations,
+    omitted: found.omitted,
+    rules: found.rules,
+    skipped: {},
+  };
+}
+
 export interface CheckReport {
   readonly baseUrl: string;
   readonly specFile: string;

@@ -1,5 +1,5 @@
 import { type Findings, KEPT_PER_RULE } from '../findings.js';
-import type { EndpointResult } from '../report.js';
+import { type EndpointResult, newEndpointResult } from '../report.js';
 import { RULES, type RuleId } from '../rules.js';
 import type { Routed } from './validate.js';
 import { count } from '../words.js';
@@ -23,25 +23,7 @@ export class ProxySession {
     const op = routed.list;
     let e = this.#endpoints.get(op.path);
     if (!e) {
-      e = {
-        endpoint: `GET ${op.path}`,
-        operationId: op.operationId,
-        resource: op.resource,
-        pages: 0,
-        items: 0,
-        count: undefined,
-        requests: 0,
-        truncated: false,
-        reachedEnd: false,
-        itemUrlsFetched: 0,
-        itemUrlsSkipped: 0,
-        durationMs: 0,
-        firstStatus: undefined,
-        violations: [],
-        omitted: {},
-        rules: [],
-        skipped: {},
-      };
+      e = newEndpointResult(op);
       this.#endpoints.set(op.path, e);
     }
     e.requests++;
