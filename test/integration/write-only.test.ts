@@ -9,6 +9,7 @@ import { writeFixture } from '../../src/cli/write-fixture.js';
 import { stateOptions } from '../../src/server/config.js';
 import { deployment, stubbed } from '../contract/deployments.js';
 import { ask, coreOf, listen, makeApp, testConfig } from '../helpers.js';
+import { listEnvelope, schemaRef } from '../spec-parts.js';
 
 const DESIGNER = path.join(import.meta.dirname, '../fixtures/designer');
 const DESIGNER_SPEC = path.join(DESIGNER, 'openapi.yaml');
@@ -155,16 +156,7 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
                 },
               },
             },
-            ThingList: {
-              type: 'object',
-              required: ['count', 'next', 'previous', 'results'],
-              properties: {
-                count: { type: 'integer' },
-                next: { type: ['string', 'null'] },
-                previous: { type: ['string', 'null'] },
-                results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } },
-              },
-            },
+            ThingList: listEnvelope(schemaRef('Thing')),
           },
         },
       };

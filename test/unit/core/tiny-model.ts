@@ -1,5 +1,6 @@
 import { compileSnapshot, type Model } from '../../../src/core/model.js';
 import { SNAPSHOT_FORMAT, type SnapshotCollection } from '../../../src/core/snapshot.js';
+import { listEnvelope, schemaRef } from '../../spec-parts.js';
 
 /*
  * A spec of the unit tests' own, as small as each step of the core needs, compiled in-process
@@ -14,17 +15,8 @@ const json = (schema: unknown, examples?: Record<string, unknown>) => ({
     ...(examples ? { examples: Object.fromEntries(Object.entries(examples).map(([k, v]) => [k, { value: v }])) } : {}),
   },
 });
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const page = (item: string) => ({
-  type: 'object',
-  required: ['count', 'next', 'previous', 'results'],
-  properties: {
-    count: { type: 'integer' },
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: ref(item) },
-  },
-});
+const ref = schemaRef;
+const page = (item: string) => listEnvelope(ref(item));
 const pk = [{ name: 'pk', in: 'path', required: true, schema: { type: 'integer' } }];
 const ok = (schema: unknown) => ({ '200': { description: 'ok', content: json(schema) } });
 const EXAMPLE_TWO = [

@@ -2,6 +2,7 @@ import { shapeOf } from '../../../src/core/model.js';
 import type { FixtureCheck } from '../../../src/load/fixtures.js';
 import { ContractAjv } from '../../../src/openapi/ajv.js';
 import { type ListOperation, type Operations, readOperations } from '../../../src/openapi/operations.js';
+import { listEnvelope } from '../../spec-parts.js';
 
 /**
  * A small OpenAPI 3.1 document of the tests' own: for each name, a collection `/api/v1/<name>` (a
@@ -21,16 +22,7 @@ export function smallSpec(
     paths[`/api/v1/${name}`] = {
       get: {
         operationId: `list-${name}`,
-        responses: ok({
-          type: 'object',
-          required: ['count', 'next', 'previous', 'results'],
-          properties: {
-            count: { type: 'integer' },
-            next: { type: ['string', 'null'] },
-            previous: { type: ['string', 'null'] },
-            results: { type: 'array', items: ref },
-          },
-        }),
+        responses: ok(listEnvelope(ref)),
       },
     };
     if (detail)

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isJsonMedia, readOperations, statusRecord } from '../../../src/openapi/operations.js';
 import { loadState } from '../../../src/load/state.js';
 import { ask, coreOf } from '../../helpers.js';
+import { listEnvelope, schemaRef } from '../../spec-parts.js';
 
 const ROOM = {
   type: 'object',
@@ -16,16 +17,7 @@ const okList = {
   description: 'One page.',
   content: {
     'application/json': {
-      schema: {
-        type: 'object',
-        required: ['count', 'next', 'previous', 'results'],
-        properties: {
-          count: { type: 'integer' },
-          next: { type: ['string', 'null'] },
-          previous: { type: ['string', 'null'] },
-          results: { type: 'array', items: { $ref: '#/components/schemas/Room' } },
-        },
-      },
+      schema: listEnvelope(schemaRef('Room')),
     },
   },
 };
