@@ -4,8 +4,11 @@
  * each time it runs; maps live in the old generation, so an answer built that way left about 220
  * bytes there per request, for the major GC alone to take back (the soak's RSS sawtooth,
  * docs/performance.md). Here the members are added one at a time from an empty object, along the
- * transitions V8 keeps. Same members, same order, same values as the spread.
+ * transitions V8 keeps. Same members, same order, same values as the spread; a member named
+ * `__proto__` (JSON.parse makes one) would set the result's prototype through Object.assign, so
+ * such objects are spread.
  */
 export function withMembers<A extends object, B extends object>(base: A, extra: B): Omit<A, keyof B> & B {
+  if (Object.hasOwn(base, '__proto__') || Object.hasOwn(extra, '__proto__')) return { ...base, ...extra };
   return Object.assign({}, base, extra) as Omit<A, keyof B> & B;
 }

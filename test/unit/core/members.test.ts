@@ -20,6 +20,16 @@ describe('withMembers: the spread, with one hidden class', () => {
     expect(base).toEqual({ 'content-type': 'text/html', vary: 'Accept', allow: 'GET' });
   });
 
+  it('a member named __proto__ (as JSON.parse makes one) stays a member; no prototype is set', () => {
+    const parsed = JSON.parse('{"__proto__": {"pk": 99}, "name": "x"}') as object;
+    const made = withMembers({ pk: 1 }, parsed) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(made)).toBe(Object.prototype);
+    expect(Object.hasOwn(made, '__proto__')).toBe(true);
+    expect(Object.entries(made)).toEqual(Object.entries({ pk: 1, ...parsed }));
+    const first = withMembers(parsed, { pk: 2 }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(first)).toBe(Object.prototype);
+  });
+
   it('gives every result the same hidden class, where the spread gives each its own', () => {
     const mine = Array.from({ length: 40 }, (_, i) => withMembers(base, { location: `/desk/${i}` }));
     const spread = Array.from({ length: 40 }, (_, i) => ({ ...base, location: `/desk/${i}` }));
