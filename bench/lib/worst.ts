@@ -148,6 +148,9 @@ export async function runWorst(o: WorstOptions): Promise<WorstResult> {
   const figures: Record<string, unknown> = {};
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   try {
+    // Memory is compared after full collections (`npm run bench` runs node with --expose-gc): what
+    // the state holds, not what garbage V8 has yet to take back.
+    global.gc?.();
     const rssRead = rssMiB();
     for (const input of inputs()) {
       let worstMs = 0;
@@ -185,7 +188,9 @@ export async function runWorst(o: WorstOptions): Promise<WorstResult> {
       rows.push([input.name, `${fmt(bytes / 1024, 1)} KiB`, status, `${fmt(worstMs, 1)} ms`, `${fmt(totalMs, 1)} ms`]);
       figures[input.name] = { status, blockedMs: worstMs, answerMs: totalMs, bytes };
     }
-    // Memory under writes: one DELETE and one filter against the read-only figure.
+    // Memory under writes: one DELETE and one filter against the read-only figure, after the
+    // garbage of the inputs above is collected (their field columns stay: a filter keeps them).
+    global.gc?.();
     const del = await app.inject({ method: 'DELETE', url: '/api/v1/desk/2', headers: { host: '127.0.0.1' } });
     await app.inject({ url: '/api/v1/desk?floor=4&page=2', headers: { host: '127.0.0.1' } });
     global.gc?.();
@@ -193,8 +198,11 @@ export async function runWorst(o: WorstOptions): Promise<WorstResult> {
     const memCheck: Check = {
       name: `${fmt(o.count)} desks: RSS after a DELETE (${del.statusCode}) and a filter`,
       target: '≤ 1.5× read-only',
-      measured: `${fmt(rssWritten, 1)} MiB against ${fmt(rssRead, 1)} MiB (${fmt(rssWritten / rssRead, 2)}×)`,
-      met: rssWritten <= rssRead * 1.5,
+      measured:
+        global.gc === undefined
+          ? 'not measured: node runs without --expose-gc (npm run bench gives it), so garbage would count'
+          : `${fmt(rssWritten, 1)} MiB against ${fmt(rssRead, 1)} MiB (${fmt(rssWritten / rssRead, 2)}×)`,
+      met: global.gc === undefined ? undefined : rssWritten <= rssRead * 1.5,
     };
     checks.push(memCheck);
     o.log(`${checkLine(memCheck)}\n`);
