@@ -1,7 +1,7 @@
 import { parsePythonJson } from '../python/json.js';
 import { parseHeaderParameters } from './negotiation.js';
 import { MAX_QUERY_FIELDS, parseQuery, queryFieldCount } from '../python/query.js';
-import { readUtf8Stream } from '../python/utf8.js';
+import { fromCharCodes, readUtf8Stream } from '../python/utf8.js';
 
 /**
  * `request.data` as DRF's default parsers give it (rest_framework/request.py `_parse`,
@@ -32,7 +32,7 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
   }
   if (media === 'application/x-www-form-urlencoded') {
     // QueryDict: the body decoded as UTF-8, else as latin-1, then parse_qsl(max_num_fields=1000).
-    const text = strict.decode(body) ?? latin1(body);
+    const text = strict.decode(body) ?? fromCharCodes(body);
     if (queryFieldCount(text) > MAX_QUERY_FIELDS) return TOO_MANY_FIELDS;
     return { ok: true, data: parseQuery(text, true), form: true };
   }
@@ -52,19 +52,13 @@ function isForm(type: string): boolean {
 }
 
 /** One char per byte, as the query parser reads a request line. */
-function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return s;
-}
-
 /**
  * multipart/form-data's text fields (files are not fields of these items): name → values;
  * undefined past DATA_UPLOAD_MAX_NUMBER_FIELDS fields (MultiPartParser's TooManyFieldsSent).
  */
 function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[]> | undefined {
   const out = new Map<string, string[]>();
-  const text = latin1(body);
+  const text = fromCharCodes(body);
   let fields = 0;
   for (const part of text.split(`--${boundary}`)) {
     const sep = part.indexOf('\r\n\r\n');

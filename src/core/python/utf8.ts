@@ -105,3 +105,13 @@ export function readUtf8Stream(bytes: Uint8Array): Utf8Read {
   if (stop.kind === 'incomplete') return { ok: true, text: strict.decode(bytes.subarray(0, stop.at)) };
   return { ok: false, message: decodeErrorText(bytes, stop.start, stop.end, stop.reason) };
 }
+
+/**
+ * A string of these code units, each a character (bytes: `bytes.decode('latin-1')`; UTF-16 units:
+ * the text they were copied from), made in chunks that stay below the engine's argument limit.
+ */
+export function fromCharCodes(codes: Uint8Array | Uint16Array): string {
+  let out = '';
+  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, i + 8192));
+  return out;
+}

@@ -1,3 +1,4 @@
+import { fromCharCodes } from '../python/utf8.js';
 /**
  * The request journal: the last N requests the stub answered (WireMock's request journal), so
  * that a test or a person can see what the app sent and what it got. Credentials never enter it:
@@ -232,7 +233,7 @@ class Segment {
     };
     const text = () => {
       const n = length();
-      const t = unitsToString(u.subarray(at, at + n));
+      const t = fromCharCodes(u.subarray(at, at + n));
       at += n;
       return t;
     };
@@ -274,13 +275,6 @@ class Segment {
 }
 
 /** UTF-16 units as the string they are, in chunks (an argument list has a bound). */
-function unitsToString(units: Uint16Array): string {
-  let out = '';
-  for (let i = 0; i < units.length; i += 8192)
-    out += String.fromCharCode(...units.subarray(i, Math.min(units.length, i + 8192)));
-  return out;
-}
-
 function materialize(r: Stored): JournalEntry {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < r.headers.length; i += 2) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstDecodeError, readUtf8Stream } from '../../../../src/core/python/utf8.js';
+import { firstDecodeError, fromCharCodes, readUtf8Stream } from '../../../../src/core/python/utf8.js';
 import { cpythonTable } from '../recorded/cpython.js';
 
 // Recorded from CPython 3.11: codecs.getreader('utf-8')(io.BytesIO(bytes)).read(), as DRF's
@@ -75,5 +75,18 @@ describe('UTF-8 as CPython decodes it (recorded in ../recorded/python/utf8.json)
   it.each(FIRST_ERROR.cases)('the first error of bytes.decode(): %s', (_name, given, want) => {
     const error = firstDecodeError(Buffer.from(given.hex, 'hex'), given.from);
     expect(error && { start: error.start, end: error.end, reason: error.reason }).toEqual(want ?? undefined);
+  });
+});
+
+describe('fromCharCodes: each code unit a character', () => {
+  it.each([0, 1, 8191, 8192, 8193, 100_000])('%i units, bytes and UTF-16 alike, past the argument limit', (n) => {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 7) % 256);
+    const units = Uint16Array.from({ length: n }, (_, i) => (i * 31) % 65536);
+    const text = fromCharCodes(bytes);
+    expect(text.length).toBe(n);
+    expect(Array.from(text, (c) => c.charCodeAt(0))).toEqual(Array.from(bytes));
+    const wide = fromCharCodes(units);
+    expect(wide.length).toBe(n);
+    for (let i = 0; i < n; i += 997) expect(wide.charCodeAt(i)).toBe(units[i]);
   });
 });
