@@ -10,6 +10,8 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { Contract } from '../../src/contract/load.js';
+import { type ProxyOptions, type RunningProxy, startProxy } from '../../src/contract/proxy/proxy-server.js';
 
 export interface Seen {
   readonly method: string;
@@ -122,3 +124,25 @@ export function sendJson(
 
 /** An empty collection page, as DRF answers it. */
 export const EMPTY_PAGE = { count: 0, next: null, previous: null, results: [] };
+
+/**
+ * The proxy in front of `upstream` as the tests start it: loopback, a free port, the deployment's
+ * own answers forwarded (no planted errors), 3 s to answer, 4 MiB bodies, no log; `more` changes any.
+ */
+export function testProxy(
+  contract: Contract,
+  upstream: string,
+  more: Partial<ProxyOptions> = {},
+): Promise<RunningProxy> {
+  return startProxy({
+    contract,
+    upstream,
+    host: '127.0.0.1',
+    port: 0,
+    errors: false,
+    timeoutMs: 3000,
+    maxBody: 4 * 1024 * 1024,
+    log: () => undefined,
+    ...more,
+  });
+}

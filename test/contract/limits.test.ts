@@ -5,11 +5,10 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/contract/checker.js';
 import { type Contract, loadContract } from '../../src/contract/load.js';
-import { startProxy } from '../../src/contract/proxy/proxy-server.js';
 import { runRecord } from '../../src/contract/record.js';
 import { runCli } from '../cli-helpers.js';
 import { SPEC, stateFor, testConfig } from '../helpers.js';
-import { deployment, type Deployment, EMPTY_PAGE, sendJson } from './deployments.js';
+import { deployment, type Deployment, EMPTY_PAGE, sendJson, testProxy } from './deployments.js';
 
 let contract: Contract;
 const dirs: string[] = [];
@@ -53,16 +52,7 @@ describe("the contract's limits are the loader's", () => {
     'a page nested %i levels is a json violation, to the checker and to the proxy',
     async (depth) => {
       const d = await deepEmployees(depth - 3);
-      const proxy = await startProxy({
-        contract,
-        upstream: d.base,
-        host: '127.0.0.1',
-        port: 0,
-        errors: false,
-        timeoutMs: 3000,
-        maxBody: 1024 * 1024,
-        log: () => undefined,
-      });
+      const proxy = await testProxy(contract, d.base, { maxBody: 1024 * 1024 });
       try {
         const report = await runCheck(contract, {
           baseUrl: d.base,

@@ -9,10 +9,10 @@ import type { FastifyInstance } from 'fastify';
 import { XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Contract, loadContract } from '../../src/contract/load.js';
-import { type RunningProxy, startProxy } from '../../src/contract/proxy/proxy-server.js';
+import type { RunningProxy } from '../../src/contract/proxy/proxy-server.js';
 import { runCli, startCli } from '../cli-helpers.js';
 import { listen, makeApp, SPEC } from '../helpers.js';
-import { deployment, type Deployment, EMPTY_PAGE, sendJson, stubAnswer, stubbed } from './deployments.js';
+import { deployment, type Deployment, EMPTY_PAGE, sendJson, stubAnswer, stubbed, testProxy } from './deployments.js';
 
 let contract: Contract;
 let stub: FastifyInstance;
@@ -36,17 +36,7 @@ async function proxyOf(
   more: { errors?: boolean; timeoutMs?: number; maxBody?: number; corsOrigins?: string[] } = {},
 ): Promise<{ proxy: RunningProxy; log: string[] }> {
   const log: string[] = [];
-  const proxy = await startProxy({
-    contract,
-    upstream,
-    host: '127.0.0.1',
-    port: 0,
-    errors: more.errors ?? false,
-    timeoutMs: more.timeoutMs ?? 3000,
-    maxBody: more.maxBody ?? 4 * 1024 * 1024,
-    corsOrigins: more.corsOrigins,
-    log: (l) => log.push(l),
-  });
+  const proxy = await testProxy(contract, upstream, { ...more, log: (l) => log.push(l) });
   proxies.push(proxy);
   return { proxy, log };
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/contract/checker.js';
 import { type Contract, loadContract } from '../../src/contract/load.js';
-import { startProxy } from '../../src/contract/proxy/proxy-server.js';
+import { testProxy } from './deployments.js';
 import { runRecord } from '../../src/contract/record.js';
 import { textReport } from '../../src/contract/reporters.js';
 import { ROOT, startCli } from '../cli-helpers.js';
@@ -74,32 +74,14 @@ describe.skipIf(!available.ok)('against the DRF reference deployment', () => {
 
   it('the proxy: links lead through it, no violation; a planted fault is flagged', async () => {
     const log: string[] = [];
-    const proxy = await startProxy({
-      contract,
-      upstream: reference.url,
-      host: '127.0.0.1',
-      port: 0,
-      errors: false,
-      timeoutMs: 10_000,
-      maxBody: 4 * 1024 * 1024,
-      log: (l) => log.push(l),
-    });
+    const proxy = await testProxy(contract, reference.url, { timeoutMs: 10_000, log: (l) => log.push(l) });
     const broken = await startReference({
       pageSize: 7,
       fixturesDir: fixtures,
       fault: 'missing-field',
       tokens: [TOKEN],
     });
-    const brokenProxy = await startProxy({
-      contract,
-      upstream: broken.url,
-      host: '127.0.0.1',
-      port: 0,
-      errors: true,
-      timeoutMs: 10_000,
-      maxBody: 4 * 1024 * 1024,
-      log: () => {},
-    });
+    const brokenProxy = await testProxy(contract, broken.url, { errors: true, timeoutMs: 10_000 });
     try {
       let url: string | null = `${proxy.url}/api/v1/desk?format=api`;
       let pages = 0;

@@ -3,10 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/contract/checker.js';
 import { loadContract } from '../../src/contract/load.js';
-import { startProxy } from '../../src/contract/proxy/proxy-server.js';
 import { summaryLine, textReport } from '../../src/contract/reporters.js';
 import { SPEC } from '../helpers.js';
-import { deployment, EMPTY_PAGE, sendJson } from './deployments.js';
+import { deployment, EMPTY_PAGE, sendJson, testProxy } from './deployments.js';
 
 describe('the reports, from real runs', () => {
   it('one collection with one violation: "1 endpoint checked with 2 requests … 1 violation of 1 rule", "1 page, 1 item"', async () => {
@@ -37,16 +36,7 @@ describe('the reports, from real runs', () => {
   it('a proxy that forwarded one request: "1 request, 1 answer validated", "1 answer"', async () => {
     const contract = await loadContract(SPEC);
     const d = await deployment((_req, res) => sendJson(res, 200, EMPTY_PAGE));
-    const proxy = await startProxy({
-      contract,
-      upstream: d.base,
-      host: '127.0.0.1',
-      port: 0,
-      errors: false,
-      timeoutMs: 3000,
-      maxBody: 1024 * 1024,
-      log: () => undefined,
-    });
+    const proxy = await testProxy(contract, d.base, { maxBody: 1024 * 1024 });
     try {
       await (await fetch(`${proxy.url}/api/v1/employee`)).text();
       const text = (await proxy.stop()).text();

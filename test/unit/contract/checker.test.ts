@@ -5,10 +5,12 @@ import {
   answer,
   BASE,
   bundledContract,
+  CRAWL,
   DeployedClient,
   deployed,
   desk,
   DESKS,
+  EMPLOYEES,
   failure,
   honest,
   type Route,
@@ -18,16 +20,7 @@ import {
 vi.mock('../../../src/contract/http.js', async (real) => (await import('./fake-deployment.js')).deployedHttp(real));
 
 const contract = await bundledContract();
-const EMPLOYEES = '/api/v1/employee';
-const options = (over: Partial<CheckOptions> = {}): CheckOptions => ({
-  baseUrl: BASE,
-  headers: {},
-  timeoutMs: 1000,
-  concurrency: 2,
-  maxPages: 10,
-  only: ['desk'],
-  ...over,
-});
+const options = (over: Partial<CheckOptions> = {}): CheckOptions => ({ ...CRAWL, ...over });
 /** Each collection answered `status` with DRF's detail, the desks honestly. */
 const desksAnd = (others: number): Route => {
   const desks = honest([1, 2, 3].map((pk) => desk(pk)));

@@ -7,6 +7,16 @@ import { DEFAULTS } from '../../../src/server/config.js';
 
 export const BASE = 'https://staging.test';
 export const DESKS = '/api/v1/desk';
+export const EMPLOYEES = '/api/v1/employee';
+/** The crawl the checker and recorder tests start from: the desks, two at a time, ten pages at most. */
+export const CRAWL = {
+  baseUrl: BASE,
+  headers: {},
+  timeoutMs: 1000,
+  concurrency: 2,
+  maxPages: 10,
+  only: ['desk'],
+};
 
 let contract: Promise<Contract> | undefined;
 /** The bundled spec's contract, loaded once per test file. */

@@ -4,13 +4,23 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { type RecordOptions, runRecord } from '../../../src/contract/record.js';
-import { answer, BASE, bundledContract, deployed, desk, failure, honest, type Route } from './fake-deployment.js';
+import {
+  answer,
+  BASE,
+  bundledContract,
+  CRAWL,
+  deployed,
+  desk,
+  EMPLOYEES,
+  failure,
+  honest,
+  type Route,
+} from './fake-deployment.js';
 
 // The recorder's HTTP client asks a deployment made in process (fake-deployment.ts), not the network.
 vi.mock('../../../src/contract/http.js', async (real) => (await import('./fake-deployment.js')).deployedHttp(real));
 
 const contract = await bundledContract();
-const EMPLOYEES = '/api/v1/employee';
 let dir: string;
 let out: string;
 beforeEach(async () => {
@@ -20,12 +30,7 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const options = (over: Partial<RecordOptions> = {}): RecordOptions => ({
-  baseUrl: BASE,
-  headers: {},
-  timeoutMs: 1000,
-  concurrency: 2,
-  maxPages: 10,
-  only: ['desk'],
+  ...CRAWL,
   outDir: out,
   force: false,
   ...over,
