@@ -1,16 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../cli-helpers.js';
 import { listen, makeApp } from '../helpers.js';
-
-// Debian's chromium, as in docs.test.ts: required on CI, skipped with a message elsewhere.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'];
-const BROWSER_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
-const HAVE_BROWSER = existsSync(CHROMIUM);
+import { launchChromium, requireChromium, SKIP_BROWSER } from '../chromium.js';
 
 /** The app under test: plain requests to the service, as a frontend sends them. */
 async function appGet(base: string, path: string, headers: Record<string, string> = {}) {
@@ -18,7 +12,7 @@ async function appGet(base: string, path: string, headers: Record<string, string
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)('the control page /__stub/ in a real browser', () => {
+describe.skipIf(SKIP_BROWSER)('the control page /__stub/ in a real browser', () => {
   let app: FastifyInstance;
   let base: string;
   let browser: Browser;
@@ -27,10 +21,10 @@ describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)('the control page /__stub/ i
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium`);
+    requireChromium();
     app = await makeApp();
     base = await listen(app);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.on('request', (r) => {
       if (!r.url().startsWith(base)) offsite.push(r.url());

@@ -1,10 +1,10 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_COLLECTIONS, FIXTURES, listen, makeApp } from '../helpers.js';
 import { ROOT } from '../cli-helpers.js';
+import { launchChromium, requireChromium, SKIP_BROWSER } from '../chromium.js';
 
 /** The desks the deployment lists: the fixture's active ones. */
 async function activeDesks(): Promise<number> {
@@ -12,41 +12,17 @@ async function activeDesks(): Promise<number> {
   return desks.filter((d) => d.active).length;
 }
 
-// Debian's chromium (.ci/run installs it); a browser that downloads itself fails on these machines.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-sync',
-  '--disable-component-update',
-  '--disable-quic',
-];
-
-// On CI (.ci/run installs chromium) the browser is required; on a developer's machine without it
-// the test is skipped with a message saying how to run it, so `npm test` works on a fresh clone.
-const BROWSER_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
-const HAVE_BROWSER = existsSync(CHROMIUM);
-if (!HAVE_BROWSER && !BROWSER_REQUIRED) {
-  process.stderr.write(
-    `\n[browser test skipped] no chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH) to run it\n`,
-  );
-}
-
-describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)(
+describe.skipIf(SKIP_BROWSER)(
   '/docs in a real browser: the API reference, rendered offline from the served spec',
   () => {
     let app: FastifyInstance;
     let base: string;
     let browser: Browser;
     beforeAll(async () => {
-      if (!existsSync(CHROMIUM))
-        throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+      requireChromium();
       app = await makeApp();
       base = await listen(app);
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+      browser = await launchChromium();
     }, 60_000);
     afterAll(async () => {
       await browser?.close();

@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, requireChromium, SKIP_BROWSER } from '../chromium.js';
 import { ROOT } from '../cli-helpers.js';
 
 /**
@@ -13,25 +13,6 @@ import { ROOT } from '../cli-helpers.js';
  * platform browser: a Node built-in anywhere in the graph fails the build), MSW's service worker,
  * and a page that fetches the service's paths from its own origin, with no server behind them.
  */
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-sync',
-  '--disable-component-update',
-  '--disable-quic',
-];
-const BROWSER_REQUIRED = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
-const HAVE_BROWSER = existsSync(CHROMIUM);
-if (!HAVE_BROWSER && !BROWSER_REQUIRED) {
-  process.stderr.write(
-    `\n[browser test skipped] no chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH) to run it\n`,
-  );
-}
 
 // The page's script: the README's browser example, then what a screen would fetch.
 const PAGE_SCRIPT = `
@@ -53,7 +34,7 @@ try {
 window.__result = out;
 `;
 
-describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)(
+describe.skipIf(SKIP_BROWSER)(
   "the MSW handlers in the browser: setupWorker(...createHandlers()), urls of the page's origin",
   () => {
     let server: Server;
@@ -62,8 +43,7 @@ describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)(
     let bundle: string;
 
     beforeAll(async () => {
-      if (!existsSync(CHROMIUM))
-        throw new Error(`no browser at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+      requireChromium();
       const result = await build({
         stdin: { contents: PAGE_SCRIPT, resolveDir: ROOT, sourcefile: 'page.ts', loader: 'ts' },
         bundle: true,
@@ -87,7 +67,7 @@ describe.skipIf(!HAVE_BROWSER && !BROWSER_REQUIRED)(
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+      browser = await launchChromium();
     }, 60_000);
 
     afterAll(async () => {
