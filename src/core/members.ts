@@ -1,3 +1,5 @@
+import type { CoreAnswer } from './request.js';
+
 /**
  * `{ ...base, ...extra }`, made so that V8 can give every result one hidden class. On Node 20's
  * V8 an object literal that adds a member after a spread gets a hidden class (a "map") of its own
@@ -11,4 +13,9 @@
 export function withMembers<A extends object, B extends object>(base: A, extra: B): Omit<A, keyof B> & B {
   if (Object.hasOwn(base, '__proto__') || Object.hasOwn(extra, '__proto__')) return { ...base, ...extra };
   return Object.assign({}, base, extra) as Omit<A, keyof B> & B;
+}
+
+/** The answer with these headers added (or replaced, each in its place), built as withMembers builds. */
+export function withHeaders(answer: CoreAnswer, extra: Readonly<Record<string, string>>): CoreAnswer {
+  return withMembers(answer, { headers: withMembers(answer.headers, extra) });
 }

@@ -4,7 +4,7 @@ import { resolveBaseUrl } from './host.js';
 import { DJANGO_HEADERS, HTML_TYPE } from './http.js';
 import { sessionHeaders, withVaryCookie } from './sessions.js';
 import { withAppendedSlash } from './urls.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 /*
  * What the deployment's middleware does around the URL resolver and the view, in MIDDLEWARE's
@@ -49,12 +49,7 @@ export function sessionMiddleware(
 ): CoreAnswer {
   const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false, sessions);
   if (session.setCookie === undefined) return answer;
-  return withMembers(answer, {
-    headers: withMembers(answer.headers, {
-      vary: withVaryCookie(answer.headers.vary),
-      'set-cookie': session.setCookie,
-    }),
-  });
+  return withHeaders(answer, { vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie });
 }
 
 /**
@@ -64,11 +59,9 @@ export function sessionMiddleware(
  * and no preflight handling: an OPTIONS reaches the view.
  */
 export function deploymentCors(answer: CoreAnswer, frontendOrigin: string): CoreAnswer {
-  return withMembers(answer, {
-    headers: withMembers(answer.headers, {
-      'access-control-allow-origin': frontendOrigin,
-      'access-control-allow-headers': 'Content-Type, Authorization',
-      'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
-    }),
+  return withHeaders(answer, {
+    'access-control-allow-origin': frontendOrigin,
+    'access-control-allow-headers': 'Content-Type, Authorization',
+    'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
   });
 }

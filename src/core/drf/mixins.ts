@@ -16,7 +16,7 @@ import { camelcaseToSpaces } from './metadata.js';
 import { itemUrlParts, renderEnvelope } from './renderers.js';
 import { type FieldRule, serializerFields, validateInput } from './serializers.js';
 import { refusedBody, respond, respondEmpty, respondError, type View } from './views.js';
-import { withMembers } from '../members.js';
+import { withHeaders } from '../members.js';
 
 /**
  * A ModelViewSet's actions (rest_framework/mixins.py, generics.py) over one collection: list and
@@ -181,7 +181,7 @@ export function write(
   const answer = respond(view, existing ? 200 : 201, renderItem(item, url));
   if (existing || item.urlAt < 0 || url === undefined || item.pk === undefined) return answer;
   // CreateModelMixin.get_success_headers: Location is the created item's url.
-  return withMembers(answer, { headers: withMembers(answer.headers, { location: itemUrl(url, item.pk) }) });
+  return withHeaders(answer, { location: itemUrl(url, item.pk) });
 }
 
 /** The model of the queryset the client gets (its DoesNotExist names it in a 404). */

@@ -9,7 +9,7 @@ import { cookieValue, SESSION_COOKIE, withVaryCookie } from '../django/sessions.
 import { negotiate } from './negotiation.js';
 import type { ParsedBody } from './parsers.js';
 import { withIndent } from './renderers.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 /**
  * DRF's APIView around a handler (rest_framework/views.py): `initial()` (content negotiation,
@@ -102,9 +102,7 @@ export function respondError(view: View, e: DrfError): CoreAnswer {
   if (e.authentication === true) {
     if (view.authenticateHeader === undefined) return respond(view, 403, detailBody(e.detail));
     const answer = respond(view, 401, detailBody(e.detail));
-    return withMembers(answer, {
-      headers: withMembers(answer.headers, { 'www-authenticate': view.authenticateHeader }),
-    });
+    return withHeaders(answer, { 'www-authenticate': view.authenticateHeader });
   }
   return respond(view, e.status, detailBody(e.detail));
 }
@@ -123,5 +121,5 @@ export function refusedBody(view: View, refused: Extract<ParsedBody, { ok: false
   if (!('tooManyFields' in refused)) return respond(view, refused.status, detailBody(refused.detail));
   // The view authenticated first: the session was read, so SessionMiddleware varies on Cookie.
   const page = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-  return withMembers(page, { headers: withMembers(page.headers, { vary: withVaryCookie(page.headers.vary) }) });
+  return withHeaders(page, { vary: withVaryCookie(page.headers.vary) });
 }

@@ -2,7 +2,7 @@ import { DJANGO_HEADERS } from '../django/http.js';
 import { type HeaderGetter, isLoopbackOrigin } from '../django/host.js';
 import type { CorsPolicy } from './cors-policy.js';
 import type { CoreAnswer } from '../request.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 export type { CorsPolicy } from './cors-policy.js';
 
@@ -25,12 +25,10 @@ export function withCors(policy: CorsPolicy, answer: CoreAnswer, header: HeaderG
   const origin = header('origin');
   if (origin === undefined || answer.headers['access-control-allow-origin'] !== undefined) return answer;
   if (!originAllowed(policy, origin)) return answer;
-  return withMembers(answer, {
-    headers: withMembers(answer.headers, {
-      'access-control-allow-origin': origin,
-      'access-control-allow-credentials': 'true',
-      'access-control-expose-headers': 'Allow, Content-Length, Location, Vary',
-    }),
+  return withHeaders(answer, {
+    'access-control-allow-origin': origin,
+    'access-control-allow-credentials': 'true',
+    'access-control-expose-headers': 'Allow, Content-Length, Location, Vary',
   });
 }
 

@@ -9,7 +9,7 @@ import type { OperationSource } from './control.js';
 import type { Handlers } from './handler-types.js';
 import type { HandlerAnswer } from './handlers.js';
 import { impossible, type Scenario } from './scenarios.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 /*
  * Answers the spec declares: a response chosen with `Prefer: code=N`, the success of an action or
@@ -43,20 +43,18 @@ export function declaredAnswer(view: View, op: AnyOperation, scenario: Scenario,
   }
   const names = Object.keys(declared.examples);
   // With the headers the response declares a value for (a 401's WWW-Authenticate).
-  const withHeaders = (a: CoreAnswer): CoreAnswer =>
-    Object.keys(declared.headers).length === 0
-      ? a
-      : withMembers(a, { headers: withMembers(a.headers, declared.headers) });
+  const withDeclared = (a: CoreAnswer): CoreAnswer =>
+    Object.keys(declared.headers).length === 0 ? a : withHeaders(a, declared.headers);
   if (scenario.example !== undefined) {
     if (!names.includes(scenario.example))
       return impossible(`the ${status} response of ${op.operationId} has no example "${scenario.example}"`, {
         examples: names,
       });
-    return withHeaders(respond(view, status, drfJson(declared.examples[scenario.example])));
+    return withDeclared(respond(view, status, drfJson(declared.examples[scenario.example])));
   }
-  if (names.length > 0) return withHeaders(respond(view, status, drfJson(declared.examples[names[0] as string])));
+  if (names.length > 0) return withDeclared(respond(view, status, drfJson(declared.examples[names[0] as string])));
   const generated = model.generatedBodies[`${op.pointer} ${status}`];
-  return withHeaders(respond(view, status, generated === undefined ? '' : drfJson(generated)));
+  return withDeclared(respond(view, status, generated === undefined ? '' : drfJson(generated)));
 }
 
 /** Where an action's or a view's success comes from, without a handler: the first that gives one. */
@@ -121,7 +119,7 @@ export function renderAnswer(view: View, op: AnyOperation, answer: HandlerAnswer
   const extra = answer.headers ?? {};
   if (answer.body === undefined) {
     const empty = respondEmpty(view, answer.status);
-    return withMembers(empty, { headers: withMembers(empty.headers, extra) });
+    return withHeaders(empty, extra);
   }
   const media = op.responses[String(answer.status)]?.mediaType;
   if (media !== undefined && !isJsonMedia(media) && typeof answer.body === 'string') {
@@ -130,5 +128,5 @@ export function renderAnswer(view: View, op: AnyOperation, answer: HandlerAnswer
     return { status: answer.status, headers, body: answer.body };
   }
   const rendered = respond(view, answer.status, drfJson(answer.body));
-  return withMembers(rendered, { headers: withMembers(rendered.headers, extra) });
+  return withHeaders(rendered, extra);
 }

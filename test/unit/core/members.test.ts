@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { withMembers } from '../../../src/core/members.js';
+import { withHeaders, withMembers } from '../../../src/core/members.js';
 
 setFlagsFromString('--allow-natives-syntax');
 const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
@@ -35,5 +35,19 @@ describe('withMembers: the spread, with one hidden class', () => {
     const spread = Array.from({ length: 40 }, (_, i) => ({ ...base, location: `/desk/${i}` }));
     expect(sameMap(mine[38] as object, mine[39] as object)).toBe(true);
     expect(sameMap(spread[38] as object, spread[39] as object)).toBe(false);
+  });
+});
+
+describe('withHeaders: the answer with headers added', () => {
+  it('adds and replaces headers in place, keeps the rest of the answer, changes nothing given', () => {
+    const answer = { status: 201, headers: { 'content-type': 'application/json', vary: 'Accept' }, body: '{}' };
+    const made = withHeaders(answer, { vary: 'Accept, Cookie', location: '/desk/3' });
+    expect(made).toEqual({
+      status: 201,
+      headers: { 'content-type': 'application/json', vary: 'Accept, Cookie', location: '/desk/3' },
+      body: '{}',
+    });
+    expect(Object.keys(made.headers)).toEqual(['content-type', 'vary', 'location']);
+    expect(answer.headers).toEqual({ 'content-type': 'application/json', vary: 'Accept' });
   });
 });
