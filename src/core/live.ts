@@ -1,7 +1,7 @@
 import { compareValues } from './drf/filters.js';
 import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
-import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem } from './store.js';
+import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './store.js';
 import type { Queryset } from '../openapi/operations.js';
 
 /**
@@ -32,10 +32,16 @@ function byOrdering(q: Queryset, a: Record<string, unknown>, b: Record<string, u
   return 0;
 }
 
-function baseOf(from: ItemSet, q: Queryset): Base {
-  if (q.filter === undefined && q.ordering.length === 0) return { set: from, hidden: [] };
+/** The bases made for an item set, by queryset. */
+function basesOf(from: ItemSet): Map<Queryset, Base> {
   let byQueryset = bases.get(from);
   if (byQueryset === undefined) bases.set(from, (byQueryset = new Map()));
+  return byQueryset;
+}
+
+function baseOf(from: ItemSet, q: Queryset): Base {
+  if (q.filter === undefined && q.ordering.length === 0) return { set: from, hidden: [] };
+  const byQueryset = basesOf(from);
   let base = byQueryset.get(q);
   if (base !== undefined) return base;
   base = asItStands(from, q, 0, from.items.length) ? { set: from, hidden: [] } : sortedBase(from, q);
@@ -90,8 +96,7 @@ export async function prepareQueryset(model: CollectionModel, pause: () => Promi
     if (start > 0) await pause();
     asIs = asItStands(from, q, start, Math.min(from.items.length, start + CHUNK));
   }
-  let byQueryset = bases.get(from);
-  if (byQueryset === undefined) bases.set(from, (byQueryset = new Map()));
+  const byQueryset = basesOf(from);
   if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, hidden: [] } : sortedBase(from, q));
 }
 
@@ -213,8 +218,7 @@ export class LiveCollection {
    */
   insert(values: Record<string, unknown>): PreparedItem {
     let item = this.#prepare(values);
-    if (item.pk === undefined && this.model.lookup === undefined)
-      item = { pk: String(this.nextPk()), json: item.json, urlAt: item.urlAt };
+    if (item.pk === undefined && this.model.lookup === undefined) item = withPk(item, String(this.nextPk()));
     this.#place(item);
     this.#counted(item, 1);
     return item;
@@ -224,7 +228,7 @@ export class LiveCollection {
     const q = this.model.list.queryset;
     const { set, items, columns } = this.#owned();
     let item = this.#prepare(values);
-    if (item.pk === undefined) item = { pk: old.pk, json: item.json, urlAt: item.urlAt };
+    if (item.pk === undefined) item = withPk(item, old.pk);
     const at = this.#placeOf(old);
     this.#counted(old, -1);
     this.#counted(item, 1);

@@ -10,7 +10,7 @@ import {
 } from '../openapi/operations.js';
 import { authenticatorsOf, type Authenticator } from './drf/authentication.js';
 import { type Filters, listFilters } from './drf/filters.js';
-import { EMPTY_SET, type ItemSet, itemSetOf, type ItemSource, prepareItems } from './store.js';
+import { EMPTY_SET, type ItemSet, itemSetOf, type ItemSource, prepareItems, withPk } from './store.js';
 import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
@@ -124,7 +124,7 @@ function lazySet(input: ItemsInput, shape: CollectionShape): () => ItemSet {
  */
 function withRowPks(set: ItemSet, shape: CollectionShape): ItemSet {
   if (shape.lookup !== undefined || set.items.length === 0 || set.items[0]?.pk !== undefined) return set;
-  return itemSetOf(set.items.map((item, i) => ({ pk: String(i + 1), json: item.json, urlAt: item.urlAt })));
+  return itemSetOf(set.items.map((item, i) => withPk(item, String(i + 1))));
 }
 
 /** The item set of an input: the loader's, or its raw items prepared. */

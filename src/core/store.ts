@@ -86,6 +86,11 @@ export function renderItem(item: PreparedItem, url: ItemUrlParts | undefined): s
 }
 
 /** An item's members (without its url). */
+/** The same item under another pk (a row numbered by the table, not by its members). */
+export function withPk(item: PreparedItem, pk: string | undefined): PreparedItem {
+  return { pk, json: item.json, urlAt: item.urlAt };
+}
+
 export function itemObject(item: PreparedItem): Record<string, unknown> {
   return JSON.parse(item.json) as Record<string, unknown>;
 }

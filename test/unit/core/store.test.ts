@@ -13,6 +13,7 @@ import {
   prepareItems,
   renderItem,
   withoutMembers,
+  withPk,
 } from '../../../src/core/store.js';
 
 describe("drfJson: the bytes of DRF's JSONRenderer (compact, ensure_ascii off, U+2028/2029 escaped)", () => {
@@ -180,5 +181,13 @@ describe('an item is prepared without its writeOnly members', () => {
     expect(prepareItem(unordered, { ...opts, hidden: [] }).json).toBe(
       '{"pk":3,"name":"n","password":"p","__proto__":{"x":1}}',
     );
+  });
+});
+
+describe('withPk', () => {
+  it('the same text and url place under another pk; the item given is unchanged', () => {
+    const item = { pk: undefined, json: '{"name":"n"}', urlAt: 1 };
+    expect(withPk(item, '7')).toEqual({ pk: '7', json: '{"name":"n"}', urlAt: 1 });
+    expect(item.pk).toBeUndefined();
   });
 });
