@@ -27,6 +27,8 @@ export const fixturesOption = (what: string) =>
   new Option('--fixtures <dir>', what).env('STUB_FIXTURES').default(DEFAULTS.fixturesDir, 'the bundled fixtures/');
 export const seedOption = () =>
   new Option('--seed <n>', 'seed of generated data').env('STUB_SEED').default(DEFAULTS.seed).argParser(whole);
+export const generateCountOption = (what: string) =>
+  new Option('--generate-count <n>', what).env('STUB_GENERATE_COUNT').default(DEFAULTS.generateCount).argParser(whole);
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${colors.red('error')}: ${message}\n`);

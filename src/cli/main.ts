@@ -7,7 +7,14 @@ import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
 import { addContractCommands } from './contract-commands.js';
-import { addDesignerCommands, fixturesOption, seedOption, specOption, whole } from './designer-commands.js';
+import {
+  addDesignerCommands,
+  fixturesOption,
+  generateCountOption,
+  seedOption,
+  specOption,
+  whole,
+} from './designer-commands.js';
 
 // A reader that went away (`workplace-stub … | head -1`): what is left to say is lost, nothing
 // else. Node answers a write to a closed pipe with an 'error' event that, unheard, ends the process
@@ -69,12 +76,7 @@ function serveOptions(cmd: Command): Command {
     .addOption(specOption())
     .addOption(fixturesOption('folder of <resource>.json fixtures'))
     .addOption(seedOption())
-    .addOption(
-      new Option('--generate-count <n>', 'items generated per collection without fixture (x-stub-count overrides)')
-        .env('STUB_GENERATE_COUNT')
-        .default(DEFAULTS.generateCount)
-        .argParser(whole),
-    )
+    .addOption(generateCountOption('items generated per collection without fixture (x-stub-count overrides)'))
     .addOption(
       new Option('--no-cors', 'no CORS header at all (by default: loopback origins echoed, credentials allowed)').env(
         'STUB_NO_CORS',
@@ -278,12 +280,7 @@ program
   .addOption(specOption())
   .addOption(fixturesOption('folder of <resource>.json fixtures'))
   .addOption(seedOption())
-  .addOption(
-    new Option('--generate-count <n>', 'items generated per collection without fixture')
-      .env('STUB_GENERATE_COUNT')
-      .default(DEFAULTS.generateCount)
-      .argParser(whole),
-  )
+  .addOption(generateCountOption('items generated per collection without fixture'))
   .action(async (flags: { spec: string; fixtures: string; seed: number; generateCount: number }) => {
     process.exit(await (await import('./snapshot.js')).snapshot(flags));
   });

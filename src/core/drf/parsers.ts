@@ -51,7 +51,6 @@ function isForm(type: string): boolean {
   return media === 'application/x-www-form-urlencoded' || media === 'multipart/form-data';
 }
 
-/** One char per byte, as the query parser reads a request line. */
 /**
  * multipart/form-data's text fields (files are not fields of these items): name → values;
  * undefined past DATA_UPLOAD_MAX_NUMBER_FIELDS fields (MultiPartParser's TooManyFieldsSent).
