@@ -28,7 +28,7 @@ export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array
 }
 
 /** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */
-export function outgoingHeaders(answer: CoreAnswer, body: Buffer | string): OutgoingHttpHeaders {
+export function outgoingHeaders(answer: CoreAnswer, body: Buffer | string): Record<string, string> {
   return withMembers(answer.headers, {
     'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
   });
@@ -52,9 +52,7 @@ export function rawAnswer(answer: CoreAnswer, method: string): string {
   const reason = REASONS[answer.status] ?? 'Unknown';
   // Written to the socket by hand, so checked here as Node's setHeader checks: a value with a
   // control character (a request byte echoed, CR or LF above all) is left out, never sent.
-  const headers = Object.entries(
-    withMembers(answer.headers, { 'content-length': String(Buffer.byteLength(answer.body)), connection: 'close' }),
-  )
+  const headers = Object.entries(withMembers(outgoingHeaders(answer, answer.body), { connection: 'close' }))
     .filter(([k, v]) => /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(k) && !/[\x00-\x08\x0a-\x1f\x7f]/.test(v))
     .map(([k, v]) => `${k}: ${v}`)
     .join('\r\n');
