@@ -80,8 +80,10 @@ const MOCKING = (function mocking(dir: string): string[] {
   });
 })('test');
 
-const INCLUDE = process.env.VITEST_SLOW === '1' ? SLOW : ['test/**/*.test.ts'];
-const EXCLUDE = process.env.VITEST_SLOW === '1' ? configDefaults.exclude : [...configDefaults.exclude, ...SLOW];
+/** `npm run test:slow` runs the SLOW files alone; `npm test` everything else. */
+const SLOW_RUN = process.env.VITEST_SLOW === '1';
+const INCLUDE = SLOW_RUN ? SLOW : ['test/**/*.test.ts'];
+const EXCLUDE = SLOW_RUN ? configDefaults.exclude : [...configDefaults.exclude, ...SLOW];
 
 export default defineConfig({
   test: {
@@ -90,7 +92,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'own modules',
-          include: process.env.VITEST_SLOW === '1' ? MOCKING.filter((f) => SLOW.includes(f)) : MOCKING,
+          include: SLOW_RUN ? MOCKING.filter((f) => SLOW.includes(f)) : MOCKING,
           exclude: EXCLUDE,
           isolate: true,
         },
