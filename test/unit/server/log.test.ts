@@ -33,6 +33,23 @@ describe('RequestLog: one line per request, over sonic-boom', () => {
       new RegExp(`^${CLOCK} GET /api/v1/desk\\?page=2 200 0.4ms$`),
     ],
     [
+      'whole milliseconds',
+      { method: 'DELETE', url: '/api/v1/desk/7', status: 204, ms: 12 },
+      / DELETE \/api\/v1\/desk\/7 204 12ms$/,
+    ],
+    ['a long request', { method: 'GET', url: '/', status: 200, ms: 123456.7 }, / GET \/ 200 123456\.7ms$/],
+    [
+      'milliseconds off the tenth, as given',
+      { method: 'GET', url: '/', status: 200, ms: 0.45 },
+      / GET \/ 200 0\.45ms$/,
+    ],
+    [
+      'a url beyond ASCII, as UTF-8',
+      { method: 'GET', url: '/caf\u00e9', status: 404, ms: 0.1 },
+      / GET \/café 404 0\.1ms$/,
+    ],
+    ['DEL escaped', { method: 'GET', url: '/a\u007f', status: 404, ms: 0 }, / GET \/a\\x7f 404 0ms$/],
+    [
       'control characters of a url escaped',
       { method: 'GET', url: '/a\u001b[2J\n\u0085', status: 404, ms: 1 },
       new RegExp(`^${CLOCK} GET /a\\\\x1b\\[2J\\\\x0a\\\\x85 404 1ms$`),
@@ -71,6 +88,17 @@ describe('RequestLog: one line per request, over sonic-boom', () => {
     });
     expect(lines).toHaveLength(1000);
     expect(lines[999]).toMatch(/ GET \/999 200 0ms$/);
+  });
+
+  it('lines across many chunks arrive whole and in order', async () => {
+    const url = `/api/v1/desk?search=${'x'.repeat(200)}`;
+    const lines = await written('pretty', (log) => {
+      for (let i = 0; i < 2000; i++) log.request({ method: 'GET', url: `${url}&n=${i}`, status: 200, ms: i / 10 });
+    });
+    expect(lines).toHaveLength(2000);
+    lines.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`^${CLOCK} GET /api/v1/desk\\?search=x{200}&n=${i} 200 ${i / 10}ms$`)),
+    );
   });
 
   it('a line reaches the descriptor by itself within a moment (no drain, no more lines)', async () => {
