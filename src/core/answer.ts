@@ -102,16 +102,17 @@ export class StubCore {
    * answer its cache gave without asking the core.
    */
   record(req: CoreRequest, answer: CoreAnswer, durationMs: number, exchange?: Exchange): void {
+    const now = Date.now();
     let state = exchange?.state;
     if (state === undefined) {
-      const found = this.#sessions.get(sessionOf(req.header), Date.now());
+      const found = this.#sessions.get(sessionOf(req.header), now);
       if (!found.ok) return;
       state = found.state;
     }
     if (state.journal.capacity === 0) return;
     const scenario = exchange?.scenario;
     state.journal.record({
-      time: Date.now(),
+      time: now,
       method: req.method.toUpperCase(),
       url: req.url,
       headers: req.headers ?? noHeaders,

@@ -39,11 +39,15 @@ export class Sessions<Live> {
   readonly #idleMs: number;
   readonly #journalSize: number;
 
+  /** The lookup of the shared state, made once: most requests name no session. */
+  readonly #sharedLookup: SessionLookup<Live>;
+
   constructor(opts: { max: number; idleMs: number; journalSize: number }) {
     this.#max = opts.max;
     this.#idleMs = opts.idleMs;
     this.#journalSize = opts.journalSize;
     this.shared = this.#fresh(0);
+    this.#sharedLookup = { ok: true, state: this.shared, name: undefined };
   }
 
   #fresh(now: number): SessionState<Live> {
@@ -52,7 +56,7 @@ export class Sessions<Live> {
 
   /** The state of a session (made on first use), the shared one without a name. */
   get(name: string | undefined, now: number): SessionLookup<Live> {
-    if (name === undefined) return { ok: true, state: this.shared, name };
+    if (name === undefined) return this.#sharedLookup;
     if (!NAME.test(name))
       return { ok: false, status: 400, detail: 'a session name is 1 to 64 letters, digits, ".", "_" or "-"' };
     for (const [n, s] of this.#byName) if (now - s.lastUsed > this.#idleMs) this.#byName.delete(n);
