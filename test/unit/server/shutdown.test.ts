@@ -104,6 +104,7 @@ describe('trackConnections: sockets and the answers in flight on them', () => {
     let pending: http.ServerResponse | undefined;
     const server = http.createServer((req, res) => {
       if (req.url === '/slow') pending = res;
+      else if (req.url === '/body') req.resume().on('end', () => res.end('read'));
       else res.end('ok');
     });
     const conns = trackConnections(server);
@@ -115,12 +116,32 @@ describe('trackConnections: sockets and the answers in flight on them', () => {
       });
     try {
       const idle = await open();
+      const afterOne = await open();
+      afterOne.resume().write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n');
+      const halfHead = await open();
+      halfHead.write('GET /fast HTTP/1.1\r\nHo');
       const busy = await open();
       busy.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n');
-      await vi.waitFor(() => expect([conns.open, conns.inFlight]).toEqual([2, 1]));
-      const idleClosed = new Promise((r) => idle.once('close', r));
+      const reading = await open();
+      reading.write('POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab');
+      await vi.waitFor(() => expect([conns.open, conns.inFlight]).toEqual([5, 2]));
       conns.startClosing();
-      await idleClosed;
+      // The idle socket, the one between requests and the one whose head is still coming: closed at once.
+      await vi.waitFor(() => expect([conns.open, conns.inFlight]).toEqual([2, 2]));
+      await vi.waitFor(() =>
+        expect([idle, afterOne, halfHead, busy, reading].map((s) => s.readableEnded || s.destroyed)).toEqual([
+          true,
+          true,
+          true,
+          false,
+          false,
+        ]),
+      );
+      let read = '';
+      reading.on('data', (d: Buffer) => (read += d.toString()));
+      reading.write('cd');
+      await vi.waitFor(() => expect(read).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nread$/));
+      expect(read.toLowerCase()).toContain('connection: close');
       let answer = '';
       busy.on('data', (d: Buffer) => (answer += d.toString()));
       pending?.end('done');
