@@ -16,3 +16,34 @@ export function listEnvelope(items: unknown) {
     },
   };
 }
+
+/**
+ * A document of one collection, `GET /api/v1/thing` (operationId `listThings`) answering 200 with
+ * `schema`; `list` adds to the operation, `paths` beside it, `top` to the document's top level.
+ */
+export function thingListSpec(
+  schema: unknown,
+  o: {
+    list?: Record<string, unknown>;
+    paths?: Record<string, unknown>;
+    top?: Record<string, unknown>;
+    components?: Record<string, unknown>;
+  } = {},
+) {
+  return {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    ...o.top,
+    paths: {
+      '/api/v1/thing': {
+        get: {
+          operationId: 'listThings',
+          responses: { '200': { description: 'ok', content: { 'application/json': { schema } } } },
+          ...o.list,
+        },
+      },
+      ...o.paths,
+    },
+    ...(o.components === undefined ? {} : { components: o.components }),
+  };
+}

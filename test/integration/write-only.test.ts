@@ -9,7 +9,7 @@ import { writeFixture } from '../../src/cli/write-fixture.js';
 import { stateOptions } from '../../src/server/config.js';
 import { deployment, stubbed } from '../contract/deployments.js';
 import { ask, coreOf, listen, makeApp, testConfig } from '../helpers.js';
-import { listEnvelope, schemaRef } from '../spec-parts.js';
+import { listEnvelope, schemaRef, thingListSpec } from '../spec-parts.js';
 
 const DESIGNER = path.join(import.meta.dirname, '../fixtures/designer');
 const DESIGNER_SPEC = path.join(DESIGNER, 'openapi.yaml');
@@ -125,22 +125,7 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
   it('generated items of a schema with a nested writeOnly member: served without it, none left out', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'write-only-nested-'));
     try {
-      const spec = {
-        openapi: '3.1.0',
-        info: { title: 't', version: '1' },
-        paths: {
-          '/api/v1/thing': {
-            get: {
-              operationId: 'listThings',
-              responses: {
-                '200': {
-                  description: 'A page.',
-                  content: { 'application/json': { schema: { $ref: '#/components/schemas/ThingList' } } },
-                },
-              },
-            },
-          },
-        },
+      const spec = thingListSpec(schemaRef('ThingList'), {
         components: {
           schemas: {
             Thing: {
@@ -159,7 +144,7 @@ describe('what the stub generates holds no writeOnly member, at any depth', () =
             ThingList: listEnvelope(schemaRef('Thing')),
           },
         },
-      };
+      });
       writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(spec));
       const late: string[] = [];
       const config = testConfig({ specFile: path.join(dir, 'openapi.json'), fixturesDir: dir });

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadContract } from '../../../src/contract/load.js';
 import { LoadError } from '../../../src/load/errors.js';
 import { DEFAULTS } from '../../../src/server/config.js';
+import { thingListSpec } from '../../spec-parts.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'contract-load-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -20,18 +21,7 @@ async function spec(name: string, extra: object = {}): Promise<string> {
       results: { type: 'array', items: { type: 'object', properties: { pk: { type: 'integer' } }, ...extra } },
     },
   };
-  const doc = {
-    openapi: '3.1.0',
-    info: { title: 't', version: '1' },
-    paths: {
-      '/api/v1/thing': {
-        get: {
-          operationId: 'listThings',
-          responses: { '200': { description: 'ok', content: { 'application/json': { schema: page } } } },
-        },
-      },
-    },
-  };
+  const doc = thingListSpec(page);
   await writeFile(file, JSON.stringify(doc));
   return file;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isJsonMedia, readOperations, statusRecord } from '../../../src/openapi/operations.js';
 import { loadState } from '../../../src/load/state.js';
 import { ask, coreOf } from '../../helpers.js';
-import { listEnvelope, schemaRef } from '../../spec-parts.js';
+import { listEnvelope, schemaRef, thingListSpec } from '../../spec-parts.js';
 
 const ROOM = {
   type: 'object',
@@ -142,33 +142,17 @@ function thingSpec(
   paths: Record<string, unknown> = {},
   top: Record<string, unknown> = {},
 ) {
+  const thing: Record<string, unknown> = { type: 'object', properties: { pk: { type: 'integer' } } };
   return {
-    openapi: '3.1.0',
-    info: { title: 't', version: '1' },
-    ...top,
-    paths: {
-      '/api/v1/thing': {
-        get: {
-          operationId: 'listThings',
-          responses: {
-            '200': {
-              description: 'ok',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    properties: { results: { type: 'array', items: { $ref: '#/components/schemas/Thing' } } },
-                  },
-                },
-              },
-            },
-          },
-          ...list,
-        },
+    ...thingListSpec(
+      { type: 'object', properties: { results: { type: 'array', items: schemaRef('Thing') } } },
+      {
+        list,
+        paths,
+        top,
       },
-      ...paths,
-    },
-    components: { schemas: { Thing: { type: 'object', properties: { pk: { type: 'integer' } } } } },
+    ),
+    components: { schemas: { Thing: thing } },
   };
 }
 const LIST = '/paths/~1api~1v1~1thing/get';
