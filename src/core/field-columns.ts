@@ -1,4 +1,4 @@
-import { itemObject, type PreparedItem } from './store.js';
+import { itemObject, type PreparedItem } from './prepared-items.js';
 
 const made = new WeakMap<readonly PreparedItem[], FieldColumns>();
 

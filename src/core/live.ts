@@ -1,7 +1,7 @@
 import { compareValues } from './drf/filters.js';
 import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
-import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './store.js';
+import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './prepared-items.js';
 import type { Queryset } from '../openapi/operations.js';
 
 /**
@@ -12,7 +12,8 @@ import type { Queryset } from '../openapi/operations.js';
  */
 interface Base {
   readonly set: ItemSet;
-  readonly hidden: readonly PreparedItem[];
+  /** The items its filter leaves out. */
+  readonly filteredOut: readonly PreparedItem[];
 }
 const bases = new WeakMap<ItemSet, Map<Queryset, Base>>();
 
@@ -40,11 +41,11 @@ function basesOf(from: ItemSet): Map<Queryset, Base> {
 }
 
 function baseOf(from: ItemSet, q: Queryset): Base {
-  if (q.filter === undefined && q.ordering.length === 0) return { set: from, hidden: [] };
+  if (q.filter === undefined && q.ordering.length === 0) return { set: from, filteredOut: [] };
   const byQueryset = basesOf(from);
   let base = byQueryset.get(q);
   if (base !== undefined) return base;
-  base = asItStands(from, q, 0, from.items.length) ? { set: from, hidden: [] } : sortedBase(from, q);
+  base = asItStands(from, q, 0, from.items.length) ? { set: from, filteredOut: [] } : sortedBase(from, q);
   byQueryset.set(q, base);
   return base;
 }
@@ -66,15 +67,15 @@ function asItStands(from: ItemSet, q: Queryset, start: number, end: number): boo
 /** The items the queryset's filter keeps, in its ordering; the others apart. */
 function sortedBase(from: ItemSet, q: Queryset): Base {
   const kept: { item: PreparedItem; members: Record<string, unknown> }[] = [];
-  const hidden: PreparedItem[] = [];
+  const filteredOut: PreparedItem[] = [];
   for (const item of from.items) {
     const members = itemObject(item);
     if (inQueryset(q, members)) kept.push({ item, members });
-    else hidden.push(item);
+    else filteredOut.push(item);
   }
   // Array.prototype.sort is stable: items the ordering ties keep the fixture's order.
   kept.sort((a, b) => byOrdering(q, a.members, b.members));
-  return { set: itemSetOf(kept.map((k) => k.item)), hidden };
+  return { set: itemSetOf(kept.map((k) => k.item)), filteredOut };
 }
 
 /** Items checked between two pauses of `prepareQueryset`. */
@@ -97,7 +98,7 @@ export async function prepareQueryset(model: CollectionModel, pause: () => Promi
     asIs = asItStands(from, q, start, Math.min(from.items.length, start + CHUNK));
   }
   const byQueryset = basesOf(from);
-  if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, hidden: [] } : sortedBase(from, q));
+  if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, filteredOut: [] } : sortedBase(from, q));
 }
 
 /**
@@ -115,7 +116,7 @@ export class LiveCollection {
         readonly set: ItemSet;
         readonly items: PreparedItem[];
         readonly columns: FieldColumns;
-        readonly hidden: PreparedItem[];
+        readonly filteredOut: PreparedItem[];
       }
     | undefined;
   #maxPk: number | undefined;
@@ -134,9 +135,9 @@ export class LiveCollection {
   /** Every item of the table, those the queryset leaves out included. */
   #all(): PreparedItem[] {
     const own = this.#own;
-    if (own) return [...own.items, ...own.hidden];
+    if (own) return [...own.items, ...own.filteredOut];
     const base = baseOf(this.model.items, this.model.list.queryset);
-    return [...base.set.items, ...base.hidden];
+    return [...base.set.items, ...base.filteredOut];
   }
 
   /**
@@ -196,7 +197,7 @@ export class LiveCollection {
         set: itemSetOf(items, from.byPk.places.copy()),
         items,
         columns: FieldColumns.of(from.items).copyFor(items),
-        hidden: base.hidden.slice(),
+        filteredOut: base.filteredOut.slice(),
       };
     }
     return this.#own;
@@ -207,7 +208,7 @@ export class LiveCollection {
       fields: this.model.fields,
       withUrl: this.model.withUrl,
       pkField: this.model.lookup,
-      hidden: this.model.hidden,
+      writeOnly: this.model.writeOnly,
     });
   }
 
@@ -252,10 +253,10 @@ export class LiveCollection {
   }
 
   #take(old: PreparedItem, at: number): void {
-    const { set, items, columns, hidden } = this.#owned();
+    const { set, items, columns, filteredOut } = this.#owned();
     if (at === -1) {
-      const h = hidden.indexOf(old);
-      if (h !== -1) hidden.splice(h, 1);
+      const h = filteredOut.indexOf(old);
+      if (h !== -1) filteredOut.splice(h, 1);
       return;
     }
     items.splice(at, 1);
@@ -265,10 +266,10 @@ export class LiveCollection {
 
   #place(item: PreparedItem): void {
     const q = this.model.list.queryset;
-    const { set, items, columns, hidden } = this.#owned();
+    const { set, items, columns, filteredOut } = this.#owned();
     const members = itemObject(item);
     if (!inQueryset(q, members)) {
-      hidden.push(item);
+      filteredOut.push(item);
       return;
     }
     if (q.ordering.length === 0) {

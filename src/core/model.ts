@@ -10,7 +10,7 @@ import {
 } from '../openapi/operations.js';
 import { authenticatorsOf, type Authenticator } from './drf/authentication.js';
 import { type Filters, listFilters } from './drf/filters.js';
-import { EMPTY_SET, type ItemSet, itemSetOf, type ItemSource, prepareItems, withPk } from './store.js';
+import { EMPTY_SET, type ItemSet, itemSetOf, type ItemSource, prepareItems, withPk } from './prepared-items.js';
 import { buildsUrl, fieldSchema, itemFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
 
 /** A collection ready to answer: its operations and item sets, serialized once. */
@@ -25,7 +25,7 @@ export interface CollectionModel {
   /** The item schema's fields, in order. */
   readonly fields: readonly string[];
   /** Its `writeOnly` fields: never in an answer. */
-  readonly hidden: readonly string[];
+  readonly writeOnly: readonly string[];
   /** Items carry a `url` built per request. */
   readonly withUrl: boolean;
   /** The field the item path looks items up by (DRF's lookup_field), if the items carry one. */
@@ -80,7 +80,7 @@ export interface CollectionInput {
 export interface CollectionShape {
   readonly fields: readonly string[];
   /** The item schema's `writeOnly` fields (writeOnlyFields). */
-  readonly hidden: readonly string[];
+  readonly writeOnly: readonly string[];
   readonly withUrl: boolean;
   readonly lookup: string | undefined;
   readonly pkParam: string;
@@ -91,12 +91,12 @@ export function shapeOf(spec: unknown, operations: Operations, list: ListOperati
   const detail = operations.detailOf.get(list.path);
   const itemRoute = operations.itemRouteOf.get(list.path);
   const pkParam = itemRoute ? (/\{([^}]+)\}$/.exec(itemRoute.path)?.[1] ?? 'pk') : 'pk';
-  const hidden = writeOnlyFields(spec, list.itemPointer);
+  const writeOnly = writeOnlyFields(spec, list.itemPointer);
   // A writeOnly `url` is never answered, so never built either.
   return {
     fields: itemFields(spec, list.itemPointer),
-    hidden,
-    withUrl: buildsUrl(spec, list, detail) && !hidden.includes('url'),
+    writeOnly,
+    withUrl: buildsUrl(spec, list, detail) && !writeOnly.includes('url'),
     lookup: lookupField(spec, list, { pkParam }, sample),
     pkParam,
   };
@@ -136,7 +136,7 @@ function made(input: ItemsInput, shape: CollectionShape): ItemSet {
     fields: shape.fields,
     withUrl: shape.withUrl,
     pkField: shape.lookup,
-    hidden: shape.hidden,
+    writeOnly: shape.writeOnly,
   });
 }
 
@@ -173,7 +173,7 @@ export function compileModel(
       from: data?.from ?? 'nothing',
       count: data ? countOf(data.items) : 0,
       fields: shape.fields,
-      hidden: shape.hidden,
+      writeOnly: shape.writeOnly,
       withUrl: shape.withUrl,
       lookup: shape.lookup,
       get items() {

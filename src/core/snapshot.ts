@@ -1,4 +1,4 @@
-import type { ItemSource } from './store.js';
+import type { ItemSource } from './prepared-items.js';
 
 /** The snapshot format's name and version: a snapshot of another version is refused, not guessed at. */
 export const SNAPSHOT_FORMAT = 'workplace-admin-stub/snapshot@1';

@@ -7,7 +7,7 @@ import {
   type PreparedItem,
   prepareItem,
   prepareItemFromText,
-} from '../core/store.js';
+} from '../core/prepared-items.js';
 import { isObject } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
 import { flatItemMatcher } from './flat-items.js';
@@ -206,7 +206,7 @@ export async function readFixture(
     const first = opts.checkOf(value);
     shape = first.shape;
     check = itemChecker(first.ctx, problems);
-    const matcher = shape.hidden.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields);
+    const matcher = shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields);
     flat = matcher && {
       scan: (bytes, from, limit) => matcher.scan(bytes, from, limit),
       take: (bytes, from, end, index) => {
@@ -222,15 +222,15 @@ export async function readFixture(
     ({ value, index, text, canonical }) => {
       if (check === undefined) start(value);
       const s = shape as CollectionShape;
-      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, hidden: s.hidden };
+      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, writeOnly: s.writeOnly };
       const was = old?.[index];
       const prepared = isObject(value)
         ? canonical
           ? prepareItemFromText(value, text, options)
           : prepareItem(value, options)
         : undefined;
-      if (carried === undefined && isObject(value) && carriesAny(value, s.hidden))
-        carried = { index, names: s.hidden.filter((f) => Object.hasOwn(value, f)) };
+      if (carried === undefined && isObject(value) && carriesAny(value, s.writeOnly))
+        carried = { index, names: s.writeOnly.filter((f) => Object.hasOwn(value, f)) };
       const same =
         was !== undefined &&
         prepared !== undefined &&

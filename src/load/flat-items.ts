@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { getAt, isObject } from '../openapi/pointer.js';
-import type { PreparedItem } from '../core/store.js';
+import type { PreparedItem } from '../core/prepared-items.js';
 import { type CheckContext, validationUrlOf } from './items.js';
 
 /**

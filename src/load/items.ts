@@ -3,7 +3,7 @@ import type { LoadProblem } from './errors.js';
 import type { DetailOperation, ListOperation } from '../openapi/operations.js';
 import { pointerOf } from '../openapi/pointer.js';
 import { PkIndex } from '../core/pk-index.js';
-import { carriesAny, pkOf, withoutMembers } from '../core/store.js';
+import { carriesAny, pkOf, withoutMembers } from '../core/prepared-items.js';
 import { isObject } from '../openapi/pointer.js';
 import { PK_SEGMENT } from '../core/django/urls.js';
 
@@ -26,7 +26,7 @@ export interface CheckContext {
    * The item schema's writeOnly fields: never served, so an item is checked without them (the
    * contract's Ajv refuses them in an answer; the loader warns of a fixture that carries them).
    */
-  readonly hidden?: readonly string[];
+  readonly writeOnly?: readonly string[];
 }
 
 /**
@@ -85,7 +85,7 @@ export function itemChecker(ctx: CheckContext, problems: LoadProblem[]): ItemChe
       problem(index, [], 'an item is a JSON object');
       return undefined;
     }
-    let item = carriesAny(value, ctx.hidden) ? withoutMembers(value, ctx.hidden as readonly string[]) : value;
+    let item = carriesAny(value, ctx.writeOnly) ? withoutMembers(value, ctx.writeOnly as readonly string[]) : value;
     const pk = pkOf(item, lookup);
     if (withUrl) {
       if ('url' in item) {

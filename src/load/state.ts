@@ -7,7 +7,7 @@ import { prepareQueryset } from '../core/live.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
 import { type ListOperation, readOperations } from '../openapi/operations.js';
 import { follow, isObject } from '../openapi/pointer.js';
-import { itemObject } from '../core/store.js';
+import { itemObject } from '../core/prepared-items.js';
 import { generatedBodies } from './declared.js';
 import { readOperationFixtures } from './operation-fixtures.js';
 import { loadHandlers } from './handlers.js';
@@ -136,7 +136,7 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
         detail: operations.detailOf.get(list.path),
         withUrl: shape.withUrl,
         lookup: shape.lookup,
-        hidden: shape.hidden,
+        writeOnly: shape.writeOnly,
         file: from,
         stored,
       };

@@ -18,7 +18,7 @@ const DESIGNER_FIXTURES = path.join(DESIGNER, 'fixtures');
 // A `writeOnly` property (DRF's write_only=True) is accepted in a request and never in an answer.
 // The designer differential (test/reference/designer-differential.test.ts) holds the stub's writes and
 // reads of the designer's `Signature.witness` to DRF's; these hold the loader, the generator and the
-// checker; test/unit/openapi/response-view.test.ts and test/unit/core/store.test.ts the pieces.
+// checker; test/unit/openapi/response-view.test.ts and test/unit/core/prepared-items.test.ts the pieces.
 
 describe("the designer's Signature.witness (writeOnly, required)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'write-only-'));

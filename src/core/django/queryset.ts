@@ -1,6 +1,6 @@
 import { FieldColumns } from '../field-columns.js';
 import { compareValues } from '../drf/filters.js';
-import type { PreparedItem } from '../store.js';
+import type { PreparedItem } from '../prepared-items.js';
 
 /** What a filter backend keeps: a predicate over an item's members, and the members it reads. */
 export interface ItemFilter {

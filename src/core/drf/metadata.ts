@@ -1,7 +1,7 @@
 import type { AnyOperation, PathRoute, Renderer, WriteOperation } from '../../openapi/operations.js';
 import { capfirst, pyStr } from '../python/str.js';
 import type { CoreAnswer } from '../request.js';
-import { drfJson } from '../store.js';
+import { drfJson } from '../prepared-items.js';
 import type { FieldRule } from './serializers.js';
 import { respond, type View } from './views.js';
 

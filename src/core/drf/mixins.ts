@@ -6,7 +6,7 @@ import { pythonInt } from '../python/int.js';
 import { lastValue, parseQuery, type QueryMap } from '../python/query.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
 import { filterAndOrder } from '../django/queryset.js';
-import { drfJson, EMPTY_SET, type ItemSet, itemObject, type PreparedItem, renderItem } from '../store.js';
+import { drfJson, EMPTY_SET, type ItemSet, itemObject, type PreparedItem, renderItem } from '../prepared-items.js';
 import { fieldSchema } from '../../openapi/item-schema.js';
 import type { WriteOperation } from '../../openapi/operations.js';
 import { filterPredicate, orderingTerms, pageSizeOf } from './filters.js';

@@ -1,4 +1,4 @@
-import { drfJson, type PreparedItem, renderItem } from '../store.js';
+import { drfJson, type PreparedItem, renderItem } from '../prepared-items.js';
 import { type ItemUrlParts, itemPathParts } from '../django/urls.js';
 import { quotePlus } from '../python/quote.js';
 

@@ -4,7 +4,7 @@ import { lastValue } from '../python/query.js';
 import { quotePlus } from '../python/quote.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
 import { withMembers } from '../members.js';
-import { drfJson } from '../store.js';
+import { drfJson } from '../prepared-items.js';
 import { viewMetadata } from './metadata.js';
 import { respond, type View } from './views.js';
 

@@ -3,7 +3,7 @@ import { respond, respondEmpty, respondError, type View } from '../drf/views.js'
 import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, gatewayPage } from '../errors.js';
 import type { Model } from '../model.js';
 import type { CoreAnswer } from '../request.js';
-import { drfJson } from '../store.js';
+import { drfJson } from '../prepared-items.js';
 import { type AnyOperation, type CustomOperation, isJsonMedia } from '../../openapi/operations.js';
 import type { OperationSource } from './control.js';
 import type { Handlers } from './handler-types.js';

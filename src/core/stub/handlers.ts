@@ -1,7 +1,7 @@
 import type { ItemUrlParts } from '../django/urls.js';
 import { itemValues, type ViewSet } from '../drf/mixins.js';
 import type { QueryMap } from '../python/query.js';
-import { itemObject, prepareItem, renderItem } from '../store.js';
+import { itemObject, prepareItem, renderItem } from '../prepared-items.js';
 import type { CollectionAccess, HandlerRequest } from './handler-types.js';
 
 export type {
@@ -107,7 +107,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
         fields: collection.fields,
         withUrl: collection.withUrl,
         pkField: collection.lookup,
-        hidden: collection.hidden,
+        writeOnly: collection.writeOnly,
       });
       return JSON.parse(renderItem(prepared, url)) as Record<string, unknown>;
     },

@@ -3,7 +3,7 @@ import { stubProblem } from '../errors.js';
 import type { CollectionModel } from '../model.js';
 import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
-import { EMPTY_SET, type ItemSet } from '../store.js';
+import { EMPTY_SET, type ItemSet } from '../prepared-items.js';
 
 /**
  * What a request asks of the stub itself, Prism-compatible: a `Prefer` header

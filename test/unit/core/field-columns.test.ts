@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../src/core/field-columns.js';
-import { type PreparedItem, prepareItem } from '../../../src/core/store.js';
+import { type PreparedItem, prepareItem } from '../../../src/core/prepared-items.js';
 
 const item = (value: Record<string, unknown>): PreparedItem =>
   prepareItem(value, { fields: ['pk', 'a', 'b'], withUrl: false, pkField: 'pk' });

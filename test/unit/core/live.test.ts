@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../src/core/field-columns.js';
 import { LiveCollection, prepareQueryset } from '../../../src/core/live.js';
 import type { CollectionModel } from '../../../src/core/model.js';
-import type { ItemSet, PreparedItem } from '../../../src/core/store.js';
+import type { ItemSet, PreparedItem } from '../../../src/core/prepared-items.js';
 import { tinyModel } from './tiny-model.js';
 
 const live = (path: string, items?: unknown[]) => {
@@ -133,11 +133,11 @@ describe('writes to a live collection', () => {
     expect(pks(l.model.items)).toEqual(['1', '2', '10']);
   });
 
-  it("isTaken: over the whole table (the queryset's hidden rows too), the updated item excepted", () => {
+  it('isTaken: over the whole table (the rows its queryset filters out too), the updated item excepted', () => {
     const l = live('/api/v1/sorted');
     const cases: [string, unknown, PreparedItem | undefined, boolean][] = [
       ['a rank of a kept item', 1, undefined, true],
-      ['a rank of a hidden item', 2, undefined, true],
+      ['a rank of an item filtered out', 2, undefined, true],
       ['a rank no item has', 4, undefined, false],
       ["the item's own rank, excepted", 1, at(l, '1'), false],
       ['a rank two items have, one excepted', 3, at(l, '2'), true],
@@ -149,7 +149,7 @@ describe('writes to a live collection', () => {
     expect(l.isTaken('rank', 1)).toBe(false);
     l.insert({ pk: 9, rank: 4, active: false });
     expect(l.isTaken('rank', 4)).toBe(true);
-    // A hidden row removed (its item as the snapshot holds it).
+    // A row filtered out, removed (its item as the snapshot holds it).
     l.remove(l.model.items.byPk.get('3') as PreparedItem);
     expect([l.isTaken('rank', 2), l.isTaken('pk', 3)]).toEqual([false, false]);
     expect(pks(l.set)).toEqual(['2', '4']);

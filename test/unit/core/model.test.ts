@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_FILTERS } from '../../../src/core/drf/filters.js';
 import { compileModel, compileSnapshot, shapeOf } from '../../../src/core/model.js';
 import { SNAPSHOT_FORMAT } from '../../../src/core/snapshot.js';
-import { EMPTY_SET, prepareItems } from '../../../src/core/store.js';
+import { EMPTY_SET, prepareItems } from '../../../src/core/prepared-items.js';
 import { readOperations } from '../../../src/openapi/operations.js';
 import { TINY_SPEC, tinyModel } from './tiny-model.js';
 
@@ -17,7 +17,7 @@ describe("a collection's shape, read from the spec", () => {
       undefined,
       {
         fields: ['url', 'pk', 'name', 'secret', 'size'],
-        hidden: ['secret'],
+        writeOnly: ['secret'],
         withUrl: true,
         lookup: 'pk',
         pkParam: 'pk',
@@ -26,13 +26,13 @@ describe("a collection's shape, read from the spec", () => {
     [
       '/api/v1/sorted',
       undefined,
-      { fields: ['pk', 'rank', 'active'], hidden: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
+      { fields: ['pk', 'rank', 'active'], writeOnly: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
     ],
-    ['/api/v1/row', undefined, { fields: ['name'], hidden: [], withUrl: false, lookup: undefined, pkParam: 'pk' }],
+    ['/api/v1/row', undefined, { fields: ['name'], writeOnly: [], withUrl: false, lookup: undefined, pkParam: 'pk' }],
     [
       '/api/v1/row',
       { id: 4, name: 'a' },
-      { fields: ['name'], hidden: [], withUrl: false, lookup: 'id', pkParam: 'pk' },
+      { fields: ['name'], writeOnly: [], withUrl: false, lookup: 'id', pkParam: 'pk' },
     ],
   ])('%s (first item %j)', (path, sample, want) => {
     expect(shapeOf(TINY_SPEC, operations, listOf(path), sample)).toEqual(want);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isIntegerText, PkIndex } from '../../../src/core/pk-index.js';
-import { itemSetOf, type PreparedItem } from '../../../src/core/store.js';
+import { itemSetOf, type PreparedItem } from '../../../src/core/prepared-items.js';
 
 const POOL = [
   '0',

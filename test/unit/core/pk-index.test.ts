@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isIntegerText, PkIndex } from '../../../src/core/pk-index.js';
-import { itemSetOf } from '../../../src/core/store.js';
+import { itemSetOf } from '../../../src/core/prepared-items.js';
 
 // The properties over random pks and writes: pk-index.property.test.ts (npm run test:slow).
 

@@ -167,7 +167,7 @@ describe('readFixture: what is not read, and what is read over', () => {
       doc: {},
       // A check that counts the items (and aborts at the tenth), as the loader's checks each.
       checkOf: () => ({
-        shape: { fields: ['pk', 'name'], hidden: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
+        shape: { fields: ['pk', 'name'], writeOnly: [], withUrl: false, lookup: 'pk', pkParam: 'pk' },
         ctx: {
           ajv: {
             validator: () =>

@@ -7,7 +7,7 @@ import { ContractAjv } from '../../../src/openapi/ajv.js';
 import { shapeOf } from '../../../src/core/model.js';
 import { readOperations } from '../../../src/openapi/operations.js';
 import { isObject } from '../../../src/openapi/pointer.js';
-import { type PreparedItem, prepareItem, prepareItemFromText } from '../../../src/core/store.js';
+import { type PreparedItem, prepareItem, prepareItemFromText } from '../../../src/core/prepared-items.js';
 import { FlatItems, flatItemMatcher } from '../../../src/load/flat-items.js';
 import { type FlatTake, isStreamed, ItemScanner, type StreamedItem } from '../../../src/load/item-stream.js';
 import { type CheckContext, itemChecker } from '../../../src/load/items.js';

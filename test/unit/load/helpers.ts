@@ -65,7 +65,7 @@ export function checkOf(doc: Record<string, unknown>, path: string, file: string
         detail: operations.detailOf.get(list.path),
         withUrl: shape.withUrl,
         lookup: shape.lookup,
-        hidden: shape.hidden,
+        writeOnly: shape.writeOnly,
         file,
         stored: true,
       },

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../../src/core/field-columns.js';
 import { compareValues } from '../../../../src/core/drf/filters.js';
 import { filterAndOrder } from '../../../../src/core/django/queryset.js';
-import { type PreparedItem, prepareItem } from '../../../../src/core/store.js';
+import { type PreparedItem, prepareItem } from '../../../../src/core/prepared-items.js';
 import { recordedTable } from '../recorded/recording.js';
 
 /**

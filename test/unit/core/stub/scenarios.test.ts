@@ -10,7 +10,7 @@ import {
   scenarioItems,
   withoutScenarioParams,
 } from '../../../../src/core/stub/scenarios.js';
-import { EMPTY_SET, type ItemSet } from '../../../../src/core/store.js';
+import { EMPTY_SET, type ItemSet } from '../../../../src/core/prepared-items.js';
 import { tinyModel } from '../tiny-model.js';
 
 const scenario = (s: Partial<Scenario>): Scenario => ({ ...NO_SCENARIO, ...s });

@@ -14,7 +14,7 @@ import {
   renderItem,
   withoutMembers,
   withPk,
-} from '../../../src/core/store.js';
+} from '../../../src/core/prepared-items.js';
 
 describe("drfJson: the bytes of DRF's JSONRenderer (compact, ensure_ascii off, U+2028/2029 escaped)", () => {
   // Each `want` is CPython 3.11's json.dumps(value, ensure_ascii=False, separators=(',', ':')) with
@@ -122,9 +122,9 @@ describe('items prepared once, their url joined in per request', () => {
       '{"url":"kept","pk":1}',
     ],
     [
-      'its only member hidden: the url alone',
+      'its only member writeOnly: the url alone',
       { pk: 1 },
-      opts(['url', 'pk'], { hidden: ['pk'] }),
+      opts(['url', 'pk'], { writeOnly: ['pk'] }),
       '{"url":"http://h/t/1"}',
     ],
     ['not an object', 5, opts(['pk']), '5'],
@@ -168,7 +168,7 @@ describe('items prepared once, their url joined in per request', () => {
 
 describe('an item is prepared without its writeOnly members', () => {
   it('leaves them out of the JSON, from an object and from its text', () => {
-    const opts = { fields: ['pk', 'name', 'password'], withUrl: false, pkField: 'pk', hidden: ['password'] };
+    const opts = { fields: ['pk', 'name', 'password'], withUrl: false, pkField: 'pk', writeOnly: ['password'] };
     const value = { pk: 1, name: 'a', password: 'secret' };
     expect(prepareItem(value, opts).json).toBe('{"pk":1,"name":"a"}');
     expect(prepareItemFromText(value, JSON.stringify(value), opts).json).toBe('{"pk":1,"name":"a"}');
@@ -178,7 +178,7 @@ describe('an item is prepared without its writeOnly members', () => {
     // Out of schema order, too: the members are put in order, the `__proto__` one kept.
     const unordered = JSON.parse('{"password":"p","__proto__":{"x":1},"name":"n","pk":3}') as Record<string, unknown>;
     expect(prepareItem(unordered, opts).json).toBe('{"pk":3,"name":"n","__proto__":{"x":1}}');
-    expect(prepareItem(unordered, { ...opts, hidden: [] }).json).toBe(
+    expect(prepareItem(unordered, { ...opts, writeOnly: [] }).json).toBe(
       '{"pk":3,"name":"n","password":"p","__proto__":{"x":1}}',
     );
   });

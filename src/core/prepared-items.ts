@@ -107,7 +107,7 @@ export interface PrepareOptions {
   readonly withUrl: boolean;
   readonly pkField: string | undefined;
   /** The item schema's `writeOnly` fields (writeOnlyFields): left out, as DRF never represents one. */
-  readonly hidden?: readonly string[];
+  readonly writeOnly?: readonly string[];
 }
 
 /**
@@ -157,7 +157,7 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
   if (
     !isObject(value) ||
     (opts.withUrl && 'url' in value) ||
-    carriesAny(value, opts.hidden) ||
+    carriesAny(value, opts.writeOnly) ||
     !isInSchemaOrder(value, opts.fields)
   )
     return prepareItem(value, opts);
@@ -172,7 +172,7 @@ export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem 
   if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
   let ordered = inSchemaOrder(
-    carriesAny(value, opts.hidden) ? withoutMembers(value, opts.hidden as readonly string[]) : value,
+    carriesAny(value, opts.writeOnly) ? withoutMembers(value, opts.writeOnly as readonly string[]) : value,
     opts.fields,
   );
   if (opts.withUrl && 'url' in ordered) {
