@@ -1,10 +1,9 @@
 import { type CheckOptions, runCheck } from '../contract/checker.js';
 import { compareExitCode, runCompare } from '../contract/compare.js';
-import { type Contract, loadContract } from '../contract/load.js';
+import { contractOf, unknownOnly } from './contract-load.js';
 import { type CheckReport, type EndpointResult, exitCode } from '../contract/report.js';
 import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { printLoadError } from '../load/report.js';
 import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
 /** The settings of `check`, resolved (contract-config.ts): every value checked already. */
@@ -43,15 +42,10 @@ export async function check(flags: CheckFlags): Promise<number> {
     const why = await prepareReportFile(flags.junit);
     if (why) return fail(`--junit: ${why}`);
   }
-  let contract: Contract;
-  try {
-    contract = await loadContract(flags.spec);
-  } catch (e) {
-    printLoadError(e);
-    return 2;
-  }
-  const unknown = flags.only.filter((r) => !contract.operations.lists.some((l) => l.resource === r));
-  if (unknown.length > 0) return fail(`--only names no collection of the spec: ${unknown.join(', ')}`);
+  const contract = await contractOf(flags.spec);
+  if (contract === undefined) return 2;
+  const unknown = unknownOnly(contract, flags.only);
+  if (unknown !== undefined) return fail(unknown);
 
   const progress = process.stderr.isTTY && !flags.json;
   const done: EndpointResult[] = [];

@@ -1,8 +1,7 @@
-import { type Contract, loadContract } from '../contract/load.js';
+import { contractOf } from './contract-load.js';
 import { junitFromEndpoints } from '../contract/junit.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
-import { printLoadError } from '../load/report.js';
 import { prepareReportFile, reason, writeReportFile } from './report-files.js';
 
 /** The settings of `proxy`, resolved (contract-config.ts): every value checked already. */
@@ -33,13 +32,8 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
       return 2;
     }
   }
-  let contract: Contract;
-  try {
-    contract = await loadContract(flags.spec);
-  } catch (e) {
-    printLoadError(e);
-    return 2;
-  }
+  const contract = await contractOf(flags.spec);
+  if (contract === undefined) return 2;
   let running;
   try {
     running = await startProxy({

@@ -1,12 +1,11 @@
 import path from 'node:path';
-import { type Contract, loadContract } from '../contract/load.js';
+import { contractOf, unknownOnly } from './contract-load.js';
 import { runRecord } from '../contract/record.js';
 import { discardStage } from '../contract/record-folder.js';
 import { count } from '../contract/words.js';
 import { exitCode } from '../contract/report.js';
 import { textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { printLoadError } from '../load/report.js';
 import { reason } from './report-files.js';
 
 /** The settings of `record`, resolved (contract-config.ts): every value checked already. */
@@ -36,15 +35,10 @@ const fail = (message: string): number => {
  * reachable, 3 when the recorder failed itself.
  */
 export async function record(flags: RecordFlags): Promise<number> {
-  let contract: Contract;
-  try {
-    contract = await loadContract(flags.spec);
-  } catch (e) {
-    printLoadError(e);
-    return 2;
-  }
-  const unknown = flags.only.filter((r) => !contract.operations.lists.some((l) => l.resource === r));
-  if (unknown.length > 0) return fail(`--only names no collection of the spec: ${unknown.join(', ')}`);
+  const contract = await contractOf(flags.spec);
+  if (contract === undefined) return 2;
+  const unknown = unknownOnly(contract, flags.only);
+  if (unknown !== undefined) return fail(unknown);
   // Interrupted (Ctrl-C, a CI job cancelled): the staging folder goes, --out is left as it was;
   // then the process ends by the same signal, as it would have without this handler.
   let stage: string | undefined;
