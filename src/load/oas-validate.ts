@@ -1,8 +1,8 @@
 // swagger-parser 12.1.0's `validate` (lib/index.js and lib/validators/schema.js, MIT, © James
 // Messinger and contributors) on a bundled spec, with the same outcome, message and details, at a
-// fraction of its cost: the document is parsed and resolved by the library itself (its version
-// checks included), dereferenced by the library's step ported to skip the strings nobody reads
-// (src/load/dereference.ts), then checked against the OpenAPI schema by the same Ajv, options and
+// fraction of its cost: the document is parsed, resolved and dereferenced by the library itself
+// (its version checks included; its dereference crawl patched at install to make a key's path a
+// string only when read: patches/), then checked against the OpenAPI schema by the same Ajv, options and
 // schema (with the library's workaround for 3.1) as the library, whose validator is compiled once
 // per process instead of once per call (the 3.1 one once by the build: v31CheckModule).
 // test/unit/load/oas-validate.test.ts holds the outcome equal to the library's.
@@ -10,8 +10,6 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { JSONParserErrorGroup, jsonSchemaParserNormalizeArgs } from '@apidevtools/json-schema-ref-parser';
-import { type DereferencingParser, dereferenceInternal } from './dereference.js';
 import { fingerprintOf, loadPrecompiled, precompiledModule } from './precompiled.js';
 
 /** What a failed validation carries: its message and Ajv's details (plain data, across threads). */
@@ -176,14 +174,7 @@ const OPTIONS = { resolve: { external: false }, dereference: { circular: 'ignore
 export async function validateDocument(doc: unknown): Promise<ValidationFailure | undefined> {
   try {
     const parser = new SwaggerParser();
-    // As $RefParser.prototype.dereference: the options normalized, resolve, then dereference.
-    const { options } = jsonSchemaParserNormalizeArgs([doc, OPTIONS] as unknown as IArguments);
-    // The default matcher excludes no path (\`() => false\`): the port crawls without it.
-    delete (options.dereference as { excludedPathMatcher?: unknown }).excludedPathMatcher;
-    await parser.resolve(doc as never, options as never);
-    dereferenceInternal(parser as unknown as DereferencingParser, options);
-    if (JSONParserErrorGroup.getParserErrors(parser as never).length > 0)
-      throw new JSONParserErrorGroup(parser as never);
+    await parser.dereference(doc as never, OPTIONS as never);
     validateSchema(parser.api as never);
     load().validateSpec(parser.api);
     return undefined;

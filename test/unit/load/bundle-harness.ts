@@ -21,9 +21,15 @@ import { ROOT } from '../../cli-helpers.js';
 // with the patch taken back, in a folder of its own under node_modules (its own dependencies
 // resolve from there).
 const PACKAGE = '@apidevtools/json-schema-ref-parser';
+/** A parser instance of the library: what a dereference leaves in it. */
+export interface RefParser {
+  dereference(schema: unknown, options: unknown): Promise<unknown>;
+  readonly $refs: { readonly circular: boolean };
+}
 type Unpatched = {
   bundle(path: string): Promise<unknown>;
   url: { resolve(from: string, to: string): string };
+  newParser(): RefParser;
 };
 let unpatched: Unpatched;
 /** The library as published (the patch taken back), once the harness's beforeAll ran. */
@@ -40,14 +46,16 @@ async function loadUnpatched(): Promise<Unpatched> {
   await cp(path.join(ROOT, 'node_modules', PACKAGE), path.join(root, 'node_modules', PACKAGE), { recursive: true });
   // patch(1), not git apply: inside the repository's work tree git applies nothing outside its index.
   execFileSync('patch', ['-R', '-p1', '-s', '-i', path.join(ROOT, 'patches', patchFile)], { cwd: root });
-  const bundled = await readFile(path.join(root, 'node_modules', PACKAGE, 'dist/lib/bundle.js'), 'utf8');
-  if (bundled.includes('(Patched')) throw new Error('the patch was not taken back');
+  for (const file of ['bundle.js', 'dereference.js', 'pointer.js', 'options.js']) {
+    const text = await readFile(path.join(root, 'node_modules', PACKAGE, 'dist/lib', file), 'utf8');
+    if (text.includes('(Patched')) throw new Error(`the patch was not taken back from ${file}`);
+  }
   const require = createRequire(path.join(root, 'node_modules', PACKAGE, 'package.json'));
   const lib = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/index.js')) as {
-    $RefParser: { bundle(path: string): Promise<unknown> };
+    $RefParser: { bundle(path: string): Promise<unknown>; new (): RefParser };
   };
   const url = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/util/url.js')) as Unpatched['url'];
-  return { bundle: (file) => lib.$RefParser.bundle(file), url };
+  return { bundle: (file) => lib.$RefParser.bundle(file), url, newParser: () => new lib.$RefParser() };
 }
 
 // As loadSpec calls it as well: through the confined resolver, each file's value handed over

@@ -16,9 +16,9 @@ import { bundleSpec } from '../../../src/load/spec.js';
 import { SPEC } from '../../helpers.js';
 import { firstDifference as firstDifferenceOf } from './broken-everywhere.js';
 
-// src/load/oas-validate.ts is swagger-parser's validate with the library's dereference step ported
-// (src/load/dereference.ts, its own test) and its schema check compiled once: the outcome must be
-// the library's, failure message and details alike.
+// src/load/oas-validate.ts is swagger-parser's validate step by step, with the library's
+// dereference crawl patched at install (oas-validate.dereference.test.ts) and its schema check
+// compiled once: the outcome must be the library's, failure message and details alike.
 
 async function libraryValidate(doc: unknown): Promise<unknown> {
   try {
