@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { CACHE_KEY_HEADERS } from '../../../src/core/request.js';
 import { AnswerCache, type CachedAnswer } from '../../../src/server/answer-cache.js';
 
 const STATE = {};
@@ -43,6 +44,26 @@ describe('AnswerCache: an answer met again only by the very same request and sta
     expect(c.get(method, url, headers, state)).toBe(hit ? c.get('GET', '/x', H, STATE) : undefined);
     if (hit) expect(c.get(method, url, headers, state)?.body).toBe(a.body);
   });
+
+  // A request with Prefer is never kept (keeps): an entry's Prefer is always absent.
+  it.each(CACHE_KEY_HEADERS)(
+    'every keyed header counts: %s changed, added or dropped, the entry is not met',
+    (name) => {
+      const all = Object.fromEntries(
+        CACHE_KEY_HEADERS.filter((n) => n !== 'prefer').map((n) => [n, `v-${n}`]),
+      ) as IncomingHttpHeaders;
+      const without = { ...all };
+      delete without[name];
+      const c = new AnswerCache();
+      c.set('GET', '/x', all, cached());
+      c.set('GET', '/y', without, cached());
+      expect(c.get('GET', '/x', { ...all }, STATE)).toBeDefined();
+      expect(c.get('GET', '/y', { ...without }, STATE)).toBeDefined();
+      expect(c.get('GET', '/x', { ...all, [name]: 'other' }, STATE)).toBeUndefined();
+      expect(c.get('GET', '/y', { ...without, [name]: 'added' }, STATE)).toBeUndefined();
+      if (name !== 'prefer') expect(c.get('GET', '/x', without, STATE)).toBeUndefined();
+    },
+  );
 
   it('one entry per request: the same one replaced, another kept beside it, an older state’s dropped', () => {
     const c = new AnswerCache();
