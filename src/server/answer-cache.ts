@@ -104,7 +104,7 @@ export class AnswerCache {
  * Whether a request carries each keyed header exactly as the entry's did, present or absent: one
  * read per name of CACHE_KEY_HEADERS, in its order, each written out. V8 caches a read of a named
  * property by the object's shape; the same reads through a loop over the names are keyed reads,
- * about ten times as slow alone and 2-4 % of the server's CPU per answer (docs/performance.md).
+ * which it cannot (docs/performance.md).
  * test/unit/server/answer-cache.test.ts holds it to every name of the list.
  */
 function sameHeaders(v: readonly (string | undefined)[], h: IncomingHttpHeaders): boolean {

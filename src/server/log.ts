@@ -118,7 +118,7 @@ export class RequestLog {
   /**
    * The line of a request whose url is printable ASCII, written into the chunk byte by byte: the
    * same bytes as the line's text, without the text (the common case; making and encoding a string
-   * cost a logging server about 8 % of its CPU per answer, docs/performance.md). False, with nothing
+   * for every line is what the log cost most, docs/performance.md). False, with nothing
    * written, for any other line, or where dropped lines wait to be told or the bounds come near.
    */
   #plain(r: RequestLine): boolean {

@@ -24,7 +24,7 @@ export interface Connections {
  * Follows a server's sockets, and finds the answer in flight on each when asked: what Node's
  * server does not tell (its `closeIdleConnections()` leaves a socket that is sending a request's
  * head, and `closeAllConnections()` takes the answers in flight with it). Nothing is done per
- * request: a second `request` listener cost every answer about 2 % of the server's CPU.
+ * request: a second `request` listener made every answer pay for it (docs/performance.md).
  */
 export function trackConnections(server: Server): Connections {
   const sockets = new Set<Socket>();
