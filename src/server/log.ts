@@ -38,8 +38,8 @@ type ByteSink = Omit<InstanceType<typeof SonicBoom>, 'write'> & { write(bytes: B
  * stop the server), retries while a non-blocking reader stalls (EAGAIN), and ends on EPIPE (the
  * server goes on). Lines are copied into the chunk as they come, not handed over one by one:
  * sonic-boom keeps each write it is given as an object until its batch is written, and at a
- * batch's size those objects outlived two scavenges and filled V8's old generation (138 bytes
- * promoted a request against 17 without the log; docs/performance.md).
+ * batch's size those objects outlived two scavenges and filled V8's old generation
+ * (docs/performance.md, the soak).
  *
  * A line that would take what waits (the chunk and what sonic-boom has not written) past
  * `maxBufferedBytes` is dropped and counted; the count is told where the lines were: before the
