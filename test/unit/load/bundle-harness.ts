@@ -14,6 +14,7 @@ import { folderOf } from '../../../src/load/read-confined.js';
 import { confinedResolveOptions } from '../../../src/load/spec.js';
 import { parseYamlText } from '../../../src/load/yaml-text.js';
 import { ROOT } from '../../cli-helpers.js';
+import { SPEC } from '../../helpers.js';
 
 // json-schema-ref-parser's bundle step is patched at install (patches/: a linear inventory, paths
 // made strings when needed, URL resolution memoized): its output must be the unpatched library's,
@@ -21,6 +22,13 @@ import { ROOT } from '../../cli-helpers.js';
 // with the patch taken back, in a folder of its own under node_modules (its own dependencies
 // resolve from there).
 const PACKAGE = '@apidevtools/json-schema-ref-parser';
+
+/** The repository's own specs, each held to the published library by the patched one. */
+export const REPOSITORY_SPECS: [string, string][] = [
+  ['the bundled spec', SPEC],
+  ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
+  ['the designer spec', path.resolve('test/fixtures/designer/openapi.yaml')],
+];
 /** A parser instance of the library: what a dereference leaves in it. */
 export interface RefParser {
   dereference(schema: unknown, options: unknown): Promise<unknown>;

@@ -2,17 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as refParserUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
 import { describe, expect, it } from 'vitest';
-import { SPEC } from '../../helpers.js';
-import { both, freshDir, published, same, useBundleHarness } from './bundle-harness.js';
+import { both, freshDir, published, REPOSITORY_SPECS, same, useBundleHarness } from './bundle-harness.js';
 
 useBundleHarness();
 
 describe('the bundler patched at install: the library output, in linear time', () => {
-  it.each([
-    ['the bundled spec', SPEC],
-    ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
-    ['the designer spec', path.resolve('test/fixtures/designer/openapi.yaml')],
-  ])('%s', async (_name, file) => {
+  it.each(REPOSITORY_SPECS)('%s', async (_name, file) => {
     const { ours, theirs, handed } = await both(file);
     expect(same(ours, theirs)).toBe(true);
     expect(same(handed, theirs)).toBe(true);

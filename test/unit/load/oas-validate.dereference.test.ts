@@ -1,10 +1,8 @@
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { describe, expect, it } from 'vitest';
 import { bundleSpec } from '../../../src/load/spec.js';
-import { SPEC } from '../../helpers.js';
-import { published, type RefParser, useBundleHarness } from './bundle-harness.js';
+import { published, type RefParser, REPOSITORY_SPECS, useBundleHarness } from './bundle-harness.js';
 
 // validateDocument (src/load/oas-validate.ts) dereferences with the library, whose crawl is
 // patched at install (patches/: a key's path made a string only when read): the patched
@@ -107,11 +105,7 @@ function randomDocument(rand: (n: number) => number): Record<string, unknown> {
 }
 
 describe("the library's dereference step, patched: the published library's document", () => {
-  it.each([
-    ['the bundled spec', SPEC],
-    ['the mini spec', path.resolve('test/fixtures/mini/openapi.yaml')],
-    ['the designer spec', path.resolve('test/fixtures/designer/openapi.yaml')],
-  ])('%s', async (_name, file) => {
+  it.each(REPOSITORY_SPECS)('%s', async (_name, file) => {
     const doc = await bundled(file);
     const theirs = await libraryDereference(doc);
     expect('value' in theirs).toBe(true);
