@@ -131,7 +131,7 @@ export class RequestLog {
       this.#dropped !== this.#reported ||
       !(tenths / 10 === r.ms && tenths >= 0 && tenths < 1e9 && r.status >>> 0 === r.status) ||
       this.#used + size > CHUNK_BYTES ||
-      this.#pending + this.#used + size > this.#maxBuffered
+      this.#overBound(size)
     )
       return false;
     const c = this.#chunk;
@@ -156,7 +156,7 @@ export class RequestLog {
     c[at++] = S;
     c[at++] = NEWLINE;
     this.#used = at;
-    this.#timer ??= setTimeout(() => this.#handOver(), FLUSH_MS).unref();
+    this.#flushSoon();
     return true;
   }
 
@@ -172,7 +172,7 @@ export class RequestLog {
   /** Copies `t` into the chunk (or hands it over whole, if larger); false where it would pass the bound. */
   #put(t: string): boolean {
     const size = Buffer.byteLength(t);
-    if (this.#pending + this.#used + size > this.#maxBuffered) return false;
+    if (this.#overBound(size)) return false;
     if (this.#used + size > CHUNK_BYTES) this.#handOver();
     if (size > CHUNK_BYTES) {
       this.#pending += size;
@@ -180,8 +180,18 @@ export class RequestLog {
       return true;
     }
     this.#used += this.#chunk.write(t, this.#used);
-    this.#timer ??= setTimeout(() => this.#handOver(), FLUSH_MS).unref();
+    this.#flushSoon();
     return true;
+  }
+
+  /** Whether `size` more bytes would take what waits (the chunk, what sonic-boom holds) past the bound. */
+  #overBound(size: number): boolean {
+    return this.#pending + this.#used + size > this.#maxBuffered;
+  }
+
+  /** The chunk holds lines: they go within FLUSH_MS, whatever comes after them. */
+  #flushSoon(): void {
+    this.#timer ??= setTimeout(() => this.#handOver(), FLUSH_MS).unref();
   }
 
   /** The chunk's lines to sonic-boom (which keeps the bytes until written), and a new chunk. */
