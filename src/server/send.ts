@@ -10,8 +10,11 @@ export interface Sent {
   readonly body: Buffer | string;
 }
 
-/** Sends `answer` for a request whose route started at `started` (`performance.now()`). */
-export type Send = (request: FastifyRequest, reply: FastifyReply, answer: Sent, started: number) => void;
+/**
+ * Sends `answer` for a request whose route started at `started` (`performance.now()`); answers the
+ * milliseconds since then, read once for the log line and the journal.
+ */
+export type Send = (request: FastifyRequest, reply: FastifyReply, answer: Sent, started: number) => number;
 
 /**
  * The one way out of every request Fastify routes: the answer written, then its log line. The
@@ -24,11 +27,13 @@ export function sender(log: RequestLog | undefined): Send {
   return (request, reply, answer, started) => {
     reply.hijack();
     writeAnswer(reply.raw, request.raw.method, answer.status, answer.headers, answer.body);
+    const ms = performance.now() - started;
     log?.request({
       method: request.method,
       url: request.originalUrl,
       status: answer.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(ms * 10) / 10,
     });
+    return ms;
   };
 }

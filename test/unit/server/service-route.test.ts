@@ -18,10 +18,11 @@ function route(answer: () => CoreAnswer | Promise<CoreAnswer>) {
   const core = {
     generation: {},
     answer: (r: CoreRequest) => (asked.push(r), answer()),
-    record: (r: CoreRequest, a: CoreAnswer) => void recorded.push(`${r.url} ${a.status}`),
+    record: (r: CoreRequest, a: CoreAnswer, ms: number) => void recorded.push(`${r.url} ${a.status} ${ms}ms`),
   } as unknown as StubCore;
   const cache = new AnswerCache();
-  const send: Send = (_req, _reply, s) => void sent.push(s);
+  // The milliseconds a send answers are the journal's duration of a cached answer.
+  const send: Send = (_req, _reply, s) => (sent.push(s), 7);
   const handle = serviceHandler({
     state: () => ({}) as StubState,
     coreOf: () => core,
@@ -63,7 +64,7 @@ describe('serviceHandler: the service’s route', () => {
     r.call('GET', '/api/v1/desk');
     expect(r.asked).toHaveLength(1);
     expect(r.sent.map((s) => Buffer.from(s.body).toString())).toEqual(['{"count":0}', '{"count":0}']);
-    expect(r.recorded).toEqual(['/api/v1/desk 200']);
+    expect(r.recorded).toEqual(['/api/v1/desk 200 7ms']);
     expect(r.cache.size).toBe(1);
   });
 
@@ -122,7 +123,7 @@ describe('the methods and bodies of the route', () => {
 
   it("bodyUnread: Django's 400 page, and the connection closed", () => {
     const sent: Sent[] = [];
-    bodyUnread((_q, _r, s) => void sent.push(s))(new Error('too large'), {} as FastifyRequest, {} as FastifyReply);
+    bodyUnread((_q, _r, s) => (sent.push(s), 0))(new Error('too large'), {} as FastifyRequest, {} as FastifyReply);
     expect(sent[0]?.status).toBe(400);
     expect(sent[0]?.headers).toMatchObject({
       connection: 'close',
