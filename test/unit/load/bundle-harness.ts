@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -13,8 +10,8 @@ import { DEFAULT_LOAD_LIMITS } from '../../../src/load/limits.js';
 import { folderOf } from '../../../src/load/read-confined.js';
 import { confinedResolveOptions } from '../../../src/load/spec.js';
 import { parseYamlText } from '../../../src/load/yaml-text.js';
-import { ROOT } from '../../cli-helpers.js';
 import { SPEC } from '../../helpers.js';
+import { type Unpatched as UnpatchedCopy, unpatchedCopy } from './unpatched.js';
 
 // json-schema-ref-parser's bundle step is patched at install (patches/: a linear inventory, paths
 // made strings when needed, URL resolution memoized): its output must be the unpatched library's,
@@ -42,27 +39,17 @@ type Unpatched = {
 let unpatched: Unpatched;
 /** The library as published (the patch taken back), once the harness's beforeAll ran. */
 export const published = (): Unpatched => unpatched;
-let removeAfter = '';
+let copy: UnpatchedCopy | undefined;
 
 async function loadUnpatched(): Promise<Unpatched> {
-  const patchFile = (await readdir(path.join(ROOT, 'patches'))).find((f) =>
-    f.startsWith('@apidevtools+json-schema-ref-parser+'),
+  copy = await unpatchedCopy(
+    PACKAGE,
+    ['bundle.js', 'dereference.js', 'pointer.js', 'options.js'].map((f) => `dist/lib/${f}`),
   );
-  if (!patchFile) throw new Error('no patch of json-schema-ref-parser in patches/');
-  const root = await mkdtemp(path.join(ROOT, 'node_modules', '.unpatched-'));
-  removeAfter = root;
-  await cp(path.join(ROOT, 'node_modules', PACKAGE), path.join(root, 'node_modules', PACKAGE), { recursive: true });
-  // patch(1), not git apply: inside the repository's work tree git applies nothing outside its index.
-  execFileSync('patch', ['-R', '-p1', '-s', '-i', path.join(ROOT, 'patches', patchFile)], { cwd: root });
-  for (const file of ['bundle.js', 'dereference.js', 'pointer.js', 'options.js']) {
-    const text = await readFile(path.join(root, 'node_modules', PACKAGE, 'dist/lib', file), 'utf8');
-    if (text.includes('(Patched')) throw new Error(`the patch was not taken back from ${file}`);
-  }
-  const require = createRequire(path.join(root, 'node_modules', PACKAGE, 'package.json'));
-  const lib = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/index.js')) as {
+  const lib = copy.require('dist/lib/index.js') as {
     $RefParser: { bundle(path: string): Promise<unknown>; new (): RefParser };
   };
-  const url = require(path.join(root, 'node_modules', PACKAGE, 'dist/lib/util/url.js')) as Unpatched['url'];
+  const url = copy.require('dist/lib/util/url.js') as Unpatched['url'];
   return { bundle: (file) => lib.$RefParser.bundle(file), url, newParser: () => new lib.$RefParser() };
 }
 
@@ -141,7 +128,7 @@ export function useBundleHarness(): void {
   });
   afterAll(async () => {
     await rm(base, { recursive: true, force: true });
-    if (removeAfter && existsSync(removeAfter)) await rm(removeAfter, { recursive: true, force: true });
+    await copy?.remove();
   });
 }
 export async function freshDir(): Promise<string> {

@@ -3,26 +3,44 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   compileV31Check,
   precompiledCheck,
   type SchemaCheck,
+  type SwaggerChecks,
   v31CheckFingerprint,
   v31CheckModule,
+  v31CheckOrigin,
   validateDocument,
 } from '../../../src/load/oas-validate.js';
 import { bundleSpec } from '../../../src/load/spec.js';
 import { SPEC } from '../../helpers.js';
 import { firstDifference as firstDifferenceOf } from './broken-everywhere.js';
+import { type Unpatched, unpatchedCopy } from './unpatched.js';
 
 // src/load/oas-validate.ts is swagger-parser's validate step by step, with the library's
-// dereference crawl patched at install (oas-validate.dereference.test.ts) and its schema check
-// compiled once: the outcome must be the library's, failure message and details alike.
+// dereference crawl patched at install (oas-validate.dereference.test.ts) and its schema check kept
+// once compiled (patched too): the outcome must be the published library's (its patch taken
+// back), failure message and details alike, with the library patched as here and unpatched as in
+// an install of the packed stub.
+
+let published: Unpatched;
+let publishedParser: { validate(doc: never, options: never): Promise<unknown> };
+let publishedChecks: SwaggerChecks;
+beforeAll(async () => {
+  published = await unpatchedCopy('@apidevtools/swagger-parser', ['lib/validators/schema.js']);
+  publishedParser = published.require('lib/index.js') as typeof publishedParser;
+  publishedChecks = {
+    validateSchema: published.require('lib/validators/schema.js') as SwaggerChecks['validateSchema'],
+    validateSpec: published.require('lib/validators/spec.js') as SwaggerChecks['validateSpec'],
+  };
+});
+afterAll(() => published.remove());
 
 async function libraryValidate(doc: unknown): Promise<unknown> {
   try {
-    await SwaggerParser.validate(structuredClone(doc) as never, { resolve: { external: false } } as never);
+    await publishedParser.validate(structuredClone(doc) as never, { resolve: { external: false } } as never);
     return undefined;
   } catch (e) {
     return { message: (e as Error).message, details: (e as { details?: unknown }).details };
@@ -145,6 +163,18 @@ describe("validation: swagger-parser's outcome, message and details", () => {
     expect(ours).toEqual(theirs);
     // The outcome holds the second time too (the schema check is compiled once, then kept).
     expect(await validateDocument(structuredClone(doc))).toEqual(theirs);
+    // And with the library unpatched, where the 3.1 check made ahead answers first.
+    expect(await validateDocument(structuredClone(doc), publishedChecks)).toEqual(theirs);
+  });
+
+  it('the published library has no kept checks; the patched one keeps the 3.1 check made ahead', async () => {
+    expect(publishedChecks.validateSchema.checks).toBeUndefined();
+    await validateDocument(doc31());
+    expect(v31CheckOrigin).toBe('compiled');
+    const patched = createRequire(createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'))(
+      './validators/schema',
+    ) as SwaggerChecks['validateSchema'];
+    expect(patched.checks?.get('v31')).toBeTypeOf('function');
   });
 
   it('the cases include failures of each step: version, resolution, schema, spec', async () => {
