@@ -1,3 +1,4 @@
+import { oneByte } from './one-byte.js';
 import { type ItemUrlParts, PK_SEGMENT, reverseQuote } from './django/urls.js';
 import { isObject } from '../openapi/pointer.js';
 import { PkIndex } from './pk-index.js';
@@ -163,13 +164,13 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
     return prepareItem(value, opts);
   const pk = pkOf(value, opts.pkField);
   const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
-  if (!addressable) return { pk, json: text, urlAt: -1 };
-  if (opts.fields.indexOf('url') <= 0) return { pk, json: text, urlAt: 1 };
+  if (!addressable) return { pk, json: oneByte(text), urlAt: -1 };
+  if (opts.fields.indexOf('url') <= 0) return { pk, json: oneByte(text), urlAt: 1 };
   return prepareItem(value, opts);
 }
 
 export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem {
-  if (!isObject(value)) return { pk: undefined, json: drfJson(value), urlAt: -1 };
+  if (!isObject(value)) return { pk: undefined, json: oneByte(drfJson(value)), urlAt: -1 };
   const pk = pkOf(value, opts.pkField);
   let ordered = inSchemaOrder(
     carriesAny(value, opts.writeOnly) ? withoutMembers(value, opts.writeOnly as readonly string[]) : value,
@@ -179,7 +180,8 @@ export function prepareItem(value: unknown, opts: PrepareOptions): PreparedItem 
     const { url: _url, ...rest } = ordered;
     ordered = rest;
   }
-  const json = drfJson(ordered);
+  // Kept to be served in every answer that holds the item: one byte a character where it can be.
+  const json = oneByte(drfJson(ordered));
   const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
   if (!addressable) return { pk, json, urlAt: -1 };
   const urlAt = opts.fields.indexOf('url');

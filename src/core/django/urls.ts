@@ -3,6 +3,7 @@
  * path for an absolute link, and writes an argument into a path (`reverse()`).
  */
 import { quote, quoteBytes } from '../python/quote.js';
+import { oneByte } from '../one-byte.js';
 import { firstDecodeError } from '../python/utf8.js';
 
 const HEX = /^[0-9A-Fa-f]{2}$/;
@@ -52,9 +53,17 @@ export const PK_SEGMENT = /^[^/.]+$/;
 
 /** The item path around its pk: `/api/v1/desk/{pk}` → [`/api/v1/desk/`, ``]. */
 export function itemPathParts(detail: { path: string; pkParam: string }): readonly [string, string] {
-  const [before = '', after = ''] = detail.path.split(`{${detail.pkParam}}`);
-  return [before, after];
+  let parts = pathParts.get(detail);
+  if (parts === undefined) {
+    const [before = '', after = ''] = detail.path.split(`{${detail.pkParam}}`);
+    // Every list answer is made of them: kept one byte a character where they can be.
+    parts = [oneByte(before), oneByte(after)];
+    pathParts.set(detail, parts);
+  }
+  return parts;
 }
+/** Each operation's item path parts, made once (an operation is never changed). */
+const pathParts = new WeakMap<{ readonly path: string; readonly pkParam: string }, readonly [string, string]>();
 
 export function itemUrlPath(detail: { path: string; pkParam: string }, pk: string): string {
   const [before, after] = itemPathParts(detail);
