@@ -3,7 +3,7 @@
 // library itself (its version checks included), then checked by the library's own schema check
 // and spec check. What makes it cheaper: json-schema-ref-parser's dereference crawl is patched at
 // install to make a key's path a string only when read, and the OpenAPI 3.1 schema check (which
-// the library compiles on every call, a third of a second) is made once: by the build, as Ajv's
+// the library compiles on every call, slowly: docs/performance.md) is made once: by the build, as Ajv's
 // standalone code of the validator the library compiles, and handed to the library, which is
 // patched at install to keep its compiled checks (patches/). Where the library runs unpatched (an
 // install of the packed stub), the build's check answers first and the library's own check runs
