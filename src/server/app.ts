@@ -111,6 +111,10 @@ export async function buildApp(config: StubConfig, holder: StateHolder): Promise
 
   const app = Fastify({
     logger: false,
+    // Fastify's request ids are for its logger, which the stub does not use (its request log is
+    // its own): an id made for every request (a number in base 36, joined to a prefix) is a cost
+    // nothing reads (docs/performance.md).
+    genReqId: () => '',
     // Django answers a request without Host too (its SERVER_NAME:SERVER_PORT stands in).
     http: { requireHostHeader: false },
     // Node's own defaults, which the server had before Fastify made it (`Keep-Alive: timeout=5`).
