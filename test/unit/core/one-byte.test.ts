@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { itemPathParts } from '../../../src/core/django/urls.js';
 import { oneByte } from '../../../src/core/one-byte.js';
 import { prepareItem, prepareItemFromText } from '../../../src/core/prepared-items.js';
+import { ask, coreOf, SPEC, stateFor, testConfig } from '../../helpers.js';
 
 // How V8 stores a string, as its serializer tells it: a one-byte string is written under the tag
 // `"`, a two-byte one under `c` (v8's value-serializer format, after its two-byte header).
@@ -58,5 +60,19 @@ describe('what is kept to be served is one byte a character', () => {
     expect([before, after]).toEqual(['/api/v1/zq-desk-collection/', '/tail-of-path']);
     expect([storage(before), storage(after)]).toEqual(['one-byte', 'one-byte']);
     expect(itemPathParts(detail)[0]).toBe(before);
+  });
+});
+
+describe("the core's answers on the bundled spec, whose text holds characters past U+00FF", () => {
+  it.each([
+    ['the desk list', '/api/v1/desk?format=api'],
+    ['a page of it, filtered', '/api/v1/desk?format=api&building=S&page=2'],
+    ['a desk', '/api/v1/desk/181?format=api'],
+  ])('%s is one-byte text', async (_name, url) => {
+    expect(/[^\u0000-\u00ff]/.test(readFileSync(SPEC, 'utf8'))).toBe(true);
+    const state = await stateFor(testConfig());
+    const answer = ask(coreOf(state), url);
+    expect(answer.status).toBe(200);
+    expect(storage(String(answer.body))).toBe('one-byte');
   });
 });
