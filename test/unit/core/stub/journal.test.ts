@@ -188,4 +188,29 @@ describe('what the journal keeps', () => {
     const [e] = j.entries();
     expect([e?.url, e?.durationMs, e?.time]).toEqual(['/a\ud800b', 0.30000000000000004, '1999-12-31T23:59:59.999Z']);
   });
+
+  it.each<[string, string[]]>([
+    ['ASCII', ['Host', 'localhost:4010', 'User-Agent', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0']],
+    ['Latin-1 past ASCII, as Node reads obs-text', ['X-Name', 'caf\u00e9 \u00ff\u0080']],
+    ['a character past U+07FF among ASCII', ['X-Name', 'floor 4 \u2014 desk 401, by the window']],
+    ['CJK, three UTF-8 bytes a character', ['X', '\u6771\u4eac'.repeat(5)]],
+    ['a lone surrogate', ['X-Name', 'a\ud800b', 'X-Other', 'c']],
+    ['U+FEFF first', ['\ufeffX-Name', '\ufeffvalue']],
+    ['empty texts', ['X-Empty', '', 'X-Next', 'v']],
+    ['none', []],
+  ])('headers come back exactly: %s', (_name, headers) => {
+    const j = new Journal(4);
+    // Each entry after one with an odd count of body bytes.
+    j.record(entry(1, { headers: () => ['X-Odd', '\u00e9a'], body: Uint8Array.of(0x61, 0x62, 0x63) }));
+    j.record(entry(2, { headers: () => headers }));
+    j.record(entry(3, { headers: () => headers, body: utf8('{"a":1}') }));
+    const want = Object.fromEntries(
+      Array.from({ length: headers.length / 2 }, (_, i) => [headers[2 * i]?.toLowerCase(), headers[2 * i + 1]]),
+    );
+    const [first, second, third] = j.entries();
+    expect(first?.headers).toEqual({ 'x-odd': '\u00e9a' });
+    expect(first?.body).toBe('abc');
+    expect(second?.headers).toEqual(want);
+    expect([third?.headers, third?.body, third?.url]).toEqual([want, '{"a":1}', '/api/v1/desk?page=3']);
+  });
 });
