@@ -117,6 +117,14 @@ export function same(a: unknown, b: unknown): boolean {
   }
 }
 
+/** A seeded generator of whole numbers below n (the same sequence for the same seed). */
+export function seededRandom(seed: number): (n: number) => number {
+  return (n) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+}
+
 // Every spec written goes under one temporary folder, removed at the end.
 let base = '';
 let made = 0;

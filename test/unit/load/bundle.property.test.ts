@@ -4,18 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { writeFile } from 'node:fs/promises';
 import { bundle } from '../../../src/load/bundle.js';
-import { both, freshDir, published, same, useBundleHarness } from './bundle-harness.js';
+import { both, freshDir, published, same, seededRandom, useBundleHarness } from './bundle-harness.js';
 
 // The bundler against the published library on many generated specs (npm run test:slow).
 useBundleHarness();
 
 describe('the bundler patched at install: the library output on generated specs', () => {
   it('1,000 random three-file specs: chains, sub-pointers, whole files, cycles, extended refs, $defs', async () => {
-    let seed = 12345;
-    const rand = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const rand = seededRandom(12345);
     const keys = ['a', 'bb', 'definitions', '$defs', 'schemas', 'x', 'items', 'p~q', 'r/s', 'long_name_here', 'é'];
     const files = ['root.yaml', 'a.yaml', 'b.yaml'];
     let differing = 0;

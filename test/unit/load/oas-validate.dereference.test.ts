@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { $RefParser } from '@apidevtools/json-schema-ref-parser';
 import { describe, expect, it } from 'vitest';
 import { bundleSpec } from '../../../src/load/spec.js';
-import { published, type RefParser, REPOSITORY_SPECS, useBundleHarness } from './bundle-harness.js';
+import { published, type RefParser, REPOSITORY_SPECS, seededRandom, useBundleHarness } from './bundle-harness.js';
 
 // validateDocument (src/load/oas-validate.ts) dereferences with the library, whose crawl is
 // patched at install (patches/: a key's path made a string only when read): the patched
@@ -40,14 +40,6 @@ const libraryDereference = (doc: unknown) => dereferenceWith(published().newPars
 const patchedDereference = (doc: unknown) => dereferenceWith(new $RefParser() as unknown as RefParser, doc);
 
 const bundled = async (root: string) => (await bundleSpec(root, undefined, undefined, 'inline')).spec.doc;
-
-/** A seeded generator of numbers below n. */
-function random(seed: number): (n: number) => number {
-  return (n) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
-  };
-}
 
 /**
  * A random document of internal `$ref`s: trees, then leaves turned into refs to places that exist
@@ -152,7 +144,7 @@ describe("the library's dereference step, patched: the published library's docum
   });
 
   it('2,000 random documents: chains, cycles, self-references, the root, extended and dangling refs, arrays', async () => {
-    const rand = random(4242);
+    const rand = seededRandom(4242);
     let circular = 0;
     let failed = 0;
     for (let round = 0; round < 2000; round++) {
