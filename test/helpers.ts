@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { serialize } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
 import { type CoreAnswer, StubCore } from '../src/core/answer.js';
 import { loadState, type StubState } from '../src/load/state.js';
@@ -7,6 +8,13 @@ import { DEFAULTS, resolveConfig, stateOptions, type StubConfig } from '../src/s
 
 export const SPEC = DEFAULTS.specFile;
 export const FIXTURES = DEFAULTS.fixturesDir;
+
+/**
+ * How V8 stores a string, as its serializer tells it: a one-byte string is written under the tag
+ * `"`, a two-byte one under `c` (v8's value-serializer format, after its two-byte header).
+ */
+export const v8Storage = (s: string): string | undefined =>
+  ({ '"': 'one-byte', c: 'two-byte' })[String.fromCharCode(serialize(s)[2] ?? 0)];
 
 export function testConfig(overrides: Partial<StubConfig> = {}): StubConfig {
   // Tests send `Host: stub.test`: every host is answered unless a test asks for the default.

@@ -152,7 +152,9 @@ function inSchemaOrder(value: Record<string, unknown>, fields: readonly string[]
 /**
  * The same, given the item's own text when that is already canonical compact JSON (a fixture
  * written by JSON.stringify): the text is the item's JSON when its members are in schema order
- * and it holds no url, so nothing is serialized again.
+ * and it holds no url, so nothing is serialized again. The text is kept as given: the fixture
+ * reader makes each item's text of its own, from its bytes, one byte a character where it can be
+ * (test/unit/load/fixtures.test.ts).
  */
 export function prepareItemFromText(value: unknown, text: string, opts: PrepareOptions): PreparedItem {
   if (
@@ -164,8 +166,8 @@ export function prepareItemFromText(value: unknown, text: string, opts: PrepareO
     return prepareItem(value, opts);
   const pk = pkOf(value, opts.pkField);
   const addressable = opts.withUrl && pk !== undefined && PK_SEGMENT.test(pk);
-  if (!addressable) return { pk, json: oneByte(text), urlAt: -1 };
-  if (opts.fields.indexOf('url') <= 0) return { pk, json: oneByte(text), urlAt: 1 };
+  if (!addressable) return { pk, json: text, urlAt: -1 };
+  if (opts.fields.indexOf('url') <= 0) return { pk, json: text, urlAt: 1 };
   return prepareItem(value, opts);
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadProblem } from '../../../src/load/errors.js';
 import { type FixtureRead, readFixture } from '../../../src/load/fixtures.js';
+import { v8Storage } from '../../helpers.js';
 import { checkOf, parseError, smallSpec } from './helpers.js';
 
 const DOC = smallSpec({
@@ -93,6 +94,16 @@ describe('readFixture: the items of a fixture file, checked, or every problem wi
 });
 
 describe('readFixture: what is not read, and what is read over', () => {
+  it("each item's JSON is a text of its own, one byte a character where its characters allow", async () => {
+    // A file holding a character past U+00FF: decoded whole, every slice of it would be two-byte.
+    const items = [room(1), { ...room(2), name: 'room 2 \u2014 by the window' }, room(3)];
+    const { outcome, problems } = await read(JSON.stringify(items));
+    expect(problems).toEqual([]);
+    const kept = outcome.kind === 'read' ? outcome.set.items : [];
+    expect(kept.map((i) => i.json)).toEqual(items.map((i) => JSON.stringify(i)));
+    expect(kept.map((i) => v8Storage(i.json))).toEqual(['one-byte', 'two-byte', 'one-byte']);
+  });
+
   it('a file that does not exist is missing, no problem', async () => {
     const problems: LoadProblem[] = [];
     const outcome = await readFixture(path.join(dir, 'nowhere.json'), problems, {
