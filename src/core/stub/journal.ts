@@ -130,34 +130,55 @@ const SEGMENT_MAX = 2 * 1024 * 1024;
 const HEAD = 16;
 const TEXTS = 5;
 
-interface Stored {
-  readonly id: number;
-  readonly time: number;
+/** What an entry holds as text. */
+interface Texts {
   readonly method: string;
   readonly url: string;
-  readonly headers: readonly string[];
-  readonly body: string | undefined;
-  readonly bodyTruncated: boolean;
   readonly operationId: string;
   readonly scenario: string;
   readonly scenarioFrom: string;
+  /** Names and values in turn. */
+  readonly headers: readonly string[];
+}
+
+interface Stored extends Texts {
+  readonly id: number;
+  readonly time: number;
+  readonly body: string | undefined;
+  readonly bodyTruncated: boolean;
   readonly status: number;
   readonly durationMs: number;
+}
+
+/** An entry's flags: a body kept; the body cut at MAX_BODY; its texts those of the entry before it. */
+const HAS_BODY = 1;
+const BODY_CUT = 2;
+const AS_BEFORE = 4;
+
+/** Whether two lists of texts are the same, unit for unit. */
+function sameUnits(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
  * Entries one after another: the head, then each text as its length (two units) and its units
  * (method, url, operationId, scenario, scenarioFrom, the headers), then the body's bytes, one a unit.
+ * An entry whose texts are the entry before's, unit for unit, has none but its body (AS_BEFORE).
  */
 class Segment {
   #units = new Uint16Array(0);
   #view = new DataView(this.#units.buffer);
   #used = 0;
   count = 0;
+  /** The texts of the last entry written out: an entry with the same ones says so (AS_BEFORE) instead. */
+  #last: Texts | undefined;
 
   reset(): void {
     this.#used = 0;
     this.count = 0;
+    this.#last = undefined;
   }
 
   /** Writes an entry; false when it does not fit even at the largest size. */
@@ -165,11 +186,23 @@ class Segment {
     const operationId = e.operationId ?? '';
     const scenario = e.scenario ?? '';
     const scenarioFrom = e.scenarioFrom ?? '';
+    const last = this.#last;
+    const asBefore =
+      last !== undefined &&
+      last.method === e.method &&
+      last.url === e.url &&
+      last.operationId === operationId &&
+      last.scenario === scenario &&
+      last.scenarioFrom === scenarioFrom &&
+      sameUnits(last.headers, headers);
     const body = e.body === undefined || e.body.length === 0 ? undefined : e.body;
     const bodyLength = body === undefined ? 0 : Math.min(body.length, MAX_BODY);
-    let size = HEAD + 2 * (TEXTS + headers.length + 1) + bodyLength;
-    size += e.method.length + e.url.length + operationId.length + scenario.length + scenarioFrom.length;
-    for (let i = 0; i < headers.length; i++) size += (headers[i] as string).length;
+    let size = HEAD + 2 + bodyLength;
+    if (!asBefore) {
+      size += 2 * (TEXTS + headers.length);
+      size += e.method.length + e.url.length + operationId.length + scenario.length + scenarioFrom.length;
+      for (let i = 0; i < headers.length; i++) size += (headers[i] as string).length;
+    }
     if (!this.#room(size)) return false;
     const at = this.#used * 2;
     const v = this.#view;
@@ -177,15 +210,23 @@ class Segment {
     v.setFloat64(at + 8, e.time);
     v.setFloat64(at + 16, e.durationMs);
     v.setUint16(at + 24, e.status);
-    v.setUint16(at + 26, (body !== undefined ? 1 : 0) | (body !== undefined && body.length > MAX_BODY ? 2 : 0));
+    v.setUint16(
+      at + 26,
+      (body !== undefined ? HAS_BODY : 0) |
+        (body !== undefined && body.length > MAX_BODY ? BODY_CUT : 0) |
+        (asBefore ? AS_BEFORE : 0),
+    );
     v.setUint32(at + 28, headers.length);
     this.#used += HEAD;
-    this.#text(e.method);
-    this.#text(e.url);
-    this.#text(operationId);
-    this.#text(scenario);
-    this.#text(scenarioFrom);
-    for (let i = 0; i < headers.length; i++) this.#text(headers[i] as string);
+    if (!asBefore) {
+      this.#text(e.method);
+      this.#text(e.url);
+      this.#text(operationId);
+      this.#text(scenario);
+      this.#text(scenarioFrom);
+      for (let i = 0; i < headers.length; i++) this.#text(headers[i] as string);
+      this.#last = { method: e.method, url: e.url, operationId, scenario, scenarioFrom, headers };
+    }
     this.#length(bodyLength);
     const u = this.#units;
     for (let i = 0, o = this.#used; i < bodyLength; i++) u[o + i] = body?.[i] as number;
@@ -237,6 +278,7 @@ class Segment {
       at += n;
       return t;
     };
+    let last: Texts | undefined;
     for (let n = 0; n < this.count; n++) {
       const id = v.getFloat64(at * 2);
       const time = v.getFloat64(at * 2 + 8);
@@ -245,30 +287,20 @@ class Segment {
       const flags = v.getUint16(at * 2 + 26);
       const headerCount = v.getUint32(at * 2 + 28);
       at += HEAD;
-      const method = text();
-      const url = text();
-      const operationId = text();
-      const scenario = text();
-      const scenarioFrom = text();
-      const headers: string[] = [];
-      for (let i = 0; i < headerCount; i++) headers.push(text());
+      if (!(flags & AS_BEFORE)) {
+        const method = text();
+        const url = text();
+        const operationId = text();
+        const scenario = text();
+        const scenarioFrom = text();
+        const headers: string[] = [];
+        for (let i = 0; i < headerCount; i++) headers.push(text());
+        last = { method, url, operationId, scenario, scenarioFrom, headers };
+      }
       const bodyLength = length();
-      const body = flags & 1 ? decoder.decode(Uint8Array.from(u.subarray(at, at + bodyLength))) : undefined;
+      const body = flags & HAS_BODY ? decoder.decode(Uint8Array.from(u.subarray(at, at + bodyLength))) : undefined;
       at += bodyLength;
-      out.push({
-        id,
-        time,
-        method,
-        url,
-        headers,
-        body,
-        bodyTruncated: (flags & 2) !== 0,
-        operationId,
-        scenario,
-        scenarioFrom,
-        status,
-        durationMs,
-      });
+      out.push({ id, time, ...(last as Texts), body, bodyTruncated: (flags & BODY_CUT) !== 0, status, durationMs });
     }
     return out;
   }

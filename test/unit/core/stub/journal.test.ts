@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Journal, type JournalRecord } from '../../../../src/core/stub/journal.js';
 
@@ -212,5 +213,85 @@ describe('what the journal keeps', () => {
     expect(first?.body).toBe('abc');
     expect(second?.headers).toEqual(want);
     expect([third?.headers, third?.body, third?.url]).toEqual([want, '{"a":1}', '/api/v1/desk?page=3']);
+  });
+});
+
+describe('an entry whose texts are the one before’s', () => {
+  // A few texts each, so that runs of the same come often: a repeat keeps its texts by reference.
+  const record = fc.record({
+    method: fc.constantFrom('GET', 'POST', 'get'),
+    url: fc.constantFrom('/api/v1/desk', '/api/v1/desk?page=2', '/a\ud800b'),
+    headers: fc.constantFrom(['Host', 'localhost'], ['Host', 'localhost', 'Accept', 'text/html'], ['Host', 'localhos']),
+    body: fc.option(fc.uint8Array({ maxLength: 8 }), { nil: undefined }),
+    operationId: fc.constantFrom(undefined, 'desk_list'),
+    scenario: fc.constantFrom(undefined, 'empty'),
+    status: fc.constantFrom(200, 404),
+    durationMs: fc.double({ noNaN: true }),
+  });
+
+  it('comes back as recorded, its body its own, whatever the runs and the segments turning', () => {
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 7 }), (records, capacity) => {
+        const j = new Journal(capacity);
+        const want = records.map((r, i) => {
+          // Each text a new string, as a parser makes them: the same units, never the same value by identity.
+          const copy = (t: string) => `${t} `.slice(0, -1);
+          const headers = r.headers.map(copy);
+          j.record(entry(i, { ...r, method: copy(r.method), url: copy(r.url), headers: () => headers }));
+          return {
+            id: i + 1,
+            method: r.method,
+            url: r.url,
+            status: r.status,
+            durationMs: r.durationMs,
+            body: r.body?.length ? new TextDecoder().decode(r.body) : undefined,
+            headers: Object.fromEntries(
+              Array.from({ length: r.headers.length / 2 }, (_, k) => [
+                (r.headers[2 * k] as string).toLowerCase(),
+                r.headers[2 * k + 1],
+              ]),
+            ),
+            operationId: r.operationId,
+            scenario: r.scenario,
+          };
+        });
+        const got = j.entries().map((e) => ({
+          id: e.id,
+          method: e.method,
+          url: e.url,
+          status: e.status,
+          durationMs: e.durationMs,
+          body: e.body,
+          headers: e.headers,
+          operationId: e.operationId,
+          scenario: e.scenario,
+        }));
+        expect(got).toEqual(want.slice(-capacity));
+      }),
+      { numRuns: 400, seed: 29 },
+    );
+  });
+
+  it('the same request again and again, the segments turning: each entry whole', () => {
+    for (const capacity of [1, 2, 3, 5]) {
+      const j = new Journal(capacity);
+      for (let i = 0; i < 4 * capacity + 3; i++) j.record(entry(i, { url: '/same' }));
+      const kept = j.entries();
+      expect(kept.map((e) => [e.url, e.method, e.headers.host])).toEqual(
+        Array.from({ length: capacity }, () => ['/same', 'GET', 'localhost:4010']),
+      );
+    }
+  });
+
+  it('keeps only its head and body: a hundred thousand same requests fit where a fifth as many others do', () => {
+    const same = new Journal(100_000);
+    for (let i = 0; i < 100_000; i++) same.record(entry(i, { url: '/api/v1/desk?page=1' }));
+    const kept = same.entries();
+    expect(kept).toHaveLength(100_000);
+    expect(kept.every((e) => e.url === '/api/v1/desk?page=1' && e.headers.host === 'localhost:4010')).toBe(true);
+    // Written out each time, the same texts fill the largest segment before then.
+    const different = new Journal(100_000);
+    for (let i = 0; i < 100_000; i++) different.record(entry(i));
+    expect(different.entries().length).toBeLessThan(50_000);
   });
 });
