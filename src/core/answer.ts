@@ -1,5 +1,6 @@
 import { detailBody, methodNotAllowedDetail, stubProblem } from './errors.js';
 import { deploymentCors, notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
+import { requestMethod } from './django/http.js';
 import { pathInfo } from './django/urls.js';
 import { djangoView } from './django/views.js';
 import { options } from './drf/metadata.js';
@@ -113,7 +114,7 @@ export class StubCore {
     const scenario = exchange?.scenario;
     state.journal.record({
       time: now,
-      method: req.method.toUpperCase(),
+      method: requestMethod(req.method),
       url: req.url,
       headers: req.headers ?? noHeaders,
       body: req.body,
@@ -127,7 +128,7 @@ export class StubCore {
 
   /** Steps 1 to 3: the middleware, the stub's own paths, the route. */
   #answer(req: CoreRequest, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
-    const method = req.method.toUpperCase();
+    const method = requestMethod(req.method);
     // 1. The host (CommonMiddleware); the stub's CORS preflight.
     const host = requestBaseUrl(req, this.options);
     if ('status' in host) return host;

@@ -34,3 +34,12 @@ export const DJANGO_PAGES = {
 // Django 4.0+ lets HttpResponse default the type of its error pages: text/html; charset=utf-8.
 export const HTML_TYPE = 'text/html; charset=utf-8';
 export const JSON_TYPE = 'application/json';
+
+/**
+ * The method as WSGIRequest reads it (`REQUEST_METHOD.upper()`), without the call where it would
+ * change nothing: every unit up to `Z` (what Node's parser hands over: upper-case ASCII).
+ */
+export function requestMethod(method: string): string {
+  for (let i = 0; i < method.length; i++) if (method.charCodeAt(i) > 0x5a) return method.toUpperCase();
+  return method;
+}
