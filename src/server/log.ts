@@ -50,7 +50,13 @@ export class RequestLog {
   readonly #format: LogFormat;
   readonly #color: boolean;
   readonly #maxBuffered: number;
-  #chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  #chunk: Buffer = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  /**
+   * Chunks handed over, then free to fill again once sonic-boom has written every byte it was
+   * given: a new chunk's pages are each faulted in at first write (docs/performance.md).
+   */
+  readonly #handed: Buffer[] = [];
+  readonly #free: Buffer[] = [];
   #used = 0;
   /** Bytes handed to sonic-boom and not yet written (its `write` events count them down). */
   #pending = 0;
@@ -75,7 +81,9 @@ export class RequestLog {
     }) as unknown as ByteSink;
     this.#out.on('write', (n: number) => {
       this.#pending -= n;
-      if (this.#pending <= 0) for (const done of this.#idle.splice(0)) done();
+      if (this.#pending > 0) return;
+      for (const chunk of this.#handed.splice(0)) if (this.#free.length < FREE_CHUNKS) this.#free.push(chunk);
+      for (const done of this.#idle.splice(0)) done();
     });
     this.#out.on('drain', () => this.#tellDropped());
     this.#out.on('error', () => {
@@ -130,10 +138,11 @@ export class RequestLog {
       this.#ended ||
       this.#dropped !== this.#reported ||
       !(tenths / 10 === r.ms && tenths >= 0 && tenths < 1e9 && r.status >>> 0 === r.status) ||
-      this.#used + size > CHUNK_BYTES ||
+      size > CHUNK_BYTES ||
       this.#overBound(size)
     )
       return false;
+    if (this.#used + size > CHUNK_BYTES) this.#handOver();
     const c = this.#chunk;
     let at = this.#used;
     const time = clock();
@@ -200,7 +209,8 @@ export class RequestLog {
     this.#timer = undefined;
     if (this.#used === 0 || this.#ended) return;
     const bytes = this.#chunk.subarray(0, this.#used);
-    this.#chunk = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.#handed.push(this.#chunk);
+    this.#chunk = this.#free.pop() ?? Buffer.allocUnsafeSlow(CHUNK_BYTES);
     this.#used = 0;
     this.#pending += bytes.length;
     this.#out.write(bytes);
@@ -236,6 +246,8 @@ function droppedNotice(count: number): string {
 const CHUNK_BYTES = 64 * 1024;
 /** …or at most this long. */
 const FLUSH_MS = 50;
+/** Chunks kept to fill again. */
+const FREE_CHUNKS = 2;
 /** The most one write takes (sonic-boom's default, 16 KiB, is below CHUNK_BYTES). */
 const MAX_WRITE_BYTES = 256 * 1024;
 

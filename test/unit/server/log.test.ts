@@ -2,7 +2,7 @@ import { closeSync, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { type LogFormat, RequestLog } from '../../../src/server/log.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'request-log-'));
@@ -99,6 +99,32 @@ describe('RequestLog: one line per request, over sonic-boom', () => {
     lines.forEach((line, i) =>
       expect(line).toMatch(new RegExp(`^${CLOCK} GET /api/v1/desk\\?search=x{200}&n=${i} 200 ${i / 10}ms$`)),
     );
+  });
+
+  it('fills again the chunks sonic-boom has written: two kept, whatever the rounds', async () => {
+    const made = vi.spyOn(Buffer, 'allocUnsafeSlow');
+    const file = path.join(dir, `rounds-${Math.random()}.log`);
+    const fd = openSync(file, 'w');
+    try {
+      const log = new RequestLog({ format: 'pretty', fd, color: false });
+      const url = `/api/v1/desk?search=${'x'.repeat(200)}`;
+      // Each round crosses a chunk's end, then waits for the writes.
+      for (let round = 0; round < 10; round++) {
+        for (let i = 0; i < 400; i++) log.request({ method: 'GET', url: `${url}&n=${round}-${i}`, status: 200, ms: 0 });
+        await log.drain();
+      }
+      expect(made.mock.calls.filter(([size]) => size === 64 * 1024).length).toBeLessThanOrEqual(3);
+      const lines = readFileSync(file, 'utf8').split('\n').slice(0, -1);
+      expect(lines).toHaveLength(4000);
+      lines.forEach((line, i) =>
+        expect(line).toMatch(
+          new RegExp(`^${CLOCK} GET /api/v1/desk\\?search=x{200}&n=${Math.floor(i / 400)}-${i % 400} 200 0ms$`),
+        ),
+      );
+    } finally {
+      made.mockRestore();
+      closeSync(fd);
+    }
   });
 
   it('a line reaches the descriptor by itself within a moment (no drain, no more lines)', async () => {
