@@ -14,6 +14,7 @@ import type { CollectionModel, Model } from './model.js';
 import { parseQuery } from './python/query.js';
 import type { CoreAnswer, CoreOptions, CoreRequest, RequestContext } from './request.js';
 import { withMembers } from './members.js';
+import { wallTime } from './clock.js';
 import {
   type ControlContext,
   controlAnswer,
@@ -91,7 +92,7 @@ export class StubCore {
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);
       const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
-      if (!exchange.own) this.record(req, answer, performance.now() - started, exchange);
+      if (!exchange.own) this.record(req, answer, started, performance.now(), exchange);
       return answer;
     };
     const answered = this.#answer(req, exchange);
@@ -100,10 +101,11 @@ export class StubCore {
 
   /**
    * Keeps a request and its answer in the journal of its session; the server calls it for an
-   * answer its cache gave without asking the core.
+   * answer its cache gave without asking the core. `started` and `ended` are readings of
+   * `performance.now()`: when the request came (as `wallTime` tells it) and the time its answer took.
    */
-  record(req: CoreRequest, answer: CoreAnswer, durationMs: number, exchange?: Exchange): void {
-    const now = Date.now();
+  record(req: CoreRequest, answer: CoreAnswer, started: number, ended: number, exchange?: Exchange): void {
+    const now = wallTime(started);
     let state = exchange?.state;
     if (state === undefined) {
       const found = this.#sessions.get(sessionOf(req.header), now);
@@ -122,7 +124,7 @@ export class StubCore {
       scenario: scenario?.prefer,
       scenarioFrom: scenario?.from,
       status: answer.status,
-      durationMs: Math.round(durationMs * 1000) / 1000,
+      durationMs: Math.round((ended - started) * 1000) / 1000,
     });
   }
 

@@ -15,6 +15,8 @@ export interface RequestLine {
   readonly url: string;
   readonly status: number;
   readonly ms: number;
+  /** When, in milliseconds since the epoch (`Date.now()` where not told). */
+  readonly time?: number;
 }
 
 export interface RequestLogOptions {
@@ -102,7 +104,7 @@ export class RequestLog {
   request(r: RequestLine): void {
     if (this.#format === 'json') {
       this.#write(
-        `{"level":30,"time":${Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}\n`,
+        `{"level":30,"time":${r.time ?? Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}\n`,
       );
       return;
     }
@@ -114,7 +116,7 @@ export class RequestLog {
         : r.status >= 400
           ? pc.yellow(String(r.status))
           : pc.green(String(r.status));
-    this.#write(`${clock()} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms\n`);
+    this.#write(`${clock(r.time ?? Date.now())} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms\n`);
   }
 
   /** A message (a reload, a warning): through the same writer, so lines never interleave. */
@@ -145,7 +147,7 @@ export class RequestLog {
     if (this.#used + size > CHUNK_BYTES) this.#handOver();
     const c = this.#chunk;
     let at = this.#used;
-    const time = clock();
+    const time = clock(r.time ?? Date.now());
     for (let i = 0; i < CLOCK_LENGTH; i++) c[at++] = time.charCodeAt(i);
     c[at++] = SPACE;
     at = printableAscii(c, at, method);
@@ -239,7 +241,7 @@ export class RequestLog {
 }
 
 function droppedNotice(count: number): string {
-  return `${clock()} (${count} log lines dropped: the log's reader did not keep up)\n`;
+  return `${clock(Date.now())} (${count} log lines dropped: the log's reader did not keep up)\n`;
 }
 
 /** Lines wait in a chunk of this many bytes… */
@@ -280,11 +282,11 @@ let secondAt = -1;
 let secondText = '';
 
 /**
- * `HH:MM:ss.mmm`, local time. Thousands of lines share a millisecond under load, and a second: the
- * local time (a time-zone lookup) is made once a second, the milliseconds once a millisecond.
+ * `HH:MM:ss.mmm`, local time, of `now` (ms since the epoch). Thousands of lines share a
+ * millisecond under load, and a second: the local time (a time-zone lookup) is made once a
+ * second, the milliseconds once a millisecond.
  */
-function clock(): string {
-  const now = Date.now();
+function clock(now: number): string {
   if (now === clockAt) return clockText;
   const ms = now % 1000;
   const second = now - ms;

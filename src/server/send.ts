@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { wallTime } from '../core/clock.js';
 import type { RequestLog } from './log.js';
 import { writeAnswer } from './node-adapter.js';
 
@@ -11,8 +12,8 @@ export interface Sent {
 }
 
 /**
- * Sends `answer` for a request whose route started at `started` (`performance.now()`); answers the
- * milliseconds since then, read once for the log line and the journal.
+ * Sends `answer` for a request whose route started at `started` (`performance.now()`); answers
+ * the clock's reading once it is sent, the one the log line and the journal are told.
  */
 export type Send = (request: FastifyRequest, reply: FastifyReply, answer: Sent, started: number) => number;
 
@@ -27,13 +28,14 @@ export function sender(log: RequestLog | undefined): Send {
   return (request, reply, answer, started) => {
     reply.hijack();
     writeAnswer(reply.raw, request.raw.method, answer.status, answer.headers, answer.body);
-    const ms = performance.now() - started;
+    const ended = performance.now();
     log?.request({
       method: request.method,
       url: request.originalUrl,
       status: answer.status,
-      ms: Math.round(ms * 10) / 10,
+      ms: Math.round((ended - started) * 10) / 10,
+      time: wallTime(ended),
     });
-    return ms;
+    return ended;
   };
 }

@@ -37,9 +37,9 @@ export function serviceHandler(opts: ServiceOptions): (request: FastifyRequest, 
     const core = coreOf(state());
     const hit = cache.get(req.method, url, req.headers, core.generation);
     if (hit !== undefined) {
-      const ms = send(request, reply, hit, started);
+      const ended = send(request, reply, hit, started);
       // The journal sees an answer from the cache as one from the core.
-      core.record(coreRequest(req, url, undefined), hit.answer, ms);
+      core.record(coreRequest(req, url, undefined), hit.answer, started, ended);
       return;
     }
     // The answer goes out later (Prefer: delay): Fastify leaves the response to this route now.

@@ -101,6 +101,14 @@ describe('RequestLog: one line per request, over sonic-boom', () => {
     );
   });
 
+  it('a line told its time shows it, as local time (pretty) and as given (json)', async () => {
+    const time = new Date(2026, 10, 27, 9, 8, 7, 6).getTime();
+    const line = { method: 'GET', url: '/', status: 200, ms: 1, time };
+    expect(await written('pretty', (log) => log.request(line))).toEqual(['09:08:07.006 GET / 200 1ms']);
+    const [json] = await written('json', (log) => log.request(line));
+    expect(JSON.parse(json ?? '').time).toBe(time);
+  });
+
   it('fills again the chunks sonic-boom has written: two kept, whatever the rounds', async () => {
     const made = vi.spyOn(Buffer, 'allocUnsafeSlow');
     const file = path.join(dir, `rounds-${Math.random()}.log`);

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { RequestLine, RequestLog } from '../../../src/server/log.js';
 import { sender } from '../../../src/server/send.js';
+import { wallTime } from '../../../src/core/clock.js';
 
 function exchange(method: string) {
   const calls: unknown[][] = [];
@@ -19,15 +20,18 @@ describe('sender: the one way out of every routed request', () => {
     const send = sender({ request: (l: RequestLine) => lines.push(l) } as unknown as RequestLog);
     const { calls, request, reply } = exchange('GET');
     const started = performance.now() - 12.345;
-    const ms = send(request, reply, { status: 404, headers: { 'content-length': '2' }, body: 'no' }, started);
+    const before = Date.now();
+    const ended = send(request, reply, { status: 404, headers: { 'content-length': '2' }, body: 'no' }, started);
     expect(calls).toEqual([['hijack'], ['head', 404, { 'content-length': '2' }], ['end', 'no']]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ method: 'GET', url: '/api/v1/d%65sk?x', status: 404 });
     // Milliseconds to one decimal.
     expect(lines[0]?.ms).toBeGreaterThanOrEqual(12.3);
     expect(Math.round((lines[0]?.ms ?? 0) * 10)).toBe((lines[0]?.ms ?? 0) * 10);
-    // The same reading of the clock, unrounded, for the journal.
-    expect(Math.round(ms * 10) / 10).toBe(lines[0]?.ms);
+    // The same reading of the clock, unrounded, for the journal; the line's time is the wall clock's then.
+    expect(Math.round((ended - started) * 10) / 10).toBe(lines[0]?.ms);
+    expect(lines[0]?.time).toBe(wallTime(ended));
+    expect(Math.abs((lines[0]?.time ?? 0) - before)).toBeLessThan(1000);
   });
 
   it('HEAD goes out without its body; without a log nothing is logged', () => {

@@ -18,11 +18,12 @@ function route(answer: () => CoreAnswer | Promise<CoreAnswer>) {
   const core = {
     generation: {},
     answer: (r: CoreRequest) => (asked.push(r), answer()),
-    record: (r: CoreRequest, a: CoreAnswer, ms: number) => void recorded.push(`${r.url} ${a.status} ${ms}ms`),
+    record: (r: CoreRequest, a: CoreAnswer, started: number, ended: number) =>
+      void recorded.push(`${r.url} ${a.status} ${ended - started}ms`),
   } as unknown as StubCore;
   const cache = new AnswerCache();
-  // The milliseconds a send answers are the journal's duration of a cached answer.
-  const send: Send = (_req, _reply, s) => (sent.push(s), 7);
+  // The clock's reading a send answers ends the journal's duration of a cached answer.
+  const send: Send = (_req, _reply, s, started) => (sent.push(s), started + 7);
   const handle = serviceHandler({
     state: () => ({}) as StubState,
     coreOf: () => core,
