@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2 --no-parallel-scavenge --expose-gc
+#!/usr/bin/env -S node --max-semi-space-size=2 --no-parallel-scavenge --no-memory-reducer --expose-gc
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import type { CorsPolicy } from '../core/stub/cors.js';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS, LOOPBACK_HOSTS } from '../../../src/server/config.js';
@@ -8,7 +9,10 @@ import { catchOutput, exitOf, io, stopExit } from './io.js';
 catchOutput();
 stopExit();
 
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  scripts: Record<string, string>;
+};
 const argv = process.argv;
 process.argv = [argv[0] as string, 'workplace-stub', 'version'];
 const write = process.stdout.write;
@@ -42,6 +46,17 @@ const flags = (over: Partial<ServeFlags> = {}): ServeFlags => ({
   ...over,
 });
 describe('workplace-stub (src/cli/main.ts)', () => {
+  it('npm start and the bin’s shebang run node with the same flags, each one this node takes', () => {
+    const start = /^node ((?:--\S+ )*)dist\/cli\/main\.js serve$/.exec(pkg.scripts.start ?? '')?.[1]?.trim();
+    const shebang = /^#!\/usr\/bin\/env -S node ((?:--\S+ ?)*)$/
+      .exec(readFileSync(new URL('../../../src/cli/main.ts', import.meta.url), 'utf8').split('\n')[0] ?? '')?.[1]
+      ?.trim();
+    expect(start).toBeTruthy();
+    expect(shebang).toBe(start);
+    const run = spawnSync(process.execPath, [...(start ?? '').split(' '), '-e', '0'], { encoding: 'utf8' });
+    expect([run.status, run.stderr]).toEqual([0, '']);
+  });
+
   it('`version` prints the package’s version', () => {
     expect(printed).toBe(`${pkg.version}\n`);
   });
