@@ -19,6 +19,7 @@ import { failureOf, type ValidationFailure } from './oas-validate.js';
 import { type OasSchemaError, oasSchemaProblems } from './oas-messages.js';
 import { placeInSources } from './source-place.js';
 import { SpecValidation, type Validated, type ValidationPlace } from './validate.js';
+import { compactIndexKeys } from './index-keys.js';
 
 /** The authored spec, loaded: one bundled document holding only internal `$ref`s. */
 export interface LoadedSpec {
@@ -308,6 +309,7 @@ export async function bundleSpec(
     } catch (e) {
       throw new LoadError(swaggerProblems(rel(root), failureOf(e)));
     }
+    compactIndexKeys(doc);
     const validated = validation.validate(doc).then(({ failure, thread }) => {
       if (failure) throw new LoadError(placeInSources(swaggerProblems(rel(root), failure), { rootFile: root, texts }));
       return thread;
