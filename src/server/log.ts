@@ -102,13 +102,14 @@ export class RequestLog {
   }
 
   request(r: RequestLine): void {
+    const time = r.time ?? Date.now();
     if (this.#format === 'json') {
       this.#write(
-        `{"level":30,"time":${r.time ?? Date.now()},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}\n`,
+        `{"level":30,"time":${time},"msg":"request","method":${JSON.stringify(r.method)},"url":${JSON.stringify(r.url)},"status":${r.status},"ms":${r.ms}}\n`,
       );
       return;
     }
-    if (!this.#color && this.#plain(r)) return;
+    if (!this.#color && this.#plain(r, time)) return;
     const status = !this.#color
       ? r.status
       : r.status >= 500
@@ -116,7 +117,7 @@ export class RequestLog {
         : r.status >= 400
           ? pc.yellow(String(r.status))
           : pc.green(String(r.status));
-    this.#write(`${clock(r.time ?? Date.now())} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms\n`);
+    this.#write(`${clock(time)} ${r.method} ${printable(r.url)} ${status} ${r.ms}ms\n`);
   }
 
   /** A message (a reload, a warning): through the same writer, so lines never interleave. */
@@ -131,7 +132,7 @@ export class RequestLog {
    * for every line is what the log cost most, docs/performance.md). False, with nothing
    * written, for any other line, or where dropped lines wait to be told or the bounds come near.
    */
-  #plain(r: RequestLine): boolean {
+  #plain(r: RequestLine, time: number): boolean {
     const { method, url } = r;
     const tenths = Math.round(r.ms * 10);
     // The clock, method, url, a status and milliseconds of at most ten digits each, spaces, `.d`, `ms\n`.
@@ -147,8 +148,8 @@ export class RequestLog {
     if (this.#used + size > CHUNK_BYTES) this.#handOver();
     const c = this.#chunk;
     let at = this.#used;
-    const time = clock(r.time ?? Date.now());
-    for (let i = 0; i < CLOCK_LENGTH; i++) c[at++] = time.charCodeAt(i);
+    const shown = clock(time);
+    for (let i = 0; i < CLOCK_LENGTH; i++) c[at++] = shown.charCodeAt(i);
     c[at++] = SPACE;
     at = printableAscii(c, at, method);
     if (at < 0) return false;
