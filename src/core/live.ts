@@ -45,23 +45,55 @@ function baseOf(from: ItemSet, q: Queryset): Base {
   const byQueryset = basesOf(from);
   let base = byQueryset.get(q);
   if (base !== undefined) return base;
-  base = asItStands(from, q, 0, from.items.length) ? { set: from, filteredOut: [] } : sortedBase(from, q);
+  base = asItStands(new QuerysetOrder(q), from, 0, from.items.length)
+    ? { set: from, filteredOut: [] }
+    : sortedBase(from, q);
   byQueryset.set(q, base);
   return base;
 }
 
 /**
- * Do the items from `start` to `end` pass the queryset's filter, each in order after the one
- * before it? One pass: each item's members parsed and let go, while the items stay kept.
+ * Follows a table's rows one at a time, in their order: does each pass the queryset's filter and
+ * stand in its ordering after the one before (the rows are the queryset as they stand)? A row's
+ * `members` need hold only the fields `querysetFields` names.
  */
-function asItStands(from: ItemSet, q: Queryset, start: number, end: number): boolean {
-  let previous = start > 0 ? itemObject(from.items[start - 1] as PreparedItem) : undefined;
-  for (let i = start; i < end; i++) {
-    const members = itemObject(from.items[i] as PreparedItem);
-    if (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)) return false;
-    previous = members;
+export class QuerysetOrder {
+  #previous: Record<string, unknown> | undefined;
+  #holds = true;
+
+  constructor(readonly q: Queryset) {}
+
+  get holds(): boolean {
+    return this.#holds;
   }
-  return true;
+
+  /** The next row; answers whether every row so far holds. */
+  next(members: Record<string, unknown>): boolean {
+    const q = this.q;
+    const previous = this.#previous;
+    if (this.#holds && (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)))
+      this.#holds = false;
+    this.#previous = members;
+    return this.#holds;
+  }
+}
+
+/** The fields a queryset's filter and ordering read of a row (none: the table as it stands). */
+export function querysetFields(q: Queryset): string[] {
+  return [...new Set([...Object.keys(q.filter ?? {}), ...q.ordering.map((o) => o.field)])];
+}
+
+/** The rows of a collection's items were seen in QuerysetOrder, all holding: they are its base as they stand. */
+export function standsAsQueryset(model: CollectionModel): void {
+  const q = model.list.queryset;
+  if (q.filter !== undefined || q.ordering.length > 0)
+    basesOf(model.items).set(q, { set: model.items, filteredOut: [] });
+}
+
+/** The items from `start` to `end`, each parsed and let go, through `order`. */
+function asItStands(order: QuerysetOrder, from: ItemSet, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!order.next(itemObject(from.items[i] as PreparedItem))) return false;
+  return order.holds;
 }
 
 /** The items the queryset's filter keeps, in its ordering; the others apart. */
@@ -92,10 +124,11 @@ export async function prepareQueryset(model: CollectionModel, pause: () => Promi
   if (q.filter === undefined && q.ordering.length === 0) return;
   const from = model.items;
   if (bases.get(from)?.has(q)) return;
+  const order = new QuerysetOrder(q);
   let asIs = true;
   for (let start = 0; asIs && start < from.items.length; start += CHUNK) {
     if (start > 0) await pause();
-    asIs = asItStands(from, q, start, Math.min(from.items.length, start + CHUNK));
+    asIs = asItStands(order, from, start, Math.min(from.items.length, start + CHUNK));
   }
   const byQueryset = basesOf(from);
   if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, filteredOut: [] } : sortedBase(from, q));

@@ -86,12 +86,12 @@ export function renderItem(item: PreparedItem, url: ItemUrlParts | undefined): s
   return `${j.substring(0, item.urlAt)},${member}${j.substring(item.urlAt)}`;
 }
 
-/** An item's members (without its url). */
 /** The same item under another pk (a row numbered by the table, not by its members). */
 export function withPk(item: PreparedItem, pk: string | undefined): PreparedItem {
   return { pk, json: item.json, urlAt: item.urlAt };
 }
 
+/** An item's members (without its url). */
 export function itemObject(item: PreparedItem): Record<string, unknown> {
   return JSON.parse(item.json) as Record<string, unknown>;
 }

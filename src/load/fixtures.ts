@@ -1,13 +1,16 @@
 import path from 'node:path';
+import { QuerysetOrder, querysetFields } from '../core/live.js';
 import type { CollectionShape } from '../core/model.js';
 import {
   carriesAny,
   type ItemSet,
+  itemObject,
   itemSetOf,
   type PreparedItem,
   prepareItem,
   prepareItemFromText,
 } from '../core/prepared-items.js';
+import type { Queryset } from '../openapi/operations.js';
 import { isObject } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
 import { flatItemMatcher } from './flat-items.js';
@@ -165,6 +168,8 @@ export interface ReadFixtureOptions extends FixtureReadOptions {
    * is the one at its place then is taken over as it is, without a new check or a new copy.
    */
   readonly previous?: readonly PreparedItem[];
+  /** The collection's queryset (`x-queryset`): whether the items stand in it is followed as they are read. */
+  readonly queryset?: Queryset;
 }
 
 export type FixtureRead =
@@ -177,7 +182,15 @@ export type FixtureRead =
       readonly sample: unknown;
       /** The first item carrying writeOnly members (served without them), for a warning. */
       readonly carried?: { readonly index: number; readonly names: readonly string[] };
+      /** Every item passes the queryset's filter, each in its ordering after the one before. */
+      readonly inQuerysetOrder: boolean;
     };
+
+/** An item taken unparsed, with its members the queryset reads (a flat item's, read from its bytes). */
+interface Taken {
+  readonly item: PreparedItem;
+  readonly members?: Record<string, unknown>;
+}
 
 /**
  * A fixture file's items, checked against the item schema and prepared to serve, with their pk
@@ -198,7 +211,11 @@ export async function readFixture(
   let carried: { index: number; names: string[] } | undefined;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
-  let flat: FlatTake<PreparedItem> | undefined;
+  let flat: FlatTake<Taken> | undefined;
+  const q = opts.queryset;
+  const order =
+    q === undefined || (q.filter === undefined && q.ordering.length === 0) ? undefined : new QuerysetOrder(q);
+  const kept = order === undefined ? [] : querysetFields(order.q);
   // The first item sets the shape (parsed, always); flat items are read from their bytes after it.
   // An item that is exactly its place's text of before is taken over as it is.
   const start = (value: unknown) => {
@@ -206,16 +223,18 @@ export async function readFixture(
     const first = opts.checkOf(value);
     shape = first.shape;
     check = itemChecker(first.ctx, problems);
-    const matcher = shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields);
+    const matcher = shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields, kept);
     flat = matcher && {
       scan: (bytes, from, limit) => matcher.scan(bytes, from, limit),
       take: (bytes, from, end, index) => {
         const was = old?.[index];
-        return was !== undefined && bytesAre(bytes, from, end, was.json) ? was : matcher.prepare(bytes, from, end);
+        const item =
+          was !== undefined && bytesAre(bytes, from, end, was.json) ? was : matcher.prepare(bytes, from, end);
+        return item && { item, members: order && matcher.members(bytes) };
       },
     };
   };
-  const outcome = await streamFixtureFile<PreparedItem>(
+  const outcome = await streamFixtureFile<Taken>(
     file,
     problems,
     opts,
@@ -239,14 +258,18 @@ export async function readFixture(
         was.urlAt === prepared.urlAt;
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       items.push(same ? was : prepared);
+      // The core reads an item's served members: writeOnly ones are not among them.
+      order?.next(s.writeOnly.length > 0 ? itemObject(prepared) : (value as Record<string, unknown>));
     },
     {
       test: (item) => {
         const was = check === undefined ? undefined : old?.[item.index];
-        return was !== undefined && item.canonical && item.isText(was.json) ? was : undefined;
+        return was !== undefined && item.canonical && item.isText(was.json) ? { item: was } : undefined;
       },
-      onTaken: (index, taken) => {
-        if ((check as ItemCheck).reused(taken.pk, index)) items.push(taken);
+      onTaken: (index, { item, members }) => {
+        if (!(check as ItemCheck).reused(item.pk, index)) return;
+        items.push(item);
+        order?.next(members ?? itemObject(item));
       },
       flat: () => flat,
     },
@@ -254,5 +277,11 @@ export async function readFixture(
   if (outcome !== 'read') return { kind: outcome };
   // Every item passed (else the read failed): the checker's pk index is the set's.
   const pks = problems.length === before && check !== undefined ? check.pks : undefined;
-  return { kind: 'read', set: itemSetOf(items, pks), sample, ...(carried ? { carried } : {}) };
+  return {
+    kind: 'read',
+    set: itemSetOf(items, pks),
+    sample,
+    ...(carried ? { carried } : {}),
+    inQuerysetOrder: order?.holds ?? true,
+  };
 }

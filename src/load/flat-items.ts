@@ -102,7 +102,12 @@ function takesEvery(schema: unknown): { string: boolean; integer: boolean } {
  * item than its members one by one (then every item is parsed). `fields` are the item's fields in
  * the order served (the schema's `properties`).
  */
-export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonly string[]): FlatItems | undefined {
+export function flatItemMatcher(
+  doc: unknown,
+  ctx: CheckContext,
+  fields: readonly string[],
+  kept: readonly string[] = [],
+): FlatItems | undefined {
   const found = objectSchema(doc, ctx.list.itemPointer);
   if (!found) return undefined;
   const { node } = found;
@@ -134,6 +139,7 @@ export function flatItemMatcher(doc: unknown, ctx: CheckContext, fields: readonl
     required as string[],
     urlIndex,
     ctx.lookup === undefined ? -1 : names.indexOf(ctx.lookup),
+    kept,
   );
 }
 
@@ -143,6 +149,12 @@ export class FlatItems {
   #pkFrom = -1;
   #pkTo = -1;
   #pkKind = 0;
+  /** The place in `kept` of each member (-1: not kept), and where the last item scanned holds each kept one. */
+  readonly #keptSlot: Int32Array;
+  readonly #kept: readonly string[];
+  readonly #keptFrom: Int32Array;
+  readonly #keptTo: Int32Array;
+  readonly #keptKind: Uint8Array;
   /** `"name":` as bytes, per member. */
   readonly #keys: readonly Buffer[];
   /** The same, as little-endian 32-bit words (whole ones only). */
@@ -164,7 +176,14 @@ export class FlatItems {
     /** The url member (built per request): never taken (a stored url is a fault the parsed way reports). */
     private readonly urlIndex: number,
     private readonly lookupIndex: number,
+    /** Members whose values `members` gives of the last item scanned (a queryset's fields). */
+    kept: readonly string[],
   ) {
+    this.#kept = kept;
+    this.#keptSlot = Int32Array.from(names, (n) => kept.indexOf(n));
+    this.#keptFrom = new Int32Array(kept.length);
+    this.#keptTo = new Int32Array(kept.length);
+    this.#keptKind = new Uint8Array(kept.length);
     this.#keys = names.map((n) => Buffer.from(`"${n}":`, 'latin1'));
     this.#keyWords = this.#keys.map((k) => Int32Array.from({ length: k.length >> 2 }, (_, w) => k.readInt32LE(w * 4)));
     this.#isRequired = names.map((n, i) => i !== urlIndex && required.includes(n));
@@ -203,6 +222,8 @@ export class FlatItems {
     let next = 0;
     let requiredSeen = 0;
     this.#pkKind = 0;
+    const keptSlot = this.#keptSlot;
+    this.#keptKind.fill(0);
     // No byte is read from `limit` on (a read past a typed array's end costs the optimized code).
     for (;;) {
       // The member: the next described one in order whose `"name":` stands here (a value follows).
@@ -271,6 +292,12 @@ export class FlatItems {
         this.#pkTo = i;
         this.#pkKind = kind;
       }
+      const slot = keptSlot[k] as number;
+      if (slot >= 0) {
+        this.#keptFrom[slot] = from;
+        this.#keptTo[slot] = i;
+        this.#keptKind[slot] = kind;
+      }
       const after = b[i];
       if (after === COMMA) {
         i++;
@@ -290,17 +317,25 @@ export class FlatItems {
       const known = memo.get(packed);
       if (known !== undefined) return known;
     }
-    let value: unknown;
-    if (kind === STRING) value = b.toString('latin1', from + 1, to - 1);
-    else if (kind === INTEGER && to - from <= 15) {
-      // Up to 15 digits a double holds exactly: summed as read, no string made.
-      let n = 0;
-      for (let i = b[from] === MINUS ? from + 1 : from; i < to; i++) n = n * 10 + ((b[i] as number) - ZERO);
-      value = b[from] === MINUS ? -n : n;
-    } else value = Number(b.toString('latin1', from, to));
+    const value = valueAt(b, from, to, kind);
     const ok = (this.validators[k] as ValidateFunction)(value);
     if (short && memo.size < MAX_REMEMBERED) memo.set(packed, ok);
     return ok;
+  }
+
+  /**
+   * The kept members of the item last scanned (in `b`), as parsing it would give them: a member
+   * the item lacks is left out, as from a parsed one.
+   */
+  members(b: Buffer): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    const kinds = this.#keptKind;
+    for (let s = 0; s < kinds.length; s++) {
+      const kind = kinds[s] as number;
+      if (kind !== 0)
+        out[this.#kept[s] as string] = valueAt(b, this.#keptFrom[s] as number, this.#keptTo[s] as number, kind);
+    }
+    return out;
   }
 
   /**
@@ -323,6 +358,19 @@ export class FlatItems {
       urlAt: withUrl ? 1 : -1,
     };
   }
+}
+
+/** The value of bytes `from` to `to` the scan found of `kind` (a string: ASCII, no escape). */
+function valueAt(b: Buffer, from: number, to: number, kind: number): unknown {
+  if (kind === STRING) return b.toString('latin1', from + 1, to - 1);
+  if (kind === TRUE) return true;
+  if (kind === FALSE) return false;
+  if (kind === NULL) return null;
+  if (to - from > 15) return Number(b.toString('latin1', from, to));
+  // Up to 15 digits a double holds exactly: summed as read, no string made.
+  let n = 0;
+  for (let i = b[from] === MINUS ? from + 1 : from; i < to; i++) n = n * 10 + ((b[i] as number) - ZERO);
+  return b[from] === MINUS ? -n : n;
 }
 
 /** PK_SEGMENT (`^[^/.]+$`) of the bytes `from` to `to` (ASCII), without making their text. */

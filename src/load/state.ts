@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ContractAjv } from '../openapi/ajv.js';
 import { formatProblem, LoadError, type LoadProblem } from './errors.js';
 import { type CollectionInput, compileModel, type ItemsInput, type Model, shapeOf } from '../core/model.js';
-import { prepareQueryset } from '../core/live.js';
+import { prepareQueryset, standsAsQueryset } from '../core/live.js';
 import { SNAPSHOT_FORMAT, type Snapshot, type SnapshotCollection } from '../core/snapshot.js';
 import { type ListOperation, readOperations } from '../openapi/operations.js';
 import { follow, isObject } from '../openapi/pointer.js';
@@ -124,6 +124,8 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
   const fixtureProblems: LoadProblem[] = [];
   const warnings: LoadProblem[] = placeInSources(lint.warnings, spec);
   const fixtures = await fixturesFolder(opts.fixturesDir);
+  /** Collections whose fixture was read in its queryset's order (filter and ordering), all kept. */
+  const inQuerysetOrder = new Set<string>();
   for (const list of operations.lists) {
     signal.throwIfAborted();
     const file = path.resolve(opts.fixturesDir, `${list.fixtureName ?? list.resource}.json`);
@@ -153,6 +155,7 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
           doc,
           checkOf: (sample) => ({ shape: shapeOf(doc, operations, list, sample), ctx: ctxOf(rel(file), true, sample) }),
           previous: before?.source === 'fixture' ? before.items.items : undefined,
+          queryset: list.queryset,
         });
     const stored = read?.kind === 'read' ? read : undefined;
     const lookup = shapeOf(doc, operations, list, stored?.sample).lookup;
@@ -188,6 +191,7 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
     const fromItems = `${specFile} at ${list.itemPointer.slice(1)}/examples`;
     const ownExamples = itemExamples(doc, list);
     let chosen: Pick<CollectionInput, 'source' | 'from' | 'items'>;
+    if (stored?.inQuerysetOrder) inQuerysetOrder.add(list.path);
     if (stored !== undefined) chosen = { source: 'fixture', from: rel(file), items: { prepared: stored.set } };
     else if (firstExample !== undefined)
       chosen = { source: 'examples', from: `${specFile} example ${firstExample[0]}`, items: firstExample[1] };
@@ -227,10 +231,14 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
       });
     }
   }
-  // A large fixture's queryset (`x-queryset`: its filter and ordering) is made now, a turn of the
-  // event loop at a time, not by the collection's first request (a million desks: a second).
-  for (const c of model.collections.values())
-    if (c.source === 'fixture' && c.count >= 10_000) await prepareQueryset(c, nextTurn);
+  // A fixture's queryset (`x-queryset`: its filter and ordering): known as read when the fixture
+  // stands in it; else a large one's made now, a turn of the event loop at a time, not by the
+  // collection's first request (a million desks: a second).
+  for (const c of model.collections.values()) {
+    if (c.source !== 'fixture') continue;
+    if (inQuerysetOrder.has(c.list.path)) standsAsQueryset(c);
+    else if (c.count >= 10_000) await prepareQueryset(c, nextTurn);
+  }
   let snapshot: Snapshot | undefined;
   return Object.freeze({
     spec,

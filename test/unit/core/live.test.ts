@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../src/core/field-columns.js';
-import { LiveCollection, prepareQueryset } from '../../../src/core/live.js';
+import { LiveCollection, prepareQueryset, QuerysetOrder, querysetFields } from '../../../src/core/live.js';
 import type { CollectionModel } from '../../../src/core/model.js';
 import type { ItemSet, PreparedItem } from '../../../src/core/prepared-items.js';
 import { tinyModel } from './tiny-model.js';
@@ -11,6 +11,41 @@ const live = (path: string, items?: unknown[]) => {
 };
 const pks = (set: ItemSet) => set.items.map((i) => i.pk);
 const at = (l: LiveCollection, pk: string) => l.set.byPk.get(pk) as PreparedItem;
+
+describe('QuerysetOrder: rows followed one at a time, do they stand as the queryset holds them?', () => {
+  const q = {
+    filter: { active: true },
+    ordering: [
+      { field: 'building', desc: false },
+      { field: 'floor', desc: true },
+    ],
+    anonymous: 'all' as const,
+    anonymousModel: undefined,
+  };
+  const row = (building: unknown, floor: unknown, active: unknown = true) => ({ building, floor, active });
+  it.each<[string, Record<string, unknown>[], boolean[]]>([
+    ['no row', [], []],
+    ['in order; ties stand', [row('P', 2), row('P', 2), row('P', 1), row('S', 9)], [true, true, true, true]],
+    [
+      'a row the filter leaves out, and every answer after it',
+      [row('P', 2), row('P', 1, false), row('S', 1)],
+      [true, false, false],
+    ],
+    ['a row before the one it follows', [row('S', 1), row('P', 1)], [true, false]],
+    ['descending: a higher floor after a lower one', [row('S', 1), row('S', 2)], [true, false]],
+    ['code points: "Z" before "a", "a" before "é"', [row('Z', 1), row('a', 1), row('é', 1)], [true, true, true]],
+    ['null first, as SQLite orders NULL ascending', [row(null, 1), row('A', 1)], [true, true]],
+  ])('%s', (_name, rows, want) => {
+    const order = new QuerysetOrder(q);
+    expect(rows.map((r) => order.next(r))).toEqual(want);
+    expect(order.holds).toBe(want.every(Boolean));
+  });
+
+  it('reads the fields of the filter and the ordering, each once', () => {
+    expect(querysetFields(q)).toEqual(['active', 'building', 'floor']);
+    expect(querysetFields({ ...q, filter: { floor: 1 } })).toEqual(['floor', 'building']);
+  });
+});
 
 describe('prepareQueryset: the queryset made ahead of the first request, a chunk at a time', () => {
   const rows = (n: number, inOrder: boolean) =>

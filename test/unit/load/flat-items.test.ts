@@ -52,8 +52,11 @@ function setup(doc: Doc): Setup {
     file: 'desk.json',
     stored: true,
   };
-  return { ctx, fields: shape.fields, matcher: flatItemMatcher(doc, ctx, shape.fields) };
+  return { ctx, fields: shape.fields, matcher: flatItemMatcher(doc, ctx, shape.fields, KEPT) };
 }
+
+/** Members whose values the matcher gives of each item (a queryset's fields): described ones, and one not. */
+const KEPT = ['active', 'building', 'floor', 'number', 'pk', 'x'];
 
 /** The desk schema of a copy of the bundled spec, edited by `edit`. */
 function withDesk(edit: (desk: Record<string, unknown>) => void): Doc {
@@ -91,12 +94,15 @@ function parsedWay(text: string, { ctx, fields }: Setup): PreparedItem | undefin
   return prepared;
 }
 
-/** What the flat way takes of it: the item's end and the prepared item, or undefined. */
-function flatWay(text: string, matcher: FlatItems): { end: number; item: PreparedItem | undefined } | undefined {
+/** What the flat way takes of it: the item's end, the prepared item (or undefined), and its kept members. */
+function flatWay(
+  text: string,
+  matcher: FlatItems,
+): { end: number; item: PreparedItem | undefined; members: Record<string, unknown> } | undefined {
   const bytes = Buffer.from(text);
   const end = matcher.scan(bytes, 0, bytes.length);
   if (end === -1) return undefined;
-  return { end, item: matcher.prepare(bytes, 0, end) };
+  return { end, item: matcher.prepare(bytes, 0, end), members: matcher.members(bytes) };
 }
 
 /** Holds the flat way to the parsed way on `text`; answers whether the flat way took it. */
@@ -106,6 +112,9 @@ function agree(text: string, s: Setup): boolean {
   // The scanner reads on from the item's end: the same item the parsed way sees there.
   const taken = Buffer.from(text).subarray(0, flat.end).toString();
   expect({ text: taken, item: flat.item }).toEqual({ text: taken, item: parsedWay(taken, s) });
+  // The kept members are the parsed item's, a member it lacks left out as well.
+  const parsed = JSON.parse(taken) as Record<string, unknown>;
+  expect(flat.members).toStrictEqual(Object.fromEntries(KEPT.filter((k) => k in parsed).map((k) => [k, parsed[k]])));
   return true;
 }
 
@@ -274,6 +283,25 @@ describe('flat items read from their bytes', () => {
         s,
       ),
     ).toBeGreaterThan(20);
+  });
+
+  it("gives a queryset's members of each item taken: one an item lacks left out, after one that had it", () => {
+    const s = setup(
+      withDesk((desk) => {
+        desk.required = ['url', 'pk', 'building'];
+        (desk.properties as Record<string, unknown>).floor = { type: 'integer' };
+      }),
+    );
+    const d = { pk: 7, building: 'S', floor: -3, number: '12A', active: true };
+    expect(agree(JSON.stringify(d), s)).toBe(true);
+    expect(agree(JSON.stringify({ pk: 8, building: 'P' }), s)).toBe(true);
+    expect(flatWay(JSON.stringify(d), s.matcher as FlatItems)?.members).toStrictEqual({
+      active: true,
+      building: 'S',
+      floor: -3,
+      number: '12A',
+      pk: 7,
+    });
   });
 
   it('follows a schema a designer edited: enums, bounds, unions, string pks, no url (property)', () => {

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { LiveCollection } from '../../../src/core/live.js';
+import type { CollectionModel } from '../../../src/core/model.js';
 import { LoadError, type LoadProblem } from '../../../src/load/errors.js';
 import { latePrinter, loadState, type StateOptions, type StubState } from '../../../src/load/state.js';
 import type { StoredDesk } from '../../../src/types.js';
@@ -133,6 +135,35 @@ describe('a reload of a large fixture (items read from their bytes) keeps the it
     const reloaded = await loadState({ ...opts, previous: before });
     expect(json(reloaded)).toEqual(json(await loadState(opts)));
     expect(kept(reloaded, before)).toBe(keeps);
+  });
+});
+
+describe("a fixture standing in its collection's queryset is known as such when read", () => {
+  // The desk list's queryset: active desks by building, floor and number (x-queryset).
+  const key = (d: StoredDesk) => [d.building, String(d.floor).padStart(5, '0'), d.number].join(' ');
+  const inOrder = desks.filter((d) => d.active).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  it.each<[string, StoredDesk[], boolean]>([
+    ['active desks in order: the first list parses no item', inOrder, true],
+    [
+      'one inactive desk among them: parsed and filtered by the first list',
+      [...inOrder, desks[0] as StoredDesk],
+      false,
+    ],
+    ['out of order: parsed and sorted by the first list', [...inOrder].reverse(), false],
+  ])('%s', async (_name, fixture, stands) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'in-order-'));
+    await writeFile(path.join(dir, 'desk.json'), JSON.stringify(fixture));
+    const state = await loadState({ specFile: SPEC, fixturesDir: dir, seed: 1, defaultGenerateCount: 25 });
+    const model = state.model.collections.get('/api/v1/desk') as CollectionModel;
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const set = new LiveCollection(model).set;
+      expect(parse.mock.calls.length === 0).toBe(stands);
+      expect(set === model.items).toBe(stands);
+      expect(set.items.map((i) => i.pk)).toEqual(inOrder.map((d) => String(d.pk)));
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
 
