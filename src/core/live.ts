@@ -54,32 +54,60 @@ function baseOf(from: ItemSet, q: Queryset): Base {
 
 /**
  * Follows a table's rows one at a time, in their order: does each pass the queryset's filter and
- * stand in its ordering after the one before (the rows are the queryset as they stand)? A row's
- * `members` need hold only the fields `querysetFields` names.
+ * stand in its ordering after the one before (the rows are the queryset as they stand)? A row is
+ * given as its values of `fields`; nothing is kept of it but the values its ordering compares.
  */
 export class QuerysetOrder {
-  #previous: Record<string, unknown> | undefined;
+  /** The fields a row's values are given for, in this order (querysetFields). */
+  readonly fields: readonly string[];
+  /** Per member of the filter: its place in `fields`, and the value it wants. */
+  readonly #filter: readonly (readonly [number, unknown])[];
+  /** Per field of the ordering: its place in `fields`, and whether descending. */
+  readonly #ordering: readonly (readonly [number, boolean])[];
+  /** The ordering's values of the row before (by place in `fields`). */
+  readonly #previous: unknown[];
+  readonly #scratch: unknown[];
+  #rows = 0;
   #holds = true;
 
-  constructor(readonly q: Queryset) {}
+  constructor(q: Queryset) {
+    this.fields = querysetFields(q);
+    this.#filter = Object.entries(q.filter ?? {}).map(([f, want]) => [this.fields.indexOf(f), want] as const);
+    this.#ordering = q.ordering.map((o) => [this.fields.indexOf(o.field), o.desc] as const);
+    this.#previous = new Array<unknown>(this.fields.length);
+    this.#scratch = new Array<unknown>(this.fields.length);
+  }
 
   get holds(): boolean {
     return this.#holds;
   }
 
-  /** The next row; answers whether every row so far holds. */
-  next(members: Record<string, unknown>): boolean {
-    const q = this.q;
+  /** The next row, its values of `fields` at `values[at]` on; answers whether every row so far holds. */
+  next(values: readonly unknown[], at = 0): boolean {
+    if (!this.#holds) return false;
+    for (const [i, want] of this.#filter) if (values[at + i] !== want) return (this.#holds = false);
     const previous = this.#previous;
-    if (this.#holds && (!inQueryset(q, members) || (previous !== undefined && byOrdering(q, previous, members) > 0)))
-      this.#holds = false;
-    this.#previous = members;
-    return this.#holds;
+    if (this.#rows++ > 0)
+      for (const [i, desc] of this.#ordering) {
+        const d = compareValues(previous[i], values[at + i]);
+        if (d === 0) continue;
+        if ((desc ? -d : d) > 0) return (this.#holds = false);
+        break;
+      }
+    for (const [i] of this.#ordering) previous[i] = values[at + i];
+    return true;
+  }
+
+  /** The next row, as its parsed members. */
+  nextMembers(members: Record<string, unknown>): boolean {
+    const values = this.#scratch;
+    for (let i = 0; i < values.length; i++) values[i] = members[this.fields[i] as string];
+    return this.next(values);
   }
 }
 
 /** The fields a queryset's filter and ordering read of a row (none: the table as it stands). */
-export function querysetFields(q: Queryset): string[] {
+function querysetFields(q: Queryset): string[] {
   return [...new Set([...Object.keys(q.filter ?? {}), ...q.ordering.map((o) => o.field)])];
 }
 
@@ -92,7 +120,7 @@ export function standsAsQueryset(model: CollectionModel): void {
 
 /** The items from `start` to `end`, each parsed and let go, through `order`. */
 function asItStands(order: QuerysetOrder, from: ItemSet, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (!order.next(itemObject(from.items[i] as PreparedItem))) return false;
+  for (let i = start; i < end; i++) if (!order.nextMembers(itemObject(from.items[i] as PreparedItem))) return false;
   return order.holds;
 }
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { QuerysetOrder, querysetFields } from '../core/live.js';
+import { QuerysetOrder } from '../core/live.js';
 import type { CollectionShape } from '../core/model.js';
 import {
   carriesAny,
@@ -186,12 +186,6 @@ export type FixtureRead =
       readonly inQuerysetOrder: boolean;
     };
 
-/** An item taken unparsed, with its members the queryset reads (a flat item's, read from its bytes). */
-interface Taken {
-  readonly item: PreparedItem;
-  readonly members?: Record<string, unknown>;
-}
-
 /**
  * A fixture file's items, checked against the item schema and prepared to serve, with their pk
  * index; or 'missing'; or 'failed', its problems (file, place, reason) added to `problems`.
@@ -211,11 +205,14 @@ export async function readFixture(
   let carried: { index: number; names: string[] } | undefined;
   let check: ItemCheck | undefined;
   let shape: CollectionShape | undefined;
-  let flat: FlatTake<Taken> | undefined;
+  let flat: FlatTake<PreparedItem> | undefined;
   const q = opts.queryset;
   const order =
     q === undefined || (q.filter === undefined && q.ordering.length === 0) ? undefined : new QuerysetOrder(q);
-  const kept = order === undefined ? [] : querysetFields(order.q);
+  // Flat items are taken as the scanner meets them, before the batch's parsed items are handed
+  // over: their queryset values wait here (the index, then the values) until their turn.
+  const waiting: unknown[] = [];
+  let head = 0;
   // The first item sets the shape (parsed, always); flat items are read from their bytes after it.
   // An item that is exactly its place's text of before is taken over as it is.
   const start = (value: unknown) => {
@@ -223,18 +220,23 @@ export async function readFixture(
     const first = opts.checkOf(value);
     shape = first.shape;
     check = itemChecker(first.ctx, problems);
-    const matcher = shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields, kept);
+    const matcher =
+      shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields, order?.fields);
     flat = matcher && {
       scan: (bytes, from, limit) => matcher.scan(bytes, from, limit),
       take: (bytes, from, end, index) => {
         const was = old?.[index];
         const item =
           was !== undefined && bytesAre(bytes, from, end, was.json) ? was : matcher.prepare(bytes, from, end);
-        return item && { item, members: order && matcher.members(bytes) };
+        if (item !== undefined && order !== undefined) {
+          waiting.push(index);
+          matcher.pushKept(bytes, waiting);
+        }
+        return item;
       },
     };
   };
-  const outcome = await streamFixtureFile<Taken>(
+  const outcome = await streamFixtureFile<PreparedItem>(
     file,
     problems,
     opts,
@@ -259,17 +261,22 @@ export async function readFixture(
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       items.push(same ? was : prepared);
       // The core reads an item's served members: writeOnly ones are not among them.
-      order?.next(s.writeOnly.length > 0 ? itemObject(prepared) : (value as Record<string, unknown>));
+      order?.nextMembers(s.writeOnly.length > 0 ? itemObject(prepared) : (value as Record<string, unknown>));
     },
     {
       test: (item) => {
         const was = check === undefined ? undefined : old?.[item.index];
-        return was !== undefined && item.canonical && item.isText(was.json) ? { item: was } : undefined;
+        return was !== undefined && item.canonical && item.isText(was.json) ? was : undefined;
       },
-      onTaken: (index, { item, members }) => {
-        if (!(check as ItemCheck).reused(item.pk, index)) return;
-        items.push(item);
-        order?.next(members ?? itemObject(item));
+      onTaken: (index, item) => {
+        if (order !== undefined) {
+          if (waiting[head] === index) {
+            order.next(waiting, head + 1);
+            head += 1 + order.fields.length;
+            if (head === waiting.length) waiting.length = head = 0;
+          } else order.nextMembers(itemObject(item));
+        }
+        if ((check as ItemCheck).reused(item.pk, index)) items.push(item);
       },
       flat: () => flat,
     },

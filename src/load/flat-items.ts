@@ -151,7 +151,8 @@ export class FlatItems {
   #pkKind = 0;
   /** The place in `kept` of each member (-1: not kept), and where the last item scanned holds each kept one. */
   readonly #keptSlot: Int32Array;
-  readonly #kept: readonly string[];
+  /** What a parsed item lacking each kept member reads of it (undefined, unless inherited). */
+  readonly #absent: readonly unknown[];
   readonly #keptFrom: Int32Array;
   readonly #keptTo: Int32Array;
   readonly #keptKind: Uint8Array;
@@ -179,7 +180,8 @@ export class FlatItems {
     /** Members whose values `members` gives of the last item scanned (a queryset's fields). */
     kept: readonly string[],
   ) {
-    this.#kept = kept;
+    const plain: Record<string, unknown> = {};
+    this.#absent = kept.map((n) => plain[n]);
     this.#keptSlot = Int32Array.from(names, (n) => kept.indexOf(n));
     this.#keptFrom = new Int32Array(kept.length);
     this.#keptTo = new Int32Array(kept.length);
@@ -324,18 +326,15 @@ export class FlatItems {
   }
 
   /**
-   * The kept members of the item last scanned (in `b`), as parsing it would give them: a member
-   * the item lacks is left out, as from a parsed one.
+   * The values of the kept members of the item last scanned (in `b`), pushed onto `out` in the
+   * order of `kept`, as its parsed members would read: a member it lacks as a plain object reads it.
    */
-  members(b: Buffer): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
+  pushKept(b: Buffer, out: unknown[]): void {
     const kinds = this.#keptKind;
     for (let s = 0; s < kinds.length; s++) {
       const kind = kinds[s] as number;
-      if (kind !== 0)
-        out[this.#kept[s] as string] = valueAt(b, this.#keptFrom[s] as number, this.#keptTo[s] as number, kind);
+      out.push(kind === 0 ? this.#absent[s] : valueAt(b, this.#keptFrom[s] as number, this.#keptTo[s] as number, kind));
     }
-    return out;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../src/core/field-columns.js';
-import { LiveCollection, prepareQueryset, QuerysetOrder, querysetFields } from '../../../src/core/live.js';
+import { LiveCollection, prepareQueryset, QuerysetOrder } from '../../../src/core/live.js';
 import type { CollectionModel } from '../../../src/core/model.js';
 import type { ItemSet, PreparedItem } from '../../../src/core/prepared-items.js';
 import { tinyModel } from './tiny-model.js';
@@ -37,13 +37,13 @@ describe('QuerysetOrder: rows followed one at a time, do they stand as the query
     ['null first, as SQLite orders NULL ascending', [row(null, 1), row('A', 1)], [true, true]],
   ])('%s', (_name, rows, want) => {
     const order = new QuerysetOrder(q);
-    expect(rows.map((r) => order.next(r))).toEqual(want);
+    expect(rows.map((r) => order.nextMembers(r))).toEqual(want);
     expect(order.holds).toBe(want.every(Boolean));
   });
 
   it('reads the fields of the filter and the ordering, each once', () => {
-    expect(querysetFields(q)).toEqual(['active', 'building', 'floor']);
-    expect(querysetFields({ ...q, filter: { floor: 1 } })).toEqual(['floor', 'building']);
+    expect(new QuerysetOrder(q).fields).toEqual(['active', 'building', 'floor']);
+    expect(new QuerysetOrder({ ...q, filter: { floor: 1 } }).fields).toEqual(['floor', 'building']);
   });
 });
 
