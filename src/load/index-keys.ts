@@ -5,9 +5,9 @@ const FAR_INDEX = 2 ** 31;
  * Gives every object of a parsed document whose members are named like array indexes (a
  * `responses` map: `200`, `404`) the storage JSON.parse gives it. A parser that builds objects
  * member by member (the `yaml` package's toJS) makes V8 keep `{200, 404}` as an array of 405
- * slots (about 5 KB), where JSON.parse keeps a dictionary of two (about 240 bytes): 20.6 MB of a
- * 2,000-collection spec's 64.6 MB (docs/performance.md). Members, their order and every value
- * stay as they are; only objects are walked into, each once.
+ * slots, where JSON.parse keeps a dictionary of two: most of a large spec's heap
+ * (docs/performance.md). Members, their order and every value stay as they are; only objects are
+ * walked into, each once.
  */
 export function compactIndexKeys(doc: unknown): void {
   const seen = new Set<object>();

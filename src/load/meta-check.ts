@@ -8,7 +8,7 @@ import { fingerprintOf, loadPrecompiled, precompiledModule } from './precompiled
  * The schema lint's check of a schema against the JSON Schema 2020-12 meta-schema: what the
  * contract's Ajv answers (`ajv.validateSchema`), from the validator the build precompiled
  * (src/load/precompiled.ts) where there is one made from the Ajv and formats installed. Ajv
- * compiles the meta-schema on first use, 50–120 ms of every start.
+ * would compile the meta-schema on first use, in every start.
  */
 
 /** The meta-schema a schema without `$schema` is checked against (Ajv2020's default). */

@@ -233,7 +233,7 @@ async function buildState(spec: LoadedSpec, given: StateOptions, signal: AbortSi
   }
   // A fixture's queryset (`x-queryset`: its filter and ordering): known as read when the fixture
   // stands in it; else a large one's made now, a turn of the event loop at a time, not by the
-  // collection's first request (a million desks: a second).
+  // collection's first request.
   for (const c of model.collections.values()) {
     if (c.source !== 'fixture') continue;
     if (inQuerysetOrder.has(c.list.path)) standsAsQueryset(c);

@@ -63,8 +63,8 @@ function mainThreadStackMb(): number {
 /**
  * A validation worker, started before its document exists: it loads its modules and the OpenAPI
  * schema check while this thread still reads and bundles the spec. The document goes to it
- * as JSON text: a structured clone of 2,000 collections took the worker 0.1–0.3 s to take in, on a
- * core this thread needs, where JSON.parse takes 30 ms. Objects that YAML aliases share arrive
+ * as JSON text: a structured clone of a large spec takes the worker several times what JSON.parse
+ * takes, on a core this thread needs. Objects that YAML aliases share arrive
  * apart, which no verdict or error tells (validate.test.ts); the bundled form holds nothing else
  * JSON cannot (a spec file with `.inf` or `.nan` is refused where it stands: yaml-text.ts). A
  * worker that cannot start, fails outside validation (out of memory) or ends without an answer is

@@ -72,8 +72,8 @@ export class ContractAjv {
     if (!fn) {
       // What `ajv.compile({ $ref })` makes, without its check of that `$ref` against the
       // meta-schema: a `$ref` alone always passes it, and the check compiled the meta-schema on
-      // first use, 45 ms of every start (the spec's own schemas are checked by the lint, with the
-      // check precompiled: src/load/meta-check.ts).
+      // first use, in every start (the spec's own schemas are checked by the lint, with the check
+      // precompiled: src/load/meta-check.ts).
       const id = `${SPEC_ID}:validator:${this.#cache.size}`;
       this.ajv.addSchema({ $ref: `${SPEC_ID}${key}` }, id, undefined, false);
       try {
