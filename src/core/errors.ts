@@ -1,6 +1,7 @@
 import { DJANGO_HEADERS, DJANGO_PAGES, HTML_TYPE } from './django/http.js';
 import type { CoreAnswer } from './request.js';
 import { withMembers } from './members.js';
+import { drfJson } from './prepared-items.js';
 
 /**
  * The one error catalogue. Three families:
@@ -152,7 +153,7 @@ export function noMatchDetail(modelName: string): string {
 
 /** DRF renders error bodies through JSONRenderer: compact JSON. */
 export function detailBody(detail: string): string {
-  return JSON.stringify({ detail }).replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+  return drfJson({ detail });
 }
 
 /** One of Django's own pages, as the service sends it. */

@@ -45,9 +45,13 @@ export function itemSetOf(items: readonly PreparedItem[], places = PkIndex.of(it
 
 export const EMPTY_SET: ItemSet = Object.freeze(itemSetOf(Object.freeze([])));
 
-/** DRF's JSONRenderer escapes these two even with ensure_ascii off (rest_framework/renderers.py). */
-export function drfJson(value: unknown): string {
-  let json = JSON.stringify(value);
+/**
+ * The bytes of DRF's JSONRenderer (rest_framework/renderers.py): compact, or with `indent` from the
+ * accepted media type (`Accept: application/json; indent=4`: json.dumps's layout then is
+ * JSON.stringify's); ensure_ascii off, and U+2028 and U+2029 escaped even so.
+ */
+export function drfJson(value: unknown, indent?: number): string {
+  let json = JSON.stringify(value, null, indent);
   if (SMALL_NUMBER.test(json)) json = withPythonSmallFloats(json);
   return LINE_SEPARATORS.test(json) ? json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029') : json;
 }

@@ -42,6 +42,5 @@ export function renderEnvelope(
  */
 export function withIndent(body: string, indent: number | undefined): string {
   if (indent === undefined || body === '') return body;
-  const json = JSON.stringify(JSON.parse(body) as unknown, null, indent);
-  return json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029');
+  return drfJson(JSON.parse(body) as unknown, indent);
 }

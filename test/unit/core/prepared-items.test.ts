@@ -56,6 +56,13 @@ describe("drfJson: the bytes of DRF's JSONRenderer (compact, ensure_ascii off, U
   ])('%j is written as Python writes it: %s', (value, want) => {
     expect(drfJson(value)).toBe(want);
   });
+
+  it('indented (`Accept: application/json; indent=4`), as json.dumps(indent=4) with its separators', () => {
+    // CPython 3.11: json.dumps(value, indent=4, separators=(",", ": "), ensure_ascii=False), recorded.
+    expect(drfJson({ a: 1e-5, b: [1.5e-7, 0.0001, 'x\u2028'] }, 4)).toBe(
+      '{\n    "a": 1e-05,\n    "b": [\n        1.5e-07,\n        0.0001,\n        "x\\u2028"\n    ]\n}',
+    );
+  });
 });
 
 describe("an item's members", () => {
