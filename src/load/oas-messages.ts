@@ -1,6 +1,6 @@
 import type { LoadProblem } from './errors.js';
 import { OPENAPI_DOCUMENT_KEYWORDS } from '../openapi/ajv.js';
-import { unescapeToken } from '../openapi/pointer.js';
+import { escapeToken, unescapeToken } from '../openapi/pointer.js';
 import { nearest } from '../openapi/words.js';
 
 /** An error of Ajv's check against the OpenAPI 3.1 schema, as swagger-parser gives it. */
@@ -147,7 +147,7 @@ export function oasSchemaProblems(file: string, errors: readonly OasSchemaError[
       const near = kind === undefined ? undefined : nearest(unknown, FIELDS[kind] ?? []);
       return {
         file,
-        pointer: `${d.instancePath ?? ''}/${unknown.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        pointer: `${d.instancePath ?? ''}/${escapeToken(unknown)}`,
         reason:
           `unknown field \`${unknown}\`${kind ? ` in ${kind}` : ''}` +
           (near ? `; did you mean \`${near}\`?` : ' (an extension field begins with x-)'),

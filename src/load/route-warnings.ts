@@ -1,3 +1,4 @@
+import { escapeToken } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
 import type { Model } from '../core/model.js';
 import { successSource } from '../core/stub/declared.js';
@@ -19,7 +20,7 @@ export function routeWarnings(model: Model, handlers: Handlers | undefined, spec
       const by = match.kind === 'root' ? `the API root at ${match.root.prefix}` : match.route.path;
       warnings.push({
         file: specFile,
-        pointer: `/paths/${route.path.replaceAll('~', '~0').replaceAll('/', '~1')}`,
+        pointer: `/paths/${escapeToken(route.path)}`,
         reason: `${route.path} is never reached: ${by}, declared before it, matches the same URLs (Django tries the first pattern that matches)`,
       });
     }

@@ -1,5 +1,6 @@
 /** JSON Pointer (RFC 6901) helpers over the bundled spec, which holds only internal `$ref`s. */
 
+/** A token as RFC 6901 writes it in a pointer (`~` is `~0`, `/` is `~1`). */
 export function escapeToken(token: string): string {
   return token.includes('~') || token.includes('/') ? token.replaceAll('~', '~0').replaceAll('/', '~1') : token;
 }

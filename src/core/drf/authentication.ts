@@ -1,4 +1,4 @@
-import { follow, isObject } from '../../openapi/pointer.js';
+import { escapeToken, follow, isObject } from '../../openapi/pointer.js';
 import { DRF_ERRORS, type DrfError } from '../errors.js';
 import { pythonB64decode } from '../python/base64.js';
 import { withMembers } from '../members.js';
@@ -22,7 +22,7 @@ export function authenticatorsOf(doc: unknown): Authenticator[] {
   if (!isObject(schemes)) return [];
   const out: Authenticator[] = [];
   for (const name of Object.keys(schemes)) {
-    const scheme = follow(doc, `#/components/securitySchemes/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`).node;
+    const scheme = follow(doc, `#/components/securitySchemes/${escapeToken(name)}`).node;
     if (!isObject(scheme)) continue;
     if (scheme.type === 'apiKey' && scheme.in === 'header' && String(scheme.name).toLowerCase() === 'authorization')
       out.push({

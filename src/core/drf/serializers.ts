@@ -1,5 +1,5 @@
 import { pyStr, strip } from '../python/str.js';
-import { follow, isObject } from '../../openapi/pointer.js';
+import { escapeToken, follow, isObject } from '../../openapi/pointer.js';
 import { pythonInt } from '../python/int.js';
 
 /**
@@ -45,7 +45,7 @@ function collect(
   if (Array.isArray(node.required)) for (const r of node.required) if (typeof r === 'string') required.add(r);
   if (isObject(node.properties)) {
     for (const name of Object.keys(node.properties)) {
-      const p = follow(doc, `${at}/properties/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`).node;
+      const p = follow(doc, `${at}/properties/${escapeToken(name)}`).node;
       if (isObject(p) && !props.has(name)) props.set(name, p);
     }
   }
