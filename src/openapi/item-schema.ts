@@ -8,33 +8,52 @@ import { writeOnlyNames } from './response-view.js';
  * Loading, answering and checking all read items' shape from here.
  */
 
-/** The schema of one member of an item schema (through `$ref` and `allOf`), or {}. */
-export function fieldSchema(doc: unknown, itemPointer: string, field: string, depth = 0): Record<string, unknown> {
-  if (depth > 16) return {};
-  const { pointer, node } = follow(doc, itemPointer);
-  if (!isObject(node)) return {};
-  if (isObject(node.properties) && Object.hasOwn(node.properties, field)) {
-    const p = follow(doc, `${pointer}/properties/${escapeToken(field)}`).node;
-    return isObject(p) ? p : {};
-  }
-  if (Array.isArray(node.allOf)) {
-    for (let i = 0; i < node.allOf.length; i++) {
-      const found = fieldSchema(doc, `${pointer}/allOf/${i}`, field, depth + 1);
-      if (Object.keys(found).length > 0) return found;
-    }
-  }
-  return {};
+/** An item schema's members, read through `$ref` and `allOf`. */
+export interface ItemMembers {
+  /** Every field described, in order: its own properties first, then each `allOf` part's. */
+  readonly fields: readonly string[];
+  /** Each field's schema (followed): the first that says anything of it, else the first. */
+  readonly schemas: ReadonlyMap<string, unknown>;
+  /** The fields any part requires. */
+  readonly required: ReadonlySet<string>;
 }
 
-/** The fields an item schema describes (its `properties`, through `$ref` and `allOf`), in order. */
-export function itemFields(doc: unknown, itemPointer: string, depth = 0): string[] {
-  if (depth > 16) return [];
-  const { pointer, node } = follow(doc, itemPointer);
-  if (!isObject(node)) return [];
-  const out = isObject(node.properties) ? Object.keys(node.properties) : [];
-  if (Array.isArray(node.allOf))
-    node.allOf.forEach((_, i) => out.push(...itemFields(doc, `${pointer}/allOf/${i}`, depth + 1)));
-  return [...new Set(out)];
+/** Parts nested deeper than this (a `$ref` loop) are not read. */
+const MAX_DEPTH = 16;
+
+/** The one reading of an item schema's members: every other question about them asks this. */
+export function itemMembers(doc: unknown, itemPointer: string): ItemMembers {
+  const fields: string[] = [];
+  const schemas = new Map<string, unknown>();
+  const required = new Set<string>();
+  const says = (schema: unknown) => isObject(schema) && Object.keys(schema).length > 0;
+  const walk = (at: string, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    const { pointer, node } = follow(doc, at);
+    if (!isObject(node)) return;
+    if (Array.isArray(node.required)) for (const r of node.required) if (typeof r === 'string') required.add(r);
+    if (isObject(node.properties))
+      for (const name of Object.keys(node.properties)) {
+        if (!schemas.has(name)) fields.push(name);
+        else if (says(schemas.get(name))) continue;
+        const schema = follow(doc, `${pointer}/properties/${escapeToken(name)}`).node;
+        if (!schemas.has(name) || says(schema)) schemas.set(name, schema);
+      }
+    if (Array.isArray(node.allOf)) node.allOf.forEach((_, i) => walk(`${pointer}/allOf/${i}`, depth + 1));
+  };
+  walk(itemPointer, 0);
+  return { fields, schemas, required };
+}
+
+/** The schema of one member of an item schema, or {}. */
+export function fieldSchema(doc: unknown, itemPointer: string, field: string): Record<string, unknown> {
+  const schema = itemMembers(doc, itemPointer).schemas.get(field);
+  return isObject(schema) ? schema : {};
+}
+
+/** The fields an item schema describes, in order. */
+export function itemFields(doc: unknown, itemPointer: string): string[] {
+  return [...itemMembers(doc, itemPointer).fields];
 }
 
 /** Does the item schema describe any field? (Undescribed items are never invented.) */

@@ -1,5 +1,6 @@
 import { pyStr, strip } from '../python/str.js';
-import { escapeToken, follow, isObject } from '../../openapi/pointer.js';
+import { itemMembers } from '../../openapi/item-schema.js';
+import { isObject } from '../../openapi/pointer.js';
 import { pythonInt } from '../python/int.js';
 
 /**
@@ -31,35 +32,12 @@ export interface FieldRule {
   readonly computed?: boolean;
 }
 
-/** The properties and `required` of a schema, through `$ref` and `allOf`, in order. */
-function collect(
-  doc: unknown,
-  pointer: string,
-  props: Map<string, Record<string, unknown>>,
-  required: Set<string>,
-  depth = 0,
-): void {
-  if (depth > 16) return;
-  const { pointer: at, node } = follow(doc, pointer);
-  if (!isObject(node)) return;
-  if (Array.isArray(node.required)) for (const r of node.required) if (typeof r === 'string') required.add(r);
-  if (isObject(node.properties)) {
-    for (const name of Object.keys(node.properties)) {
-      const p = follow(doc, `${at}/properties/${escapeToken(name)}`).node;
-      if (isObject(p) && !props.has(name)) props.set(name, p);
-    }
-  }
-  if (Array.isArray(node.allOf))
-    node.allOf.forEach((_, i) => collect(doc, `${at}/allOf/${i}`, props, required, depth + 1));
-}
-
 export function serializerFields(doc: unknown, schemaPointer: string, readOnlyNames: ReadonlySet<string>): FieldRule[] {
-  const props = new Map<string, Record<string, unknown>>();
-  const required = new Set<string>();
-  collect(doc, schemaPointer, props, required);
-  return [...props].map(([name, p]) =>
-    fieldRule(name, p, required.has(name), readOnlyNames.has(name) || p.readOnly === true),
-  );
+  const { fields, schemas, required } = itemMembers(doc, schemaPointer);
+  return fields.flatMap((name) => {
+    const p = schemas.get(name);
+    return isObject(p) ? [fieldRule(name, p, required.has(name), readOnlyNames.has(name) || p.readOnly === true)] : [];
+  });
 }
 
 function fieldRule(name: string, p: Record<string, unknown>, required: boolean, readOnly: boolean): FieldRule {

@@ -4,6 +4,7 @@ import {
   describesFields,
   fieldSchema,
   itemFields,
+  itemMembers,
   lookupField,
   writeOnlyFields,
 } from '../../../src/openapi/item-schema.js';
@@ -27,6 +28,11 @@ const doc = {
       Opaque: { type: 'object' },
       Loop: { allOf: [{ $ref: `${S}/Loop` }] },
       Coded: { properties: { code: { type: 'string' }, id: { type: 'integer' } } },
+      Vague: {
+        required: ['a'],
+        properties: { a: true, b: {} },
+        allOf: [{ required: ['b'], properties: { a: { type: 'string' }, b: { type: 'integer' }, c: {} } }],
+      },
     },
   },
 };
@@ -54,10 +60,27 @@ describe('fieldSchema: the schema of one member, through $ref and allOf', () => 
     ['Composed', 'pk', { type: 'integer', minimum: 1 }],
     ['Composed', 'code', { type: 'string' }],
     ['Alias', 'name', { type: 'string' }],
+    ['Vague', 'a', { type: 'string' }],
     ['Loop', 'pk', {}],
     ['Nowhere', 'pk', {}],
   ])('%s.%s → %j', (name, field, want) => {
     expect(fieldSchema(doc, `${S}/${name}`, field)).toEqual(want);
+  });
+});
+
+describe('itemMembers: the one reading of an item schema through $ref and allOf', () => {
+  it.each<[string, string[], Record<string, unknown>, string[]]>([
+    ['Desk', ['url', 'pk', 'name'], { pk: { type: 'integer' } }, []],
+    // Each name once, its schema where first described, followed through its $ref.
+    ['Composed', ['code', 'pk', 'owner', 'name'], { pk: { type: 'integer', minimum: 1 } }, []],
+    // A schema that says nothing (`true`, `{}`) gives way to a later one that says something.
+    ['Vague', ['a', 'b', 'c'], { a: { type: 'string' }, b: { type: 'integer' }, c: {} }, ['a', 'b']],
+    ['Loop', [], {}, []],
+  ])('%s', (name, fields, some, required) => {
+    const m = itemMembers(doc, `${S}/${name}`);
+    expect(m.fields).toEqual(fields);
+    for (const [field, schema] of Object.entries(some)) expect(m.schemas.get(field)).toEqual(schema);
+    expect([...m.required]).toEqual(required);
   });
 });
 
