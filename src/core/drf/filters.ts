@@ -2,7 +2,7 @@ import { lastValue, type QueryMap } from '../python/query.js';
 import type { ListOperation } from '../../openapi/operations.js';
 import { follow, isObject } from '../../openapi/pointer.js';
 import { pythonDecimal, pythonInt } from '../python/int.js';
-import { pyStr, strip } from '../python/str.js';
+import { compareStr, pyStr, strip } from '../python/str.js';
 
 /**
  * What a collection's declared query parameters do, as DRF's standard filter backends would with
@@ -287,17 +287,7 @@ export function compareValues(a: unknown, b: unknown): number {
   if (b === null || b === undefined) return 1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return (a ? 1 : 0) - (b ? 1 : 0);
-  const x = String(a);
-  const y = String(b);
-  const ia = x[Symbol.iterator]();
-  const ib = y[Symbol.iterator]();
-  for (;;) {
-    const p = ia.next();
-    const q = ib.next();
-    if (p.done || q.done) return (p.done ? 0 : 1) - (q.done ? 0 : 1);
-    const d = (p.value.codePointAt(0) ?? 0) - (q.value.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
+  return compareStr(String(a), String(b));
 }
 
 /** PageNumberPagination.get_page_size with `page_size_query_param`: a positive int, capped; else the default. */

@@ -1,3 +1,4 @@
+import { compareStr } from './str.js';
 import { quotePlus } from './quote.js';
 /**
  * Python's `urllib.parse` as DRF uses it to build pagination links
@@ -76,22 +77,9 @@ export function lastValue(query: QueryMap, key: string): string | undefined {
   return values === undefined ? undefined : values[values.length - 1];
 }
 
-/** Python compares str by code point; JS `<` compares UTF-16 units, which differs past U+FFFF. */
-function compareCodePoints(a: string, b: string): number {
-  const ia = a[Symbol.iterator]();
-  const ib = b[Symbol.iterator]();
-  for (;;) {
-    const x = ia.next();
-    const y = ib.next();
-    if (x.done || y.done) return (x.done ? 0 : 1) - (y.done ? 0 : 1);
-    const d = (x.value.codePointAt(0) ?? 0) - (y.value.codePointAt(0) ?? 0);
-    if (d !== 0) return d;
-  }
-}
-
 /** `urlencode(sorted(query.items()), doseq=True)`. */
 export function encodeSortedQuery(query: QueryMap): string {
-  const keys = [...query.keys()].sort(compareCodePoints);
+  const keys = [...query.keys()].sort(compareStr);
   const parts: string[] = [];
   for (const key of keys) {
     const k = quotePlus(key);

@@ -19,6 +19,27 @@ export function strip(s: string): string {
   return s.replace(ENDS, '');
 }
 
+/**
+ * Python's ordering of two str (`a < b`): by code point, where JavaScript's `<` compares UTF-16
+ * units, which order otherwise past U+FFFF. Negative, zero or positive.
+ */
+export function compareStr(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  const x = a.charCodeAt(i);
+  const y = b.charCodeAt(i);
+  // Units outside the surrogates are their code points.
+  if ((x < 0xd800 || x > 0xdfff) && (y < 0xd800 || y > 0xdfff)) return x - y;
+  // Else the code points decide: from the unit before when it is a high surrogate that either
+  // string pairs with a low one here (a lone high surrogate is a code point of its own).
+  const low = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+  const high = i > 0 && a.charCodeAt(i - 1) >= 0xd800 && a.charCodeAt(i - 1) <= 0xdbff;
+  const j = high && (low(x) || low(y)) ? i - 1 : i;
+  return (a.codePointAt(j) as number) - (b.codePointAt(j) as number);
+}
+
 /** `str(v)` of a JSON value as Python holds it: None, True/False, numbers and text as written. */
 export function pyStr(v: unknown): string {
   return typeof v === 'string' ? v : pyRepr(v);

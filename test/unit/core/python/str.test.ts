@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capfirst, isSpace, pyStr, strip } from '../../../../src/core/python/str.js';
+import { capfirst, compareStr, isSpace, pyStr, strip } from '../../../../src/core/python/str.js';
 import { cpythonTable } from '../recorded/cpython.js';
 
 const FLOAT =
@@ -59,4 +60,40 @@ describe('pyStr: str() of a JSON value', () => {
     [['\u00a0x'], "['\\xa0x']"],
     [[0.00001], '[1e-05]'],
   ])('%j', (value, want) => expect(pyStr(value)).toBe(want));
+});
+
+describe("compareStr: Python's order of two str, by code point", () => {
+  /** The oracle: the code points, compared one by one (as CPython's unicode_compare does). */
+  const oracle = (a: string, b: string) => {
+    const [x, y] = [Array.from(a, (c) => c.codePointAt(0) as number), Array.from(b, (c) => c.codePointAt(0) as number)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++)
+      if (x[i] !== y[i]) return Math.sign((x[i] as number) - (y[i] as number));
+    return Math.sign(x.length - y.length);
+  };
+  it.each<[string, string, string, number]>([
+    ['equal', 'abc', 'abc', 0],
+    ['a prefix first', 'ab', 'abc', -1],
+    ['by unit below the surrogates', 'Z', 'a', -1],
+    ["past U+FFFF after U+E000 (JavaScript's < says before)", '\u{1F600}', '\uE000', 1],
+    ['two pairs differing in the low unit', '\u{1F600}', '\u{1F601}', -1],
+    ['a lone high surrogate before a pair', '\uD800', '\u{1F600}', -1],
+    ['a lone high surrogate, then a letter, against a pair', '\uD83DA', '\u{1F600}', -1],
+    ['a lone high surrogate, then a pair, against one then U+E000', '\uD800\u{1F600}', '\uD800\uE000', 1],
+    ['a lone low surrogate against a BMP letter', '\uDC00', 'A', 1],
+  ])('%s', (_name, a, b, want) => {
+    expect(Math.sign(compareStr(a, b))).toBe(want);
+    expect(Math.sign(compareStr(b, a))).toBe(want === 0 ? 0 : -want);
+    expect(oracle(a, b)).toBe(want);
+  });
+
+  it('agrees with the code points over any text, surrogates alone included (property)', () => {
+    const unit = fc.constantFrom('a', 'b', 'Z', '\uD83D', '\uDE00', '\uDE01', '\uD800', '\uDC00', '\uE000', '\uFFFF');
+    const text = fc.array(unit, { maxLength: 6 }).map((u) => u.join(''));
+    fc.assert(
+      fc.property(text, text, (a, b) => {
+        expect(Math.sign(compareStr(a, b))).toBe(oracle(a, b));
+      }),
+      { numRuns: 3000, seed: 29 },
+    );
+  });
 });
