@@ -6,8 +6,7 @@ import type { CoreAnswer } from '../request.js';
 import { drfJson } from '../prepared-items.js';
 import { type AnyOperation, type CustomOperation, isJsonMedia } from '../../openapi/operations.js';
 import type { OperationSource } from './control.js';
-import type { Handlers } from './handler-types.js';
-import type { HandlerAnswer } from './handlers.js';
+import type { HandlerAnswer, Handlers } from './handler-types.js';
 import { impossible, type Scenario } from './scenarios.js';
 import { withHeaders, withMembers } from '../members.js';
 

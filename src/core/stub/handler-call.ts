@@ -7,16 +7,8 @@ import type { CollectionModel, Model } from '../model.js';
 import type { QueryMap } from '../python/query.js';
 import type { AnswerViolation, CoreAnswer, CoreOptions, RequestContext } from '../request.js';
 import { renderAnswer } from './declared.js';
-import {
-  collectionAccess,
-  type CollectionAccess,
-  type Handler,
-  type HandlerAnswer,
-  type HandlerContext,
-  handlerRequest,
-  type HandlerResult,
-  paramNames,
-} from './handlers.js';
+import type { CollectionAccess, Handler, HandlerAnswer, HandlerContext, HandlerResult } from './handler-types.js';
+import { collectionAccess, handlerRequest, paramNames } from './handlers.js';
 import type { AnyOperation, PathRoute } from '../../openapi/operations.js';
 
 /*

@@ -4,15 +4,6 @@ import type { QueryMap } from '../python/query.js';
 import { itemObject, prepareItem, renderItem } from '../prepared-items.js';
 import type { CollectionAccess, HandlerRequest } from './handler-types.js';
 
-export type {
-  CollectionAccess,
-  Handler,
-  HandlerAnswer,
-  HandlerContext,
-  HandlerRequest,
-  HandlerResult,
-  Handlers,
-} from './handler-types.js';
 import { withMembers } from '../members.js';
 
 /*

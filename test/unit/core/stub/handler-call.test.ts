@@ -4,7 +4,7 @@ import { initial } from '../../../../src/core/drf/views.js';
 import { LiveCollection } from '../../../../src/core/live.js';
 import type { CoreAnswer, CoreOptions, RequestContext } from '../../../../src/core/request.js';
 import { callHandler, canFetch, type HandlerScope, requestBody } from '../../../../src/core/stub/handler-call.js';
-import type { Handler } from '../../../../src/core/stub/handlers.js';
+import type { Handler } from '../../../../src/core/stub/handler-types.js';
 import { parseQuery } from '../../../../src/core/python/query.js';
 import type { AnyOperation, PathRoute } from '../../../../src/openapi/operations.js';
 import { coreOptions } from '../../../../src/server/app.js';
