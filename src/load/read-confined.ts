@@ -116,13 +116,18 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
     }
     return { ok: true, handle, size: fst.size, real };
   } catch (e) {
-    return {
-      ok: false,
-      kind: 'unreadable',
-      place: '',
-      reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-    };
+    return unreadable(e);
   }
+}
+
+/** A file the system would not read: its error code. */
+function unreadable(e: unknown): { ok: false; kind: 'unreadable'; place: string; reason: string } {
+  return {
+    ok: false,
+    kind: 'unreadable',
+    place: '',
+    reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+  };
 }
 
 /**
@@ -152,12 +157,7 @@ export async function readConfinedText(file: string, folder: Folder, limits: Loa
     if (!decoded.ok) return { ok: false, kind: 'unreadable', place: decoded.place, reason: decoded.reason };
     return { ok: true, text: decoded.text, real };
   } catch (e) {
-    return {
-      ok: false,
-      kind: 'unreadable',
-      place: '',
-      reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-    };
+    return unreadable(e);
   } finally {
     await fh.close();
   }
