@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
-import { isMap, isScalar, LineCounter, type Pair, parseDocument, type YAMLMap } from 'yaml';
+import type { Pair, YAMLMap } from 'yaml';
 import { nearest } from '../openapi/words.js';
 import { corsOrigin } from '../contract/proxy/cors.js';
 import {
@@ -223,6 +223,8 @@ async function readConfig(
     errors.push(`${shown}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     return broken;
   }
+  // Loaded only for a config file: every command's start (`serve` too) registers these options.
+  const { isMap, isScalar, LineCounter, parseDocument } = await import('yaml');
   const lineCounter = new LineCounter();
   const at = (offset: number | undefined) => {
     if (offset === undefined) return shown;
