@@ -177,7 +177,7 @@ export class FlatItems {
     /** The url member (built per request): never taken (a stored url is a fault the parsed way reports). */
     private readonly urlIndex: number,
     private readonly lookupIndex: number,
-    /** Members whose values `members` gives of the last item scanned (a queryset's fields). */
+    /** Members whose values `pushKept` gives of the last item scanned (a queryset's fields). */
     kept: readonly string[],
   ) {
     const plain: Record<string, unknown> = {};
