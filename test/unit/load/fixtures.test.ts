@@ -144,23 +144,30 @@ describe('readFixture: what is not read, and what is read over', () => {
     ]);
   });
 
-  it.each<[string, string, (items: unknown[]) => string]>([
-    ['compact items (read from their bytes)', 'room', (items) => JSON.stringify(items)],
-    ['items pretty-printed (parsed)', 'room', (items) => JSON.stringify(items, null, 2)],
-    ['compact items with writeOnly members (parsed, or taken as they are)', 'person', (items) => JSON.stringify(items)],
+  // In the first chunk every item is parsed (the first sets the shape); from the second chunk on
+  // (after 64 KiB), compact rooms are read from their bytes and other canonical items taken as
+  // they are, unparsed.
+  it.each<[string, string, (items: unknown[]) => string, number]>([
+    ['compact items, first chunk (parsed)', 'room', (items) => JSON.stringify(items), 0],
+    ['compact items, second chunk (read from their bytes)', 'room', (items) => JSON.stringify(items), 1800],
+    ['items pretty-printed (parsed)', 'room', (items) => JSON.stringify(items, null, 2), 1800],
+    ['compact items with writeOnly members, second chunk (taken unparsed)', 'person', JSON.stringify, 3000],
   ])(
     '%s: an item whose text is the one at its place before is taken over as it is',
-    async (_name, collection, write) => {
-      const items = [room(1), room(2), room(3), room(4)].map((r) => (collection === 'room' ? r : { pk: r.pk }));
+    async (_name, collection, write, lead) => {
+      const shape = (r: ReturnType<typeof room>) => (collection === 'room' ? r : { pk: r.pk });
+      const first = Array.from({ length: lead }, (_, i) => shape(room(1000 + i)));
+      const items = [...first, ...[room(1), room(2), room(3), room(4)].map(shape)];
       const before = (await read(write(items), collection)).outcome;
-      const edited = items.map((r, i) => (i === 2 ? { ...r, pk: 30 } : r));
+      const edited = items.map((r, i) => (i === lead + 2 ? { ...r, pk: 30 } : r));
       const { outcome, problems } = await read(write(edited), collection, { previous: before });
       expect(problems).toEqual([]);
       const was = before.kind === 'read' ? before.set.items : [];
       const now = outcome.kind === 'read' ? outcome.set.items : [];
-      expect(now.map((item, i) => item === was[i])).toEqual([true, true, false, true]);
-      expect(now.map((item) => item.pk)).toEqual(['1', '2', '30', '4']);
-      expect(outcome.kind === 'read' && outcome.set.byPk.get('30')).toBe(now[2]);
+      expect(now.slice(0, lead).every((item, i) => item === was[i])).toBe(true);
+      expect(now.slice(lead).map((item, i) => item === was[lead + i])).toEqual([true, true, false, true]);
+      expect(now.slice(lead).map((item) => item.pk)).toEqual(['1', '2', '30', '4']);
+      expect(outcome.kind === 'read' && outcome.set.byPk.get('30')).toBe(now[lead + 2]);
     },
   );
 
