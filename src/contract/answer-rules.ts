@@ -1,4 +1,4 @@
-import type { DeclaredResponse } from '../openapi/operations.js';
+import type { DeclaredResponse } from '../openapi/declared-responses.js';
 import { describeViolation, type SchemaViolation } from '../openapi/ajv.js';
 import type { Findings, OperationRef } from './findings.js';
 import type { Answer, Fetched } from './http.js';

@@ -1,4 +1,4 @@
-import type { DeclaredResponse } from '../openapi/operations.js';
+import type { DeclaredResponse } from '../openapi/declared-responses.js';
 import { VIEW_METHODS } from '../openapi/operations.js';
 import { follow, isObject } from '../openapi/pointer.js';
 import { describeViolation } from '../openapi/ajv.js';

@@ -4,7 +4,8 @@ import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, gatewayPage } from '../errors.js
 import type { Model } from '../model.js';
 import type { CoreAnswer } from '../request.js';
 import { drfJson } from '../prepared-items.js';
-import { type AnyOperation, type CustomOperation, isJsonMedia } from '../../openapi/operations.js';
+import { isJsonMedia } from '../../openapi/declared-responses.js';
+import type { AnyOperation, CustomOperation } from '../../openapi/operations.js';
 import type { OperationSource } from './control.js';
 import type { HandlerAnswer, Handlers } from './handler-types.js';
 import { impossible, type Scenario } from './scenarios.js';

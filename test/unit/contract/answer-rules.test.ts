@@ -3,7 +3,8 @@ import { checkAnswer, declaredFor, isJsonType, reportFailure } from '../../../sr
 import { Findings } from '../../../src/contract/findings.js';
 import type { Fetched } from '../../../src/contract/http.js';
 import { Redactor } from '../../../src/contract/redact.js';
-import type { DeclaredResponse, DetailOperation, ListOperation } from '../../../src/openapi/operations.js';
+import type { DeclaredResponse } from '../../../src/openapi/declared-responses.js';
+import type { DetailOperation, ListOperation } from '../../../src/openapi/operations.js';
 import { answer, bundledContract, desk, DESKS, failure } from './fake-deployment.js';
 
 const contract = await bundledContract();

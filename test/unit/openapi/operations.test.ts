@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isJsonMedia, readOperations, statusRecord } from '../../../src/openapi/operations.js';
+import { readOperations } from '../../../src/openapi/operations.js';
 import { loadState } from '../../../src/load/state.js';
 import { ask, coreOf } from '../../helpers.js';
 import { listEnvelope, schemaRef, thingListSpec } from '../../spec-parts.js';
@@ -117,22 +117,6 @@ describe('readOperations', () => {
     expect(operations.lists.map((l) => [l.path, l.pointer, l.itemPointer])).toEqual([
       ['/api/v1/100%', '#/paths/~1api~1v1~1100%/get', '#/components/schemas/Room'],
     ]);
-  });
-});
-
-describe('statusRecord', () => {
-  it('is a plain record: the keys, their order and the values of `{}` given the same assignments', () => {
-    const keys = ['404', 'default', '200', '2XX', '201', '500', '405'];
-    const plain: Record<string, number> = {};
-    const record = statusRecord<number>();
-    keys.forEach((k, i) => {
-      plain[k] = i;
-      record[k] = i;
-    });
-    expect(Object.keys(record)).toEqual(Object.keys(plain));
-    expect(Object.entries(record)).toEqual(Object.entries(plain));
-    expect(JSON.stringify(record)).toBe(JSON.stringify(plain));
-    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
   });
 });
 
@@ -403,20 +387,6 @@ describe('readOperations: declared responses', () => {
     ],
   ])('%s', (_name, given, want) => {
     expect(responses(given)).toEqual(want);
-  });
-
-  it.each<[string, boolean]>([
-    ['application/json', true],
-    ['application/json; charset=utf-8', true],
-    ['Application/JSON', true],
-    ['application/problem+json', true],
-    ['application/vnd.api+json ; q=1', true],
-    ['text/json', false],
-    ['application/jsonp', false],
-    ['text/html', false],
-    ['', false],
-  ])('isJsonMedia(%j) is %j', (type, want) => {
-    expect(isJsonMedia(type)).toBe(want);
   });
 });
 
