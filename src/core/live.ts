@@ -2,7 +2,7 @@ import { compareValues } from './drf/filters.js';
 import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
 import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './prepared-items.js';
-import type { Queryset } from '../openapi/operations.js';
+import type { Queryset } from '../openapi/queryset.js';
 
 /**
  * The snapshot's items as a viewset's queryset holds them (`x-queryset`): those its filter keeps,

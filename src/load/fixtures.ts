@@ -10,7 +10,7 @@ import {
   prepareItem,
   prepareItemFromText,
 } from '../core/prepared-items.js';
-import type { Queryset } from '../openapi/operations.js';
+import type { Queryset } from '../openapi/queryset.js';
 import { isObject } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
 import { flatItemMatcher } from './flat-items.js';

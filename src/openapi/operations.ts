@@ -1,5 +1,6 @@
 import type { LoadProblem } from './problem.js';
 import { type DeclaredResponse, declaredResponses } from './declared-responses.js';
+import { type Queryset, querysetOf } from './queryset.js';
 import { type At, appendPointer, childAt, followAt, followChild, isObject, unescapeToken } from './pointer.js';
 
 /** The methods a DRF view can declare, in the order DRF lists them in `Allow` (View.http_method_names). */
@@ -83,20 +84,6 @@ export interface ListOperation extends OperationBase {
   readonly modelName: string;
   /** What the viewset's queryset holds (`x-queryset`). */
   readonly queryset: Queryset;
-}
-
-/**
- * A viewset's queryset beyond its table (`x-queryset` on the list operation): `filter`, the
- * members every item it serves has (`{"active": true}`: a manager's filter; other items exist,
- * unseen); `ordering`, the model's Meta.ordering (`["building", "floor", "number"]`, `-pk` for
- * descending); `anonymous: "none"`, a get_queryset that answers nothing to an anonymous client.
- */
-export interface Queryset {
-  readonly filter: Readonly<Record<string, unknown>> | undefined;
-  readonly ordering: readonly { readonly field: string; readonly desc: boolean }[];
-  readonly anonymous: 'all' | 'none';
-  /** The model of the empty queryset an anonymous client gets, when not the viewset's (`Expense.objects.none()`). */
-  readonly anonymousModel: string | undefined;
 }
 
 /** A single item of a collection: a GET on the collection's path plus one `{param}` segment. */
@@ -267,47 +254,6 @@ function renderersOf(schema: unknown): Renderer[] | undefined {
 function allowsAnonymous(security: unknown): boolean {
   if (!Array.isArray(security) || security.length === 0) return true;
   return security.some((r) => isObject(r) && Object.keys(r).length === 0);
-}
-
-const NO_QUERYSET: Queryset = Object.freeze({
-  filter: undefined,
-  ordering: [],
-  anonymous: 'all',
-  anonymousModel: undefined,
-});
-
-/** `x-queryset`, read and checked (a problem for each member that is not as documented). */
-function querysetOf(value: unknown, pointer: string, problem: (pointer: string, reason: string) => void): Queryset {
-  if (value === undefined) return NO_QUERYSET;
-  if (!isObject(value)) {
-    problem(pointer, 'must be an object with filter, ordering and anonymous');
-    return NO_QUERYSET;
-  }
-  const out = {
-    filter: undefined as Record<string, unknown> | undefined,
-    ordering: [] as Queryset['ordering'],
-    anonymous: 'all' as Queryset['anonymous'],
-    anonymousModel: undefined as string | undefined,
-  };
-  for (const key of Object.keys(value)) {
-    const v = value[key];
-    if (key === 'filter') {
-      if (isObject(v)) out.filter = v;
-      else problem(`${pointer}/filter`, 'must be an object of item members and the value each must have');
-    } else if (key === 'ordering') {
-      if (Array.isArray(v) && v.every((f) => typeof f === 'string' && /^-?[^-]/.test(f)))
-        out.ordering = (v as string[]).map((f) => ({ field: f.replace(/^-/, ''), desc: f.startsWith('-') }));
-      else problem(`${pointer}/ordering`, 'must be a list of item fields, each "-field" for descending');
-    } else if (key === 'anonymousModel') {
-      if (typeof v === 'string' && v !== '') out.anonymousModel = v;
-      else problem(`${pointer}/anonymousModel`, 'must name a model, such as "Expense"');
-    } else if (key === 'anonymous') {
-      if (v === 'none' || v === 'all') out.anonymous = v;
-      else problem(`${pointer}/anonymous`, 'must be "none" (an anonymous client sees no item) or "all"');
-    } else
-      problem(`${pointer}/${key}`, 'unknown member: x-queryset has filter, ordering, anonymous and anonymousModel');
-  }
-  return out;
 }
 
 /** A path's segments (`/api/v1/desk/{pk}` → `api`, `v1`, `desk`, `{pk}`). */

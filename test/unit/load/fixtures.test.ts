@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Queryset } from '../../../src/openapi/operations.js';
+import type { Queryset } from '../../../src/openapi/queryset.js';
 import type { LoadProblem } from '../../../src/load/errors.js';
 import { type FixtureRead, readFixture } from '../../../src/load/fixtures.js';
 import { v8Storage } from '../../helpers.js';
