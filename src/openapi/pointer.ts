@@ -118,25 +118,7 @@ export function followChild(doc: unknown, from: At, token: string | number): At 
   return followOn(doc, at.pointer, at.node);
 }
 
-/**
- * What `getAt(doc, appendPointer(from.pointer, ...tokens))` finds, with that pointer: `childAt`
- * token after token (no `$ref` followed on the way, as that pointer would not follow one).
- */
-export function getFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
-  // No token from a cycle's end (node undefined): the value at its pointer, from the root.
-  if (tokens.length === 0)
-    return { pointer: from.pointer, node: from.node === undefined ? getAt(doc, from.pointer) : from.node };
-  let at = from;
-  for (const t of tokens) at = childAt(doc, at, t);
-  return at;
-}
-
-/** What `follow(doc, appendPointer(from.pointer, ...tokens))` answers, walked from `from` (see getFrom). */
-export function followFrom(doc: unknown, from: At, ...tokens: (string | number)[]): At {
-  return followAt(doc, getFrom(doc, from, ...tokens));
-}
-
-/** What `follow(doc, at.pointer)` answers, where `at`'s node is the value at its pointer (a getFrom answer). */
+/** What `follow(doc, at.pointer)` answers, where `at`'s node is the value at its pointer (a childAt answer). */
 export function followAt(doc: unknown, at: At): At {
   return followOn(doc, at.pointer, at.node);
 }
