@@ -2,7 +2,7 @@ import { compareValues } from './drf/filters.js';
 import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
 import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './prepared-items.js';
-import type { Queryset } from '../openapi/queryset.js';
+import { isWholeTable, type Queryset } from '../openapi/queryset.js';
 
 /**
  * The snapshot's items as a viewset's queryset holds them (`x-queryset`): those its filter keeps,
@@ -41,7 +41,7 @@ function basesOf(from: ItemSet): Map<Queryset, Base> {
 }
 
 function baseOf(from: ItemSet, q: Queryset): Base {
-  if (q.filter === undefined && q.ordering.length === 0) return { set: from, filteredOut: [] };
+  if (isWholeTable(q)) return { set: from, filteredOut: [] };
   const byQueryset = basesOf(from);
   let base = byQueryset.get(q);
   if (base !== undefined) return base;
@@ -114,8 +114,7 @@ function querysetFields(q: Queryset): string[] {
 /** The rows of a collection's items were seen in QuerysetOrder, all holding: they are its base as they stand. */
 export function standsAsQueryset(model: CollectionModel): void {
   const q = model.list.queryset;
-  if (q.filter !== undefined || q.ordering.length > 0)
-    basesOf(model.items).set(q, { set: model.items, filteredOut: [] });
+  if (!isWholeTable(q)) basesOf(model.items).set(q, { set: model.items, filteredOut: [] });
 }
 
 /** The items from `start` to `end`, each parsed and let go, through `order`. */
@@ -149,7 +148,7 @@ const CHUNK = 20_000;
  */
 export async function prepareQueryset(model: CollectionModel, pause: () => Promise<void>): Promise<void> {
   const q = model.list.queryset;
-  if (q.filter === undefined && q.ordering.length === 0) return;
+  if (isWholeTable(q)) return;
   const from = model.items;
   if (bases.get(from)?.has(q)) return;
   const order = new QuerysetOrder(q);
@@ -295,7 +294,7 @@ export class LiveCollection {
     this.#counted(old, -1);
     this.#counted(item, 1);
     // Where ordering and filter leave it in place (the usual update), it is replaced where it stands.
-    if (at !== -1 && q.filter === undefined && q.ordering.length === 0) {
+    if (at !== -1 && isWholeTable(q)) {
       items[at] = item;
       set.byPk.places.replace(old.pk, item.pk, at);
       columns.replaced(at, item);

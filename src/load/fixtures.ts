@@ -10,7 +10,7 @@ import {
   prepareItem,
   prepareItemFromText,
 } from '../core/prepared-items.js';
-import type { Queryset } from '../openapi/queryset.js';
+import { isWholeTable, type Queryset } from '../openapi/queryset.js';
 import { isObject } from '../openapi/pointer.js';
 import type { LoadProblem } from './errors.js';
 import { flatItemMatcher } from './flat-items.js';
@@ -207,8 +207,7 @@ export async function readFixture(
   let shape: CollectionShape | undefined;
   let flat: FlatTake<PreparedItem> | undefined;
   const q = opts.queryset;
-  const order =
-    q === undefined || (q.filter === undefined && q.ordering.length === 0) ? undefined : new QuerysetOrder(q);
+  const order = q === undefined || isWholeTable(q) ? undefined : new QuerysetOrder(q);
   // Flat items are taken as the scanner meets them, before the batch's parsed items are handed
   // over: their queryset values wait here (the index, then the values) until their turn.
   const waiting: unknown[] = [];

@@ -14,6 +14,11 @@ export interface Queryset {
   readonly anonymousModel: string | undefined;
 }
 
+/** Whether a queryset holds its table as it stands: no filter, no ordering. */
+export function isWholeTable(q: Queryset): boolean {
+  return q.filter === undefined && q.ordering.length === 0;
+}
+
 const NO_QUERYSET: Queryset = Object.freeze({
   filter: undefined,
   ordering: [],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Queryset, querysetOf } from '../../../src/openapi/queryset.js';
+import { isWholeTable, type Queryset, querysetOf } from '../../../src/openapi/queryset.js';
 
 /** `x-queryset` read at `/q`: the queryset, and each problem as `pointer: reason`. */
 function read(value: unknown): { queryset: Queryset; problems: string[] } {
@@ -68,5 +68,16 @@ describe("querysetOf: a viewset's queryset (x-queryset), read and checked", () =
     const { queryset, problems } = read(value);
     expect(problems).toEqual(want);
     expect(queryset).toEqual(NONE);
+  });
+});
+
+describe('isWholeTable: a queryset that holds its table as it stands', () => {
+  it.each<[string, Queryset, boolean]>([
+    ['none declared', NONE, true],
+    ['nothing for an anonymous client only', { ...NONE, anonymous: 'none' }, true],
+    ['a filter', { ...NONE, filter: { active: true } }, false],
+    ['an ordering', { ...NONE, ordering: [{ field: 'pk', desc: true }] }, false],
+  ])('%s: %j', (_name, q, want) => {
+    expect(isWholeTable(q)).toBe(want);
   });
 });
