@@ -7,7 +7,8 @@ import { lastValue, parseQuery, type QueryMap } from '../python/query.js';
 import type { CoreAnswer, RequestContext } from '../request.js';
 import { filterAndOrder } from '../django/queryset.js';
 import { drfJson, EMPTY_SET, type ItemSet, itemObject, type PreparedItem, renderItem } from '../prepared-items.js';
-import { fieldSchema } from '../../openapi/item-schema.js';
+import { fieldSchema, itemMembers } from '../../openapi/item-schema.js';
+import { isObject } from '../../openapi/pointer.js';
 import type { WriteOperation } from '../../openapi/operations.js';
 import { filterPredicate, orderingTerms, pageSizeOf } from './filters.js';
 import { choosePage, pageLinks } from './pagination.js';
@@ -231,6 +232,8 @@ export function itemValues(
 ): Record<string, unknown> {
   const { collection, live } = vs;
   const values: Record<string, unknown> = {};
+  // The item schema's members, read once (for a field neither given nor kept nor defaulted).
+  let schemas: ReadonlyMap<string, unknown> | undefined;
   for (const field of collection.fields) {
     if (field === 'url') continue;
     if (Object.hasOwn(given, field)) values[field] = given[field];
@@ -239,8 +242,9 @@ export function itemValues(
       values[field] = live.nextPk();
     else if (!before && defaults.has(field)) values[field] = defaults.get(field);
     else if (!before) {
-      const schema = fieldSchema(vs.model.spec, collection.list.itemPointer, field);
-      values[field] = 'default' in schema ? schema.default : null;
+      schemas ??= itemMembers(vs.model.spec, collection.list.itemPointer).schemas;
+      const schema = schemas.get(field);
+      values[field] = isObject(schema) && 'default' in schema ? schema.default : null;
     }
   }
   return values;
