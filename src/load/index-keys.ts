@@ -1,13 +1,11 @@
-/** An index past any a document holds: setting it makes V8 keep an object's index keys in a dictionary. */
-const FAR_INDEX = 2 ** 31;
+import { sparseElements } from '../openapi/sparse-elements.js';
 
 /**
  * Gives every object of a parsed document whose members are named like array indexes (a
- * `responses` map: `200`, `404`) the storage JSON.parse gives it. A parser that builds objects
- * member by member (the `yaml` package's toJS) makes V8 keep `{200, 404}` as an array of 405
- * slots, where JSON.parse keeps a dictionary of two: most of a large spec's heap
- * (docs/performance.md). Members, their order and every value stay as they are; only objects are
- * walked into, each once.
+ * `responses` map: `200`, `404`) the storage JSON.parse gives it (sparseElements): a parser that
+ * builds objects member by member (the `yaml` package's toJS) leaves them each an array of as
+ * many slots as their largest index, most of a large spec's heap. Only objects are walked into,
+ * each once.
  */
 export function compactIndexKeys(doc: unknown): void {
   const seen = new Set<object>();
@@ -23,10 +21,7 @@ export function compactIndexKeys(doc: unknown): void {
     const o = node as Record<string, unknown>;
     // Index keys come first in an object's order: its first key tells.
     for (const k in o) {
-      if (isIndex(k)) {
-        o[FAR_INDEX] = undefined;
-        delete o[FAR_INDEX];
-      }
+      if (isIndex(k)) sparseElements(o);
       break;
     }
     for (const k of Object.keys(o)) {

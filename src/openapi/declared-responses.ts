@@ -1,4 +1,5 @@
 import { type At, appendPointer, childAt, followChild, isObject } from './pointer.js';
+import { sparseElements } from './sparse-elements.js';
 
 /** A response the spec declares for an operation: status, and the JSON schema's pointer if any. */
 export interface DeclaredResponse {
@@ -16,16 +17,12 @@ export interface DeclaredResponse {
 }
 
 /**
- * An empty record for HTTP status keys ("200", "404"), kept small. A status is an array index, and
- * V8 stores those as elements: "404" set on a plain `{}` allocates a fast backing store of 600-odd
- * slots (5 KB), which thousands of operations pay in megabytes of garbage. A record that starts
- * with sparse (dictionary) elements, as an object literal with a large index does, stays small.
- * It is a plain object all the same: its keys, their order and its values are those of `{}`.
+ * An empty record for HTTP status keys ("200", "404"), kept small (sparseElements): thousands of
+ * operations would otherwise each hold a store of 600-odd slots. A plain object all the same: its
+ * keys, their order and its values are those of `{}`.
  */
 export function statusRecord<T>(): Record<string, T> {
-  const record: Record<string, T | undefined> = { 4294967294: undefined };
-  delete record[4294967294];
-  return record as Record<string, T>;
+  return sparseElements<Record<string, T>>({});
 }
 
 /** The declared responses of an operation (`op`: its raw node), and the 200 answer's JSON schema (followed). */

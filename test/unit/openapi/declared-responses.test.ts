@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { isJsonMedia, statusRecord } from '../../../src/openapi/declared-responses.js';
 
@@ -14,6 +15,15 @@ describe('statusRecord', () => {
     expect(Object.entries(record)).toEqual(Object.entries(plain));
     expect(JSON.stringify(record)).toBe(JSON.stringify(plain));
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
+  it('keeps its status keys in a dictionary, as JSON.parse would, not a store of 600-odd slots', () => {
+    setFlagsFromString('--allow-natives-syntax');
+    const dictionaryElements = new Function('o', 'return %HasDictionaryElements(o)') as (o: object) => boolean;
+    const record = statusRecord<string>();
+    record['404'] = 'missing';
+    record['200'] = 'ok';
+    expect(dictionaryElements(record)).toBe(true);
   });
 });
 
