@@ -8,8 +8,7 @@ let offset = 0;
  * The wall clock's milliseconds since the epoch (what `Date.now()` answers) at a reading of the
  * monotonic clock (`performance.now()`): the reading plus the clocks' offset, read again once
  * a second, so that a request that has read the monotonic clock for its duration needs no other
- * reading for its time (about 50 ns each here: docs/performance.md, "What a cached answer still
- * cost").
+ * reading for its time (docs/performance.md, "What a cached answer still cost").
  * Within a millisecond of `Date.now()` at that instant; a step of the wall clock (a date set by
  * hand, a resume) shows within a second.
  */
