@@ -1,4 +1,4 @@
-import { compareValues } from './drf/filters.js';
+import { querysetRows, type QuerysetRows } from './django/queryset.js';
 import { FieldColumns } from './field-columns.js';
 import type { CollectionModel } from './model.js';
 import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './prepared-items.js';
@@ -16,22 +16,6 @@ interface Base {
   readonly filteredOut: readonly PreparedItem[];
 }
 const bases = new WeakMap<ItemSet, Map<Queryset, Base>>();
-
-/** Does an item's members pass the queryset's filter (`{"active": true}`: each member equal)? */
-function inQueryset(q: Queryset, members: Record<string, unknown>): boolean {
-  if (q.filter === undefined) return true;
-  for (const [field, want] of Object.entries(q.filter)) if (members[field] !== want) return false;
-  return true;
-}
-
-/** The model's ordering of two items' members: Meta.ordering, field by field. */
-function byOrdering(q: Queryset, a: Record<string, unknown>, b: Record<string, unknown>): number {
-  for (const { field, desc } of q.ordering) {
-    const d = compareValues(a[field], b[field]);
-    if (d !== 0) return desc ? -d : d;
-  }
-  return 0;
-}
 
 /** The bases made for an item set, by queryset. */
 function basesOf(from: ItemSet): Map<Queryset, Base> {
@@ -55,27 +39,25 @@ function baseOf(from: ItemSet, q: Queryset): Base {
 /**
  * Follows a table's rows one at a time, in their order: does each pass the queryset's filter and
  * stand in its ordering after the one before (the rows are the queryset as they stand)? A row is
- * given as its values of `fields`; nothing is kept of it but the values its ordering compares.
+ * given as its values of `fields`; nothing is kept of it but its values, until the next row.
  */
 export class QuerysetOrder {
-  /** The fields a row's values are given for, in this order (querysetFields). */
-  readonly fields: readonly string[];
-  /** Per member of the filter: its place in `fields`, and the value it wants. */
-  readonly #filter: readonly (readonly [number, unknown])[];
-  /** Per field of the ordering: its place in `fields`, and whether descending. */
-  readonly #ordering: readonly (readonly [number, boolean])[];
-  /** The ordering's values of the row before (by place in `fields`). */
+  readonly #rows: QuerysetRows;
+  /** The values of the row before. */
   readonly #previous: unknown[];
   readonly #scratch: unknown[];
-  #rows = 0;
+  #seen = 0;
   #holds = true;
 
   constructor(q: Queryset) {
-    this.fields = querysetFields(q);
-    this.#filter = Object.entries(q.filter ?? {}).map(([f, want]) => [this.fields.indexOf(f), want] as const);
-    this.#ordering = q.ordering.map((o) => [this.fields.indexOf(o.field), o.desc] as const);
+    this.#rows = querysetRows(q);
     this.#previous = new Array<unknown>(this.fields.length);
     this.#scratch = new Array<unknown>(this.fields.length);
+  }
+
+  /** The fields a row's values are given for, in this order (QuerysetRows). */
+  get fields(): readonly string[] {
+    return this.#rows.fields;
   }
 
   get holds(): boolean {
@@ -85,30 +67,18 @@ export class QuerysetOrder {
   /** The next row, its values of `fields` at `values[at]` on; answers whether every row so far holds. */
   next(values: readonly unknown[], at = 0): boolean {
     if (!this.#holds) return false;
-    for (const [i, want] of this.#filter) if (values[at + i] !== want) return (this.#holds = false);
+    const rows = this.#rows;
     const previous = this.#previous;
-    if (this.#rows++ > 0)
-      for (const [i, desc] of this.#ordering) {
-        const d = compareValues(previous[i], values[at + i]);
-        if (d === 0) continue;
-        if ((desc ? -d : d) > 0) return (this.#holds = false);
-        break;
-      }
-    for (const [i] of this.#ordering) previous[i] = values[at + i];
+    if (!rows.keeps(values, at) || (this.#seen++ > 0 && rows.compare(previous, values, at) > 0))
+      return (this.#holds = false);
+    for (let i = 0; i < previous.length; i++) previous[i] = values[at + i];
     return true;
   }
 
   /** The next row, as its parsed members. */
   nextMembers(members: Record<string, unknown>): boolean {
-    const values = this.#scratch;
-    for (let i = 0; i < values.length; i++) values[i] = members[this.fields[i] as string];
-    return this.next(values);
+    return this.next(this.#rows.valuesOf(members, this.#scratch));
   }
-}
-
-/** The fields a queryset's filter and ordering read of a row (none: the table as it stands). */
-function querysetFields(q: Queryset): string[] {
-  return [...new Set([...Object.keys(q.filter ?? {}), ...q.ordering.map((o) => o.field)])];
 }
 
 /** The rows of a collection's items were seen in QuerysetOrder, all holding: they are its base as they stand. */
@@ -125,15 +95,16 @@ function asItStands(order: QuerysetOrder, from: ItemSet, start: number, end: num
 
 /** The items the queryset's filter keeps, in its ordering; the others apart. */
 function sortedBase(from: ItemSet, q: Queryset): Base {
-  const kept: { item: PreparedItem; members: Record<string, unknown> }[] = [];
+  const rows = querysetRows(q);
+  const kept: { item: PreparedItem; values: unknown[] }[] = [];
   const filteredOut: PreparedItem[] = [];
   for (const item of from.items) {
-    const members = itemObject(item);
-    if (inQueryset(q, members)) kept.push({ item, members });
+    const values = rows.valuesOf(itemObject(item));
+    if (rows.keeps(values)) kept.push({ item, values });
     else filteredOut.push(item);
   }
   // Array.prototype.sort is stable: items the ordering ties keep the fixture's order.
-  kept.sort((a, b) => byOrdering(q, a.members, b.members));
+  kept.sort((a, b) => rows.compare(a.values, b.values));
   return { set: itemSetOf(kept.map((k) => k.item)), filteredOut };
 }
 
@@ -327,8 +298,9 @@ export class LiveCollection {
   #place(item: PreparedItem): void {
     const q = this.model.list.queryset;
     const { set, items, columns, filteredOut } = this.#owned();
-    const members = itemObject(item);
-    if (!inQueryset(q, members)) {
+    const rows = querysetRows(q);
+    const values = rows.valuesOf(itemObject(item));
+    if (!rows.keeps(values)) {
       filteredOut.push(item);
       return;
     }
@@ -343,7 +315,7 @@ export class LiveCollection {
     let hi = items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (byOrdering(q, itemObject(items[mid] as PreparedItem), members) <= 0) lo = mid + 1;
+      if (rows.compare(rows.valuesOf(itemObject(items[mid] as PreparedItem)), values) <= 0) lo = mid + 1;
       else hi = mid;
     }
     items.splice(lo, 0, item);

@@ -1,6 +1,7 @@
 import { FieldColumns } from '../field-columns.js';
 import { compareValues } from '../drf/filters.js';
 import type { PreparedItem } from '../prepared-items.js';
+import type { Queryset } from '../../openapi/queryset.js';
 
 /** What a filter backend keeps: a predicate over an item's members, and the members it reads. */
 export interface ItemFilter {
@@ -67,4 +68,55 @@ export function filterAndOrder(
       return out;
     },
   };
+}
+
+/**
+ * A viewset's queryset (`x-queryset`) read against rows given as arrays of their values of
+ * `fields`: does its filter keep a row (each member equal), and where does Meta.ordering place one
+ * row against another. One per queryset (querysetRows): the live collection sorts and places its
+ * items by it, and the loader follows a fixture's rows through it (live.ts, QuerysetOrder).
+ */
+export class QuerysetRows {
+  /** The fields a row's values are given for, in this order: the filter's, then the ordering's others. */
+  readonly fields: readonly string[];
+  /** Per member of the filter: its place in `fields`, and the value it wants. */
+  readonly #filter: readonly (readonly [number, unknown])[];
+  /** Per field of the ordering: its place in `fields`, and whether descending. */
+  readonly #ordering: readonly (readonly [number, boolean])[];
+
+  constructor(q: Queryset) {
+    this.fields = [...new Set([...Object.keys(q.filter ?? {}), ...q.ordering.map((o) => o.field)])];
+    this.#filter = Object.entries(q.filter ?? {}).map(([f, want]) => [this.fields.indexOf(f), want] as const);
+    this.#ordering = q.ordering.map((o) => [this.fields.indexOf(o.field), o.desc] as const);
+  }
+
+  /** A row's values of `fields`, read from its members (into `into` where given). */
+  valuesOf(members: Record<string, unknown>, into = new Array<unknown>(this.fields.length)): unknown[] {
+    for (let i = 0; i < into.length; i++) into[i] = members[this.fields[i] as string];
+    return into;
+  }
+
+  /** Whether the filter keeps the row whose values stand at `values[at]` on. */
+  keeps(values: readonly unknown[], at = 0): boolean {
+    for (const [i, want] of this.#filter) if (values[at + i] !== want) return false;
+    return true;
+  }
+
+  /** The ordering's comparison of row `a` with the row at `b[bAt]` on: below 0 where `a` comes first. */
+  compare(a: readonly unknown[], b: readonly unknown[], bAt = 0): number {
+    for (const [i, desc] of this.#ordering) {
+      const d = compareValues(a[i], b[bAt + i]);
+      if (d !== 0) return desc ? -d : d;
+    }
+    return 0;
+  }
+}
+
+const rowsByQueryset = new WeakMap<Queryset, QuerysetRows>();
+
+/** The queryset's QuerysetRows, made once. */
+export function querysetRows(q: Queryset): QuerysetRows {
+  let rows = rowsByQueryset.get(q);
+  if (rows === undefined) rowsByQueryset.set(q, (rows = new QuerysetRows(q)));
+  return rows;
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FieldColumns } from '../../../../src/core/field-columns.js';
 import { compareValues } from '../../../../src/core/drf/filters.js';
-import { filterAndOrder } from '../../../../src/core/django/queryset.js';
+import { filterAndOrder, querysetRows } from '../../../../src/core/django/queryset.js';
 import { type PreparedItem, prepareItem } from '../../../../src/core/prepared-items.js';
 import { recordedTable } from '../recorded/recording.js';
 
@@ -53,6 +53,47 @@ describe('filterAndOrder', () => {
       ),
       { numRuns: 1500, seed: 31 },
     );
+  });
+
+  it('QuerysetRows keeps and orders rows of values as the reference does its parsed items (property)', () => {
+    fc.assert(
+      fc.property(
+        items,
+        fc.option(fc.tuple(member, value), { nil: undefined }),
+        fc.array(fc.record({ field: member, desc: fc.boolean() }), { maxLength: 3 }),
+        (raw, test, ordering) => {
+          const list = raw.map((o) => prepareItem(o, { fields: [], withUrl: false, pkField: undefined }));
+          const filter = test && { [test[0]]: test[1] };
+          const keep = test && ((o: Record<string, unknown>) => o[test[0]] === test[1]);
+          const rows = querysetRows({ filter, ordering, anonymous: 'all', anonymousModel: undefined });
+          const valued = list.map((item) => ({ item, values: rows.valuesOf(JSON.parse(item.json)) }));
+          const got = valued
+            .filter((r) => rows.keeps(r.values))
+            .sort((a, b) => rows.compare(a.values, b.values))
+            .map((r) => r.item);
+          expect(got).toEqual(reference(list, keep, ordering));
+        },
+      ),
+      { numRuns: 1000, seed: 37 },
+    );
+  });
+
+  it('QuerysetRows reads a row at its place in a longer array, and is made once per queryset', () => {
+    const q = {
+      filter: { active: true },
+      ordering: [{ field: 'floor', desc: true }],
+      anonymous: 'all' as const,
+      anonymousModel: undefined,
+    };
+    const rows = querysetRows(q);
+    expect(querysetRows(q)).toBe(rows);
+    expect(rows.fields).toEqual(['active', 'floor']);
+    // Two rows side by side: [active, floor] of each.
+    const table = [true, 1, false, 2];
+    expect([rows.keeps(table, 0), rows.keeps(table, 2)]).toEqual([true, false]);
+    // Descending: floor 2 comes before floor 1.
+    expect(Math.sign(rows.compare([true, 1], table, 2))).toBe(1);
+    expect(rows.compare([true, 2], table, 2)).toBe(0);
   });
 
   it('columns are made once per list, and follow a copy that writes change', () => {
