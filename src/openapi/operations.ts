@@ -200,23 +200,6 @@ interface Parameter extends At {
   readonly in: string;
 }
 
-/** The parameters of an operation: its Path Item's, then its own (`path` followed, `op` its raw node). */
-function parameters(doc: unknown, path: At, op: At): Parameter[] {
-  const out = new Map<string, Parameter>();
-  for (const owner of [path, op]) {
-    const list = childAt(doc, owner, 'parameters');
-    const items = followAt(doc, list).node;
-    if (!Array.isArray(items)) continue;
-    for (let i = 0; i < items.length; i++) {
-      const p = followChild(doc, list, i);
-      if (isObject(p.node) && typeof p.node.name === 'string' && typeof p.node.in === 'string') {
-        out.set(`${p.node.in}:${p.node.name}`, { name: p.node.name, in: p.node.in, pointer: p.pointer, node: p.node });
-      }
-    }
-  }
-  return [...out.values()];
-}
-
 function requestBody(doc: unknown, op: At): { bodyPointer: string | undefined; bodyTypes: string[] } {
   const body = followChild(doc, op, 'requestBody');
   if (!isObject(body.node) || !isObject(body.node.content)) return { bodyPointer: undefined, bodyTypes: [] };
@@ -260,6 +243,13 @@ function allowsAnonymous(security: unknown): boolean {
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
 
+/** A declared path: its Path Item (followed) and the methods it declares, in DRF's order. */
+interface PathAt {
+  readonly path: string;
+  readonly item: At;
+  readonly declared: readonly ViewMethod[];
+}
+
 /**
  * The routes the stub serves, read from the bundled spec, in its order, as DRF's DefaultRouter and
  * Django's URL patterns would route them:
@@ -276,147 +266,186 @@ export function readOperations(
   doc: Readonly<Record<string, unknown>>,
   file: string,
 ): { operations: Operations; problems: LoadProblem[] } {
-  const problems: LoadProblem[] = [];
-  const paths: At = { pointer: '#/paths', node: isObject(doc.paths) ? doc.paths : {} };
-  const problem = (pointer: string, reason: string) => problems.push({ file, pointer: pointer.slice(1), reason });
+  const reader = new OperationReader(doc, file);
+  const paths = reader.declaredPaths();
+  // 1. The collections (and the API root), first: every other path is routed by them.
+  for (const at of paths) reader.collection(at);
+  // 2. Every declared operation, by the route it belongs to.
+  for (const at of paths) reader.route(at);
+  // 3. The routes in Django's order.
+  return { operations: reader.operations(), problems: reader.problems };
+}
 
-  // `op`: the operation's raw node (its responses, body); `opNode`: followed (its id, summary).
-  const base = (
-    path: string,
-    method: ViewMethod,
-    op: At,
-    opNode: Record<string, unknown>,
-    params: Parameter[],
-    resource: string,
-  ) => {
-    const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
-    const formatSchema = formatParam ? followChild(doc, formatParam, 'schema').node : undefined;
-    const query = params
-      .filter((p) => p.in === 'query')
-      .map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
-    const { responses, okSchema } = declaredResponses(doc, op);
-    const fields = {
-      method,
-      operationId: typeof opNode.operationId === 'string' ? opNode.operationId : `${LOWER_METHODS[method]} ${path}`,
-      path,
-      resource,
-      pointer: op.pointer,
-      summary: typeof opNode.summary === 'string' ? opNode.summary : '',
-      responses,
-      formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
-      renderers: renderersOf(formatSchema),
-      queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
-      parameters: query,
-      anonymous: allowsAnonymous(Array.isArray(opNode.security) ? opNode.security : doc.security),
-      djangoView: opNode['x-django-view'] === true,
-    };
-    return { fields, okSchema };
-  };
-  const fixtureNameOf = (opNode: Record<string, unknown>, opPointer: string): string | undefined => {
-    const fixture = opNode['x-stub-fixture'];
-    if (fixture === undefined) return undefined;
-    if (typeof fixture === 'string' && FIXTURE_NAME.test(fixture) && !fixture.includes('..'))
-      return fixture.replace(/\.json$/, '');
-    problem(
-      `${opPointer}/x-stub-fixture`,
-      'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")',
-    );
-    return undefined;
-  };
-  const operationAt = (item: At, method: ViewMethod) => {
-    const raw = childAt(doc, item, LOWER_METHODS[method]);
-    // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
-    const followed = followAt(doc, raw).node;
-    return { raw, node: isObject(followed) ? followed : {} };
-  };
+/** readOperations' steps, and what they gather, in the spec's order. */
+class OperationReader {
+  readonly problems: LoadProblem[] = [];
+  readonly #doc: Readonly<Record<string, unknown>>;
+  readonly #file: string;
+  readonly #lists = new Map<string, ListOperation>();
+  #root: ApiRootOperation | undefined;
+  readonly #detailOf = new Map<string, DetailOperation>();
+  readonly #writes: WriteOperation[] = [];
+  readonly #customs: CustomOperation[] = [];
+  readonly #listRoutes = new Map<string, PathRoute>();
+  readonly #itemRoutes = new Map<string, PathRoute>();
+  readonly #actionRoutes = new Map<string, PathRoute[]>();
+  readonly #viewRoutes: PathRoute[] = [];
 
-  // 1. The collections: a GET whose 200 answer is the list envelope, on a path ending in a literal.
-  interface PathAt {
-    readonly path: string;
-    readonly item: At;
-    readonly declared: readonly ViewMethod[];
+  constructor(doc: Readonly<Record<string, unknown>>, file: string) {
+    this.#doc = doc;
+    this.#file = file;
   }
-  const all: PathAt[] = [];
-  const lists = new Map<string, ListOperation>();
-  let root: ApiRootOperation | undefined;
-  for (const path of Object.keys(paths.node as Record<string, unknown>)) {
-    const item = followChild(doc, paths, path);
-    const declared = VIEW_METHODS.filter((m) => isObject(item.node) && isObject(item.node[LOWER_METHODS[m]]));
-    if (declared.length === 0) continue;
-    all.push({ path, item, declared });
-    const segments = segmentsOf(path);
-    if (!declared.includes('GET') || segments.length === 0 || isParam(segments[segments.length - 1] as string))
-      continue;
-    const { raw, node } = operationAt(item, 'GET');
-    if (node['x-api-root'] === true) {
-      const { fields } = base(path, 'GET', raw, node, parameters(doc, item, raw), '');
-      root = {
-        path,
-        operationId: fields.operationId,
-        pointer: raw.pointer,
-        formats: fields.formats,
-        renderers: fields.renderers,
-        anonymous: fields.anonymous,
-      };
-      continue;
+
+  #problem = (pointer: string, reason: string): void => {
+    this.problems.push({ file: this.#file, pointer: pointer.slice(1), reason });
+  };
+
+  /** The paths that declare at least one of the view's methods. */
+  declaredPaths(): PathAt[] {
+    const doc = this.#doc;
+    const paths: At = { pointer: '#/paths', node: isObject(doc.paths) ? doc.paths : {} };
+    const out: PathAt[] = [];
+    for (const path of Object.keys(paths.node as Record<string, unknown>)) {
+      const item = followChild(doc, paths, path);
+      const declared = VIEW_METHODS.filter((m) => isObject(item.node) && isObject(item.node[LOWER_METHODS[m]]));
+      if (declared.length > 0) out.push({ path, item, declared });
     }
-    const resource = segments[segments.length - 1] as string;
-    const { fields: b, okSchema } = base(path, 'GET', raw, node, parameters(doc, item, raw), resource);
-    const items = okSchema ? findResultsItems(doc, okSchema) : undefined;
-    if (items === undefined) continue;
+    return out;
+  }
+
+  /** Step 1: a GET whose 200 answer is the list envelope, on a path ending in a literal (or the API root). */
+  collection({ path, item, declared }: PathAt): void {
+    const segments = segmentsOf(path);
+    if (!declared.includes('GET') || segments.length === 0 || isParam(segments[segments.length - 1] as string)) return;
+    const { fields, okSchema, node } = this.#operation(path, item, 'GET', segments[segments.length - 1] as string);
+    if (node['x-api-root'] === true) {
+      const { operationId, pointer, formats, renderers, anonymous } = fields;
+      this.#root = { path, operationId, pointer, formats, renderers, anonymous };
+      return;
+    }
+    const items = okSchema ? findResultsItems(this.#doc, okSchema) : undefined;
+    if (items === undefined) return;
     const count = isObject(items.node) ? items.node['x-stub-count'] : undefined;
     if (count !== undefined && !(Number.isInteger(count) && (count as number) >= 0 && (count as number) <= 100_000))
-      problem(`${items.pointer}/x-stub-count`, 'must be an integer from 0 to 100000');
-    lists.set(path, {
-      ...b,
+      this.#problem(`${items.pointer}/x-stub-count`, 'must be an integer from 0 to 100000');
+    this.#lists.set(path, {
+      ...fields,
       kind: 'list',
       method: 'GET',
       itemPointer: items.pointer,
       itemName: schemaName(items.pointer),
       generateCount: typeof count === 'number' ? count : undefined,
-      fixtureName: fixtureNameOf(node, raw.pointer),
+      fixtureName: this.#fixtureName(node, fields.pointer),
       viewDescription: typeof node['x-view-description'] === 'string' ? node['x-view-description'] : '',
       viewName: typeof node['x-view-name'] === 'string' ? node['x-view-name'] : undefined,
       modelName: typeof node['x-model-name'] === 'string' ? node['x-model-name'] : schemaName(items.pointer),
-      queryset: querysetOf(node['x-queryset'], `${raw.pointer}/x-queryset`, problem),
+      queryset: querysetOf(node['x-queryset'], `${fields.pointer}/x-queryset`, this.#problem),
     });
   }
 
+  /** Step 2: a declared path's route: a collection's, its item path's, an extra action's or a view's. */
+  route(at: PathAt): void {
+    if (this.#root?.path === at.path) return;
+    const list = this.#lists.get(at.path);
+    if (list) return this.#listRoute(at, list);
+    const owner = this.#ownerOf(at.path);
+    const rest = owner?.rest ?? [];
+    if (owner && rest.length === 1 && isParam(rest[0] as string))
+      return this.#itemRoute(at, owner.list, rest[0] as string);
+    // An extra action of a collection's viewset: literal segments after the collection, or after its {pk}.
+    const detailAction = owner !== undefined && rest.length >= 2 && isParam(rest[0] as string);
+    const actionPath = detailAction ? rest.slice(1) : rest;
+    const action = owner !== undefined && actionPath.length > 0 && !actionPath.some(isParam) ? owner.list : undefined;
+    const scope = action ? (detailAction ? 'detail-action' : 'list-action') : 'view';
+    const methods = new Map<ViewMethod, AnyOperation>();
+    for (const m of at.declared) methods.set(m, this.#custom(at, m, scope, action));
+    const route: PathRoute = {
+      path: at.path,
+      kind: scope,
+      collectionPath: action?.path ?? '',
+      methods,
+      urlPath: action ? actionPath.join('/') : '',
+    };
+    if (action) this.#actionRoutes.set(action.path, [...(this.#actionRoutes.get(action.path) ?? []), route]);
+    else this.#viewRoutes.push(route);
+  }
+
+  /** A collection's path: list, and create where POST is declared. */
+  #listRoute(at: PathAt, list: ListOperation): void {
+    const methods = new Map<ViewMethod, AnyOperation>([['GET', list]]);
+    for (const m of at.declared) {
+      if (m === 'POST') methods.set('POST', this.#write(at, 'POST', 'list', list));
+      else if (m !== 'GET')
+        this.#problem(
+          appendPointer(at.item.pointer, LOWER_METHODS[m]),
+          `${m} on a collection path: DRF's router routes ${m} to the item path (${at.path}/{pk})`,
+        );
+    }
+    this.#listRoutes.set(at.path, { path: at.path, kind: 'list', collectionPath: at.path, methods, urlPath: '' });
+  }
+
+  /** The item path (`{pk}` the last segment): retrieve, update, partial_update, destroy. */
+  #itemRoute(at: PathAt, list: ListOperation, segment: string): void {
+    const pkParam = segment.slice(1, -1);
+    const methods = new Map<ViewMethod, AnyOperation>();
+    for (const m of at.declared) {
+      if (m === 'POST')
+        this.#problem(
+          appendPointer(at.item.pointer, 'post'),
+          `POST on an item path: DRF's router routes POST to the collection (${list.path})`,
+        );
+      else if (m !== 'GET') methods.set(m, this.#write(at, m, 'detail', list));
+      else {
+        const detail = this.#detail(at, list, pkParam);
+        this.#detailOf.set(list.path, detail);
+        methods.set('GET', detail);
+      }
+    }
+    this.#itemRoutes.set(list.path, { path: at.path, kind: 'detail', collectionPath: list.path, methods, urlPath: '' });
+  }
+
+  #detail({ path, item }: PathAt, list: ListOperation, pkParam: string): DetailOperation {
+    const { fields, okSchema, params } = this.#operation(path, item, 'GET', list.resource);
+    const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
+    const pkSchema = pkDecl ? followChild(this.#doc, pkDecl, 'schema').node : undefined;
+    return {
+      ...fields,
+      kind: 'detail',
+      method: 'GET',
+      pkParam,
+      pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
+      // The detail's own 200 schema is its item; a detail without one answers the collection's item.
+      itemPointer: okSchema ? okSchema.pointer : list.itemPointer,
+    };
+  }
+
   /** The collection a path belongs to (the longest collection path it starts with), and the rest. */
-  const ownerOf = (path: string): { list: ListOperation; rest: string[] } | undefined => {
+  #ownerOf(path: string): { list: ListOperation; rest: string[] } | undefined {
     // Each prefix that a `/` follows, the longest first: one lookup each, whatever the collections.
     for (let i = path.lastIndexOf('/'); i >= 0; i = i === 0 ? -1 : path.lastIndexOf('/', i - 1)) {
-      const list = lists.get(path.slice(0, i));
+      const list = this.#lists.get(path.slice(0, i));
       if (list !== undefined) return { list, rest: segmentsOf(path.slice(i)) };
     }
     return undefined;
-  };
+  }
 
-  // 2. Every declared operation, by the route it belongs to.
-  const detailOf = new Map<string, DetailOperation>();
-  const writes: WriteOperation[] = [];
-  const customs: CustomOperation[] = [];
-  const listRoutes = new Map<string, PathRoute>();
-  const itemRoutes = new Map<string, PathRoute>();
-  const actionRoutes = new Map<string, PathRoute[]>();
-  const viewRoutes: PathRoute[] = [];
-  const writeOf = (at: PathAt, method: ViewMethod, target: 'list' | 'detail', list: ListOperation) => {
-    const { raw, node } = operationAt(at.item, method);
+  #write(at: PathAt, method: ViewMethod, target: 'list' | 'detail', list: ListOperation): WriteOperation {
+    const { fields, raw } = this.#operation(at.path, at.item, method, list.resource);
     const w: WriteOperation = {
-      ...base(at.path, method, raw, node, parameters(doc, at.item, raw), list.resource).fields,
+      ...fields,
       kind: 'write',
       target,
       collectionPath: list.path,
-      ...requestBody(doc, raw),
+      ...requestBody(this.#doc, raw),
     };
-    writes.push(w);
+    this.#writes.push(w);
     return w;
-  };
-  const customOf = (at: PathAt, method: ViewMethod, scope: CustomOperation['scope'], list?: ListOperation) => {
-    const { raw, node } = operationAt(at.item, method);
+  }
+
+  #custom(at: PathAt, method: ViewMethod, scope: CustomOperation['scope'], list?: ListOperation): CustomOperation {
     const segments = segmentsOf(at.path).filter((s) => !isParam(s));
     const resource = list?.resource ?? segments[segments.length - 1] ?? 'root';
-    const { fields } = base(at.path, method, raw, node, parameters(doc, at.item, raw), resource);
+    const { fields, raw, node } = this.#operation(at.path, at.item, method, resource);
     const statuses = Object.keys(fields.responses).filter((st) => /^[23][0-9]{2}$/.test(st));
     const successStatus = statuses.find((st) => st.startsWith('2')) ?? statuses[0];
     const c: CustomOperation = {
@@ -424,122 +453,111 @@ export function readOperations(
       kind: 'custom',
       scope,
       collectionPath: list?.path,
-      ...requestBody(doc, raw),
+      ...requestBody(this.#doc, raw),
       success: successStatus === undefined ? undefined : fields.responses[successStatus],
-      fixtureName: fixtureNameOf(node, raw.pointer),
+      fixtureName: this.#fixtureName(node, fields.pointer),
     };
-    customs.push(c);
+    this.#customs.push(c);
     return c;
-  };
-  for (const at of all) {
-    const { path, item, declared } = at;
-    if (root?.path === path) continue;
-    const methods = new Map<ViewMethod, AnyOperation>();
-    const list = lists.get(path);
-    if (list) {
-      methods.set('GET', list);
-      for (const m of declared) {
-        if (m === 'POST') methods.set('POST', writeOf(at, 'POST', 'list', list));
-        else if (m !== 'GET')
-          problem(
-            appendPointer(item.pointer, LOWER_METHODS[m]),
-            `${m} on a collection path: DRF's router routes ${m} to the item path (${path}/{pk})`,
-          );
-      }
-      listRoutes.set(path, { path, kind: 'list', collectionPath: path, methods, urlPath: '' });
-      continue;
-    }
-    const owner = ownerOf(path);
-    const rest = owner?.rest ?? [];
-    if (owner && rest.length === 1 && isParam(rest[0] as string)) {
-      // The item path: retrieve, update, partial_update, destroy.
-      const pkParam = (rest[0] as string).slice(1, -1);
-      for (const m of declared) {
-        if (m === 'POST') {
-          problem(
-            appendPointer(item.pointer, 'post'),
-            `POST on an item path: DRF's router routes POST to the collection (${owner.list.path})`,
-          );
-          continue;
-        }
-        if (m !== 'GET') {
-          methods.set(m, writeOf(at, m, 'detail', owner.list));
-          continue;
-        }
-        const { raw, node } = operationAt(item, 'GET');
-        const params = parameters(doc, item, raw);
-        const pkDecl = params.find((p) => p.in === 'path' && p.name === pkParam);
-        const pkSchema = pkDecl ? followChild(doc, pkDecl, 'schema').node : undefined;
-        const { fields: b, okSchema } = base(path, 'GET', raw, node, params, owner.list.resource);
-        // The detail's own 200 schema is its item; a detail without one answers the collection's item.
-        const detail: DetailOperation = {
-          ...b,
-          kind: 'detail',
-          method: 'GET',
-          pkParam,
-          pkIsInteger: isObject(pkSchema) && pkSchema.type === 'integer',
-          itemPointer: okSchema ? okSchema.pointer : owner.list.itemPointer,
-        };
-        detailOf.set(owner.list.path, detail);
-        methods.set('GET', detail);
-      }
-      itemRoutes.set(owner.list.path, {
-        path,
-        kind: 'detail',
-        collectionPath: owner.list.path,
-        methods,
-        urlPath: '',
-      });
-      continue;
-    }
-    // An extra action of a collection's viewset: literal segments after the collection, or after its {pk}.
-    const detailAction = owner !== undefined && rest.length >= 2 && isParam(rest[0] as string);
-    const actionPath = detailAction ? rest.slice(1) : rest;
-    const isAction = owner !== undefined && actionPath.length > 0 && !actionPath.some(isParam);
-    const scope = isAction ? (detailAction ? 'detail-action' : 'list-action') : 'view';
-    for (const m of declared) methods.set(m, customOf(at, m, scope, isAction ? owner?.list : undefined));
-    const route: PathRoute = {
-      path,
-      kind: scope,
-      collectionPath: isAction ? (owner?.list.path ?? '') : '',
-      methods,
-      urlPath: isAction ? actionPath.join('/') : '',
-    };
-    if (isAction) {
-      const key = owner?.list.path ?? '';
-      actionRoutes.set(key, [...(actionRoutes.get(key) ?? []), route]);
-    } else viewRoutes.push(route);
   }
 
-  // 3. Django's order: each viewset's routes as DefaultRouter lists them (list, list actions,
-  // detail, detail actions), in the spec's order of collections, then the other views.
-  const routes: PathRoute[] = [];
-  for (const list of lists.values()) {
-    const own = actionRoutes.get(list.path) ?? [];
-    routes.push(listRoutes.get(list.path) as PathRoute);
-    routes.push(...own.filter((r) => r.kind === 'list-action'));
-    const detail = itemRoutes.get(list.path);
-    if (detail) routes.push(detail);
-    routes.push(...own.filter((r) => r.kind === 'detail-action'));
-  }
-  routes.push(...viewRoutes);
-  const ordered: Operation[] = [];
-  for (const list of lists.values()) {
-    ordered.push(list);
-    const d = detailOf.get(list.path);
-    if (d) ordered.push(d);
-  }
-  return {
-    operations: {
+  /**
+   * Step 3: each viewset's routes as DefaultRouter lists them (list, list actions, detail, detail
+   * actions), in the spec's order of collections, then the other views.
+   */
+  operations(): Operations {
+    const routes: PathRoute[] = [];
+    const ordered: Operation[] = [];
+    for (const list of this.#lists.values()) {
+      const own = this.#actionRoutes.get(list.path) ?? [];
+      routes.push(this.#listRoutes.get(list.path) as PathRoute);
+      routes.push(...own.filter((r) => r.kind === 'list-action'));
+      const detail = this.#itemRoutes.get(list.path);
+      if (detail) routes.push(detail);
+      routes.push(...own.filter((r) => r.kind === 'detail-action'));
+      ordered.push(list);
+      const d = this.#detailOf.get(list.path);
+      if (d) ordered.push(d);
+    }
+    routes.push(...this.#viewRoutes);
+    return {
       all: ordered,
-      lists: [...lists.values()],
-      detailOf,
-      writes,
-      customs,
-      root,
+      lists: [...this.#lists.values()],
+      detailOf: this.#detailOf,
+      writes: this.#writes,
+      customs: this.#customs,
+      root: this.#root,
       routes,
-      itemRouteOf: itemRoutes,
-    },
-    problems,
-  };
+      itemRouteOf: this.#itemRoutes,
+    };
+  }
+
+  /** The parameters of an operation: its Path Item's, then its own (`path` followed, `op` its raw node). */
+  #parameters(path: At, op: At): Parameter[] {
+    const out = new Map<string, Parameter>();
+    for (const owner of [path, op]) {
+      const list = childAt(this.#doc, owner, 'parameters');
+      const items = followAt(this.#doc, list).node;
+      if (!Array.isArray(items)) continue;
+      for (let i = 0; i < items.length; i++) {
+        const p = followChild(this.#doc, list, i);
+        if (isObject(p.node) && typeof p.node.name === 'string' && typeof p.node.in === 'string')
+          out.set(`${p.node.in}:${p.node.name}`, {
+            name: p.node.name,
+            in: p.node.in,
+            pointer: p.pointer,
+            node: p.node,
+          });
+      }
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * A declared operation: what every operation has (OperationBase), its 200 answer's schema, its
+   * parameters, its raw node (`raw`: its responses, body) and its node followed (its id, summary).
+   */
+  #operation(path: string, item: At, method: ViewMethod, resource: string) {
+    const doc = this.#doc;
+    const raw = childAt(doc, item, LOWER_METHODS[method]);
+    // An operation that is a dangling `$ref` (the spec's validation tells why): its defaults.
+    const followed = followAt(doc, raw).node;
+    const node = isObject(followed) ? followed : {};
+    const params = this.#parameters(item, raw);
+    const formatParam = params.find((p) => p.in === 'query' && p.name === 'format');
+    const formatSchema = formatParam ? followChild(doc, formatParam, 'schema').node : undefined;
+    const query = params
+      .filter((p) => p.in === 'query')
+      .map((p) => ({ name: p.name, pointer: p.pointer, schemaPointer: appendPointer(p.pointer, 'schema') }));
+    const { responses, okSchema } = declaredResponses(doc, raw);
+    const fields = {
+      method,
+      operationId: typeof node.operationId === 'string' ? node.operationId : `${LOWER_METHODS[method]} ${path}`,
+      path,
+      resource,
+      pointer: raw.pointer,
+      summary: typeof node.summary === 'string' ? node.summary : '',
+      responses,
+      formats: isObject(formatSchema) && Array.isArray(formatSchema.enum) ? formatSchema.enum.map(String) : undefined,
+      renderers: renderersOf(formatSchema),
+      queryParams: Object.fromEntries(query.map((q) => [q.name, q.schemaPointer])),
+      parameters: query,
+      anonymous: allowsAnonymous(Array.isArray(node.security) ? node.security : doc.security),
+      djangoView: node['x-django-view'] === true,
+    };
+    return { fields, okSchema, params, raw, node };
+  }
+
+  /** `x-stub-fixture`: a fixture file's name, checked. */
+  #fixtureName(opNode: Record<string, unknown>, opPointer: string): string | undefined {
+    const fixture = opNode['x-stub-fixture'];
+    if (fixture === undefined) return undefined;
+    if (typeof fixture === 'string' && FIXTURE_NAME.test(fixture) && !fixture.includes('..'))
+      return fixture.replace(/\.json$/, '');
+    this.#problem(
+      `${opPointer}/x-stub-fixture`,
+      'must name a fixture file of the fixtures folder, such as "desk" or "desk.json" (letters, digits, ".", "_", "-")',
+    );
+    return undefined;
+  }
 }
