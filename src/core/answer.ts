@@ -32,10 +32,7 @@ import type { AnyOperation, CustomOperation, PathRoute, Renderer, ViewMethod } f
 import { count } from '../openapi/words.js';
 
 export { CACHE_KEY_HEADERS, type CoreAnswer, type CoreOptions, type CoreRequest } from './request.js';
-export { djangoPage, stubProblem } from './errors.js';
-export { HTML_TYPE } from './django/http.js';
-export { RESET_PATH } from './stub/control.js';
-export { SCENARIO_HELP } from './stub/scenarios.js';
+export { djangoPage } from './errors.js';
 
 /**
  * The stub: answers requests from a compiled snapshot, in the numbered steps of

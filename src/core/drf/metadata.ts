@@ -86,7 +86,7 @@ export function viewMetadata(
  * SimpleMetadata.determine_actions: for a view with POST (a list) or PUT (an item the client can
  * fetch: `canFetch`), the serializer's fields (get_serializer_info), in the item's field order.
  */
-export function determineActions(
+function determineActions(
   route: PathRoute,
   itemFields: readonly string[],
   rulesOf: (op: WriteOperation) => readonly FieldRule[],

@@ -51,7 +51,7 @@ export function pyStr(v: unknown): string {
  * `['S']`, as ChoiceField's message holds it). A float JSON wrote with a point (`1.0`) is a
  * whole number here: written `1`.
  */
-export function pyRepr(v: unknown): string {
+function pyRepr(v: unknown): string {
   if (v === null || v === undefined) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
   if (typeof v === 'number') return pyNumber(v);
