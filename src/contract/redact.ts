@@ -1,4 +1,5 @@
 import { clip, printable } from './safe-text.js';
+import { quote, quotePlus } from '../core/python/quote.js';
 
 /** What a secret becomes in a report. */
 export const REDACTED = '[redacted]';
@@ -44,14 +45,6 @@ function encodingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // Python's json.dumps(ensure_ascii=True) and some renderers escape every non-ASCII character.
   const asciiJson = json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  // Every byte but the unreserved ones, as Python's quote(safe='') writes it (encodeURIComponent keeps !'()*).
-  const pctAll = [...Buffer.from(secret, 'utf8')]
-    .map((b) =>
-      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(b))
-        ? String.fromCharCode(b)
-        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
-    )
-    .join('');
   const html = secret.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' })[c] ?? c,
@@ -62,8 +55,9 @@ function encodingsOf(secret: string): string[] {
     asciiJson,
     json.replaceAll('/', '\\/'),
     encodeURIComponent(secret),
-    pctAll,
-    pctAll.replaceAll('%20', '+'),
+    // Every byte but the unreserved ones, as Python writes it (encodeURIComponent keeps !'()*).
+    quote(secret, ''),
+    quotePlus(secret),
     encodeURIComponent(secret).replaceAll('%20', '+'),
     html,
     html.replaceAll('&#x27;', '&#39;'),
