@@ -1,3 +1,4 @@
+import { escapeRegExp } from './safe-text.js';
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync } from 'node:fs';
 import {
@@ -35,7 +36,6 @@ export interface Stage {
 type Staged = { ok: true; stage: Stage } | { ok: false; error: string };
 
 const suffix = () => `${process.pid}-${randomBytes(4).toString('hex')}`;
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `.<out>.recording-<pid>-<hex>` (a stage) and `.<out>.previous-<pid>-<hex>` (the folder being replaced). */
 function sideName(out: string, kind: 'recording' | 'previous'): string {

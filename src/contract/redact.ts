@@ -1,4 +1,4 @@
-import { clip, printable } from './safe-text.js';
+import { clip, escapeRegExp, printable } from './safe-text.js';
 import { quote, quotePlus } from '../core/python/quote.js';
 
 /** What a secret becomes in a report. */
@@ -86,8 +86,6 @@ export function secretsOfHeader(value: string): string[] {
   }
   return out;
 }
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Removes secrets (the `--header` values QA passed, in every encoding a deployment may echo them)

@@ -15,6 +15,11 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** A text that a RegExp matches as it is: every character RegExp syntax gives a meaning escaped. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** At most `max` characters, an ellipsis where cut; never cuts a surrogate pair in two. */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -1,4 +1,4 @@
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../safe-text.js';
 
 /**
  * Replaces one base URL with another in text (a body, a header value), so that links the upstream

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExact } from '../../../src/contract/json.js';
-import { asJson, asJsonMember, clip, printable } from '../../../src/contract/safe-text.js';
+import { asJson, asJsonMember, clip, escapeRegExp, printable } from '../../../src/contract/safe-text.js';
 
 describe('printable: no control character reaches a terminal', () => {
   it.each<[string, string, string]>([
@@ -12,6 +12,19 @@ describe('printable: no control character reaches a terminal', () => {
     ['direction marks', '\u200e\u200f', '\\u200e\\u200f'],
   ])('%s', (_name, given, want) => {
     expect(printable(given)).toBe(want);
+  });
+});
+
+describe('escapeRegExp: a text a RegExp matches as it is', () => {
+  it.each(['.*+?^${}()|[]\\', 'a.b', '(x)', 'C:\\dir', '[a-z]+', 'é/ü', ''])('%j', (text) => {
+    const re = new RegExp(`^${escapeRegExp(text)}$`);
+    expect(re.test(text)).toBe(true);
+    // What the unescaped text would match otherwise is not matched.
+    if (text !== '') expect(re.test(`${text}x`)).toBe(false);
+  });
+
+  it('matches nothing else: "a.b" is not "axb"', () => {
+    expect(new RegExp(escapeRegExp('a.b')).test('axb')).toBe(false);
   });
 });
 
