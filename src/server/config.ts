@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { originOf } from '../core/django/host.js';
+import { fixedBase, originOf } from '../core/django/host.js';
 import { type CorsPolicy, LOOPBACK_CORS } from '../core/stub/cors.js';
 
 /** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
@@ -90,19 +90,6 @@ function intIn(errors: string[], name: string, v: number, min: number, max: numb
     errors.push(`${name} must be an integer from ${min} to ${max} (got ${String(v)})`);
 }
 
-/** Normalizes a `--base-url`: absolute http(s), no query, no fragment, no trailing slash. */
-function normalizeBaseUrl(raw: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password)
-    return undefined;
-  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
-}
-
 /** Fills defaults, checks every value, and freezes. Answers every error, not the first. */
 export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   const merged = {
@@ -121,7 +108,7 @@ export function resolveConfig(partial: Partial<StubConfig>): ConfigResult {
   if (merged.host.trim() === '') errors.push('host must not be empty');
   let baseUrl = merged.baseUrl;
   if (baseUrl !== undefined) {
-    baseUrl = normalizeBaseUrl(baseUrl);
+    baseUrl = fixedBase(baseUrl)?.url;
     if (baseUrl === undefined)
       errors.push(
         `base URL must be an absolute http(s) URL without query or fragment (got ${JSON.stringify(merged.baseUrl)})`,

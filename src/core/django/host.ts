@@ -65,6 +65,32 @@ export function resolveBaseUrl(
   return { ok: true, baseUrl: `${secure ? 'https' : 'http'}://${host}` };
 }
 
+/** A fixed base URL (`--base-url`, an adapter's `baseUrl`), and the path the service lives under. */
+export interface FixedBase {
+  /** Origin and path, no trailing slash: the base of every absolute url. */
+  readonly url: string;
+  readonly origin: string;
+  /** '' or `/workplace`: no trailing slash. */
+  readonly path: string;
+}
+
+/**
+ * A fixed base URL as the stub takes it (the stub's own option, not Django's): absolute http(s),
+ * no query, fragment or credentials; undefined when it is not one.
+ */
+export function fixedBase(raw: string): FixedBase | undefined {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password)
+    return undefined;
+  const path = u.pathname.replace(/\/+$/, '');
+  return { url: `${u.origin}${path}`, origin: u.origin, path };
+}
+
 /**
  * An Origin as a browser sends it (`scheme://host[:port]`, lower case, http or https), or
  * undefined: `null`, a path, a user, another scheme. (Origins are not Django's; loopback ones are
