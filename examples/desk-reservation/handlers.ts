@@ -106,9 +106,12 @@ export default {
 
   cancelDeskReservation(req, ctx) {
     const reservations = ctx.collection('deskreservation');
-    if (reservations.get(req.params.pk ?? '') === undefined)
+    // The pk as Django reads it (`07` is 7). The deployment's own code crashes where there is
+    // none (a 500, not imitated): a 404 here.
+    const pk = reservations.lookup(req.params.pk ?? '');
+    if (pk === undefined || reservations.get(pk) === undefined)
       return ctx.notFound('No DeskReservation matches the given query.');
-    const ended = reservations.update(req.params.pk ?? '', { check_out: pacific(ctx.now()) });
+    const ended = reservations.update(pk, { check_out: pacific(ctx.now()) });
     return ended && ctx.ok(reservations.represent(ended));
   },
 

@@ -1,4 +1,4 @@
-import type { Handlers } from '../core/stub/handler-types.js';
+import type { HandlerContext, HandlerRequest, Handlers } from '../core/stub/handler-types.js';
 
 /*
  * What the deployment's own viewsets do that the bundled spec cannot say: each is a method the
@@ -7,16 +7,12 @@ import type { Handlers } from '../core/stub/handler-types.js';
  */
 
 const DENIED = 'You do not have permission to perform this action.';
-/**
- * The pk of a lookup as the AutoField reads it: Python's int() of the text (`07` and `+7` are 7;
- * ASCII digits here), or undefined where int() refuses it (the view's "Not found.": a ValueError).
- */
-const pkOf = (params: Readonly<Record<string, string>>): string | undefined => {
-  const m = /^[ \t\n\v\f\r]*([+-]?)(\d+(?:_\d+)*)[ \t\n\v\f\r]*$/.exec(params.pk ?? '');
-  return m ? BigInt(`${m[1]}${(m[2] as string).replaceAll('_', '')}`).toString() : undefined;
+/** The item a detail path's `{pk}` names, as the view's get_object finds it (undefined: none). */
+const found = (req: HandlerRequest, ctx: HandlerContext, collection: string) => {
+  const items = ctx.collection(collection);
+  const pk = items.lookup(req.params.pk ?? '');
+  return pk === undefined ? undefined : items.get(pk);
 };
-const found = (ctx: Parameters<NonNullable<Handlers[string]>>[1], collection: string, pk: string | undefined) =>
-  pk === undefined ? undefined : ctx.collection(collection).get(pk);
 
 export const deploymentHandlers: Handlers = {
   // PerformanceReviewViewSet.retrieve answers a client who may not see the review (an anonymous
@@ -25,24 +21,21 @@ export const deploymentHandlers: Handlers = {
 
   // MealStopViewSet's object permission is never granted: any stop a client can see (a logged-in
   // one sees them all) is 403 to every detail action.
-  getMealStop: (req, ctx) =>
-    req.user && found(ctx, 'mealstop', pkOf(req.params)) ? ctx.error(403, DENIED) : undefined,
-  updateMealStop: (req, ctx) =>
-    req.user && found(ctx, 'mealstop', pkOf(req.params)) ? ctx.error(403, DENIED) : undefined,
-  partialUpdateMealStop: (req, ctx) =>
-    req.user && found(ctx, 'mealstop', pkOf(req.params)) ? ctx.error(403, DENIED) : undefined,
-  destroyMealStop: (req, ctx) =>
-    req.user && found(ctx, 'mealstop', pkOf(req.params)) ? ctx.error(403, DENIED) : undefined,
+  getMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
+  updateMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
+  partialUpdateMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
+  destroyMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
 
   // TeleworkApplicationViewSet lists nothing to an anonymous client, but its retrieve looks in
   // every application.
   getTeleworkApplication: (req, ctx) => {
     if (req.user) return undefined;
-    const pk = pkOf(req.params);
+    const applications = ctx.collection('teleworkapplication');
+    const pk = applications.lookup(req.params.pk ?? '');
     if (pk === undefined) return ctx.notFound('Not found.');
-    const application = found(ctx, 'teleworkapplication', pk);
+    const application = applications.get(pk);
     return application
-      ? ctx.ok(ctx.collection('teleworkapplication').represent(application))
+      ? ctx.ok(applications.represent(application))
       : ctx.notFound('No TeleworkApplication matches the given query.');
   },
 };

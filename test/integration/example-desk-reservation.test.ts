@@ -115,8 +115,8 @@ async function walk(send: Send): Promise<Answer[]> {
   });
   expect(json(refused)).toEqual({ desk_number: held?.number, desk_held: true });
 
-  // Cancel: check_out set, and the reservation leaves the list.
-  const cancelled = await step('PUT', `/api/v1/deskreservation/${String(reservation.pk)}/cancel-reservation`);
+  // Cancel: check_out set, and the reservation leaves the list (its pk read as Django reads it).
+  const cancelled = await step('PUT', `/api/v1/deskreservation/0${String(reservation.pk)}/cancel-reservation`);
   expect(cancelled.status).toBe(200);
   expect(json(cancelled)).toMatchObject({ pk: reservation.pk, check_out: PACIFIC_NOW });
   const after = json(await step('GET', '/api/v1/deskreservation'));

@@ -831,6 +831,12 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
         group: 'pagination classes',
         sequence: seq,
       });
+    // A stop's detail as get_object reads its pk, Python's int(): an Arabic-Indic 1 (U+0661), a
+    // leading space or zero and a sign name stop 1 (the object permission's 403); `1_0` is stop 10
+    // (none); `x` is no int ("Not found.").
+    if (r === 'mealstop')
+      for (const pk of ['1', '%D9%A1', '%201', '01', '%2B1', '1_0', 'x'])
+        add({ path: `${list(r)}/${pk}`, query: null, headers: [tok], group: 'pagination classes', sequence: seq });
     for (const q of [
       'page_size=2',
       'page_size=2&page=2',

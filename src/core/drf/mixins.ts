@@ -92,17 +92,20 @@ export function retrieve(ctx: RequestContext, view: View, vs: ViewSet, set: Item
 
 /** get_object: the url segment read as the lookup field's type, then the item, or DRF's 404s. */
 export function getObject(ctx: RequestContext, view: View, vs: ViewSet, set: ItemSet): PreparedItem | CoreAnswer {
-  const { collection } = vs;
-  const raw = ctx.params[0] ?? '';
-  let key = raw;
-  // Items without a lookup field are looked up by their row's pk, an AutoField's integer.
-  if (collection.detail?.pkIsInteger ?? isIntegerLookup(vs.model, collection)) {
-    // Django's IntegerField.to_python: int() of the url segment, else DRF's 404 "Not found.".
-    const n = pythonInt(raw);
-    if (n === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
-    key = n.toString();
-  }
+  const key = lookupKey(vs, ctx.params[0] ?? '');
+  if (key === undefined) return respondError(view, DRF_ERRORS.NOT_FOUND);
   return set.byPk.get(key) ?? respond(view, 404, detailBody(noMatchDetail(modelOf(vs, view))));
+}
+
+/**
+ * The pk a url segment names, as the lookup field's type reads it: for an integer field Django's
+ * IntegerField.to_python, int() of the text (undefined where int() refuses it: DRF's 404 "Not
+ * found."). Items without a lookup field are looked up by their row's pk, an AutoField's integer.
+ */
+export function lookupKey(vs: ViewSet, raw: string): string | undefined {
+  const { collection } = vs;
+  if (!(collection.detail?.pkIsInteger ?? isIntegerLookup(vs.model, collection))) return raw;
+  return pythonInt(raw)?.toString();
 }
 
 /** The serializer's fields for a write: its request body's schema, else the item's (one list per operation). */

@@ -40,6 +40,12 @@ export interface CollectionAccess {
   all(): Record<string, unknown>[];
   /** The item whose lookup field (`pk`) is `pk`, if any. */
   get(pk: string | number): Record<string, unknown> | undefined;
+  /**
+   * The pk a path's `{pk}` text names, read as the view's get_object reads it: for an integer pk
+   * Python's int() (`01`, `+1`, ` 1` and `١` all name 1); undefined where int() refuses the text
+   * (the view answers DRF's bare "Not found.").
+   */
+  lookup(text: string): string | undefined;
   /** Adds an item: its pk given the next one when the collection numbers them, defaults filled. */
   create(values: Record<string, unknown>): Record<string, unknown>;
   /** Changes an item's members; undefined when there is none of that pk. */

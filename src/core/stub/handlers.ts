@@ -1,5 +1,5 @@
 import type { ItemUrlParts } from '../django/urls.js';
-import { itemValues, type ViewSet } from '../drf/mixins.js';
+import { itemValues, lookupKey, type ViewSet } from '../drf/mixins.js';
 import type { QueryMap } from '../python/query.js';
 import { itemObject, prepareItem, renderItem } from '../prepared-items.js';
 import type { CollectionAccess, HandlerRequest } from './handler-types.js';
@@ -71,6 +71,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
       const item = find(pk);
       return item === undefined ? undefined : copy(itemObject(item));
     },
+    lookup: (text) => lookupKey(vs, text),
     create: (values) => {
       // The schema's fields as a create fills them, then any other member given.
       const out = withMembers(itemValues(vs, values, undefined), withoutUrl(values));

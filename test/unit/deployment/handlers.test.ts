@@ -5,6 +5,7 @@ import type {
   HandlerContext,
   HandlerRequest,
 } from '../../../src/core/stub/handler-types.js';
+import { pythonInt } from '../../../src/core/python/int.js';
 import { deploymentHandlers } from '../../../src/deployment/handlers.js';
 
 /** A request for `pk`, by a logged-in client (`user`) or an anonymous one. */
@@ -26,8 +27,10 @@ function context(items: Record<string, readonly { pk: number }[]>): HandlerConte
   const collection = (name: string): CollectionAccess => {
     const of = items[name];
     if (!of) throw new Error(`no collection ${name}`);
-    const access: Pick<CollectionAccess, 'get' | 'represent'> = {
+    const access: Pick<CollectionAccess, 'get' | 'lookup' | 'represent'> = {
       get: (pk) => of.find((i) => String(i.pk) === String(pk)),
+      // The core's reading of an integer pk (test/unit/core/stub/handlers.test.ts).
+      lookup: (text) => pythonInt(text)?.toString(),
       represent: (item) => ({ url: `http://stub/${name}/${String(item.pk)}`, ...item }),
     };
     return access as CollectionAccess;
@@ -69,8 +72,9 @@ describe("the deployment's own viewsets: what the bundled spec cannot say", () =
     ...(['getMealStop', 'updateMealStop', 'partialUpdateMealStop', 'destroyMealStop'] as const).flatMap(
       (name): [string, boolean, string, HandlerAnswer | undefined][] => [
         [name, true, '2', DENIED],
-        // The AutoField reads the pk with int(): `02` is stop 2.
+        // The AutoField reads the pk with int(): `02` and `٢` (U+0662) are stop 2.
         [name, true, '02', DENIED],
+        [name, true, '\u0662', DENIED],
         [name, true, ' +2_0 ', undefined],
         [name, true, '9', undefined],
         [name, false, '2', undefined],

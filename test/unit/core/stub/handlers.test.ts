@@ -89,6 +89,23 @@ describe("a collection's items for a handler", () => {
     ]);
   });
 
+  it("lookup: a path's {pk} text as get_object reads it, Python's int() for an integer pk", () => {
+    const { items } = access();
+    const texts = ['10', '010', '+10', ' 10\t', '1_0', '\u0661\u0660', '-0', 'ten', '10.0', '1__0', ''];
+    expect(texts.map((t) => items.lookup(t))).toEqual([
+      '10',
+      '10',
+      '10',
+      '10',
+      '10',
+      '10',
+      '0',
+      ...Array(4).fill(undefined),
+    ]);
+    // Then found by get, as the view finds it.
+    expect(items.get(items.lookup('\u0661\u0660') as string)).toEqual({ pk: 10, name: 'ten', size: 10 });
+  });
+
   it("create: the next pk, the schema's defaults, other members given; served without writeOnly ones", () => {
     const { items, live, changes } = access();
     const made = items.create({ name: 'new', url: 'ignored', colour: 'red' });
