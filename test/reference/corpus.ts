@@ -475,6 +475,8 @@ export function buildCorpus(desks: readonly { pk: number }[]): CorpusRequest[] {
   for (const r of names.filter((n) => n !== 'desk')) {
     add({ path: `${list(r)}/1`, query: FORMATS.api, group: 'other detail paths' });
     add({ path: `${list(r)}/abc`, query: null, group: 'other detail paths' });
+    // A pk as int() reads it (an Arabic-Indic 1): each viewset's own retrieve, a handler's too.
+    add({ path: `${list(r)}/%D9%A1`, query: null, group: 'other detail paths' });
   }
 
   // G. Methods × paths × formats; write methods with bodies (JSON and form).
