@@ -4,7 +4,7 @@ import { contractOf, unknownOnly } from './contract-load.js';
 import { type CheckReport, type EndpointResult, exitCode } from '../contract/report.js';
 import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { prepareReportFile, reason, writeReportFile } from './report-files.js';
+import { badArgument, prepareReportFile, reason, writeReportFile } from './report-files.js';
 
 /** The settings of `check`, resolved (contract-config.ts): every value checked already. */
 export interface CheckFlags {
@@ -27,11 +27,6 @@ export interface CheckFlags {
   junit?: string;
 }
 
-const fail = (message: string): number => {
-  process.stderr.write(`error: ${printable(message)}\n`);
-  return 2;
-};
-
 /**
  * `check`: answers the exit code. 0 the contract holds; 1 violations (drift only with
  * --fail-on-drift); 2 bad arguments, nothing reachable, or every collection refused access;
@@ -40,12 +35,12 @@ const fail = (message: string): number => {
 export async function check(flags: CheckFlags): Promise<number> {
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
-    if (why) return fail(`--junit: ${why}`);
+    if (why) return badArgument(`--junit: ${why}`);
   }
   const contract = await contractOf(flags.spec);
   if (contract === undefined) return 2;
   const unknown = unknownOnly(contract, flags.only);
-  if (unknown !== undefined) return fail(unknown);
+  if (unknown !== undefined) return badArgument(unknown);
 
   const progress = process.stderr.isTTY && !flags.json;
   const done: EndpointResult[] = [];

@@ -2,7 +2,7 @@ import { contractOf } from './contract-load.js';
 import { junitFromEndpoints } from '../contract/junit.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
-import { prepareReportFile, reason, writeReportFile } from './report-files.js';
+import { badArgument, prepareReportFile, reason, writeReportFile } from './report-files.js';
 
 /** The settings of `proxy`, resolved (contract-config.ts): every value checked already. */
 export interface ProxyFlags {
@@ -27,10 +27,7 @@ export interface ProxyFlags {
 export async function proxy(flags: ProxyFlags): Promise<number> {
   if (flags.junit !== undefined) {
     const why = await prepareReportFile(flags.junit);
-    if (why) {
-      process.stderr.write(`error: --junit: ${printable(why)}\n`);
-      return 2;
-    }
+    if (why) return badArgument(`--junit: ${why}`);
   }
   const contract = await contractOf(flags.spec);
   if (contract === undefined) return 2;

@@ -6,7 +6,7 @@ import { count } from '../contract/words.js';
 import { exitCode } from '../contract/report.js';
 import { textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { reason } from './report-files.js';
+import { badArgument, reason } from './report-files.js';
 
 /** The settings of `record`, resolved (contract-config.ts): every value checked already. */
 export interface RecordFlags {
@@ -24,11 +24,6 @@ export interface RecordFlags {
   format: string;
 }
 
-const fail = (message: string): number => {
-  process.stderr.write(`error: ${printable(message)}\n`);
-  return 2;
-};
-
 /**
  * `record`: exit 0 when every collection was recorded, 1 when one was not (cut short, invalid
  * items, an error answer), 2 on bad arguments, an existing fixture without --force, or nothing
@@ -38,7 +33,7 @@ export async function record(flags: RecordFlags): Promise<number> {
   const contract = await contractOf(flags.spec);
   if (contract === undefined) return 2;
   const unknown = unknownOnly(contract, flags.only);
-  if (unknown !== undefined) return fail(unknown);
+  if (unknown !== undefined) return badArgument(unknown);
   // Interrupted (Ctrl-C, a CI job cancelled): the staging folder goes, --out is left as it was;
   // then the process ends by the same signal, as it would have without this handler.
   let stage: string | undefined;
@@ -67,7 +62,7 @@ export async function record(flags: RecordFlags): Promise<number> {
         stage = dir;
       },
     });
-    if (!result.ok) return fail(result.error);
+    if (!result.ok) return badArgument(result.error);
     const code = exitCode(result.report);
     if (code === 2) {
       process.stdout.write(textReport(result.report));

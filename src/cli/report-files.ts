@@ -1,5 +1,6 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { printable } from '../contract/safe-text.js';
 
 /**
  * Checks at start that a report can go to `file`: its folder is created (CI jobs name
@@ -31,4 +32,10 @@ export function reason(e: unknown): string {
       ? `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}`
       : String(e);
   return text.split('\n')[0] ?? text;
+}
+
+/** A bad argument: one line on stderr (control characters escaped), and exit code 2. */
+export function badArgument(message: string): number {
+  process.stderr.write(`error: ${printable(message)}\n`);
+  return 2;
 }

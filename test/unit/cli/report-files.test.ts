@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareReportFile, reason, writeReportFile } from '../../../src/cli/report-files.js';
+import { badArgument, prepareReportFile, reason, writeReportFile } from '../../../src/cli/report-files.js';
+import { catchOutput, io } from './io.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'report-files-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -54,5 +55,13 @@ describe('reason: one line from anything thrown', () => {
     ['not an error', 42, '42'],
   ])('%s', (_name, e, want) => {
     expect(reason(e)).toBe(want);
+  });
+});
+
+describe('badArgument: one line on stderr, exit code 2', () => {
+  catchOutput();
+  it('escapes what a terminal would act on', () => {
+    expect(badArgument('--only \u001b[2Jdesk: no such collection')).toBe(2);
+    expect(io.err).toBe('error: --only \\u001b[2Jdesk: no such collection\n');
   });
 });
