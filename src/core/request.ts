@@ -69,7 +69,6 @@ export interface CoreOptions {
   readonly maxDelayMs: number;
   /** Which browser pages may read the answers (stub/cors.ts). */
   readonly cors: CorsPolicy;
-  /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
   /** `--journal N`: requests kept per session for `GET /__stub/requests` (default 1,000; 0 for none). */
   readonly journal?: number | undefined;
   /** `--max-sessions`: sessions (`X-Stub-Session`) open at a time (default 64). */
@@ -90,6 +89,7 @@ export interface CoreOptions {
   readonly onHandlerProblem?: ((problem: HandlerProblem) => void) | undefined;
   /** The stub's clock (`--now`), for handlers. */
   readonly now?: (() => Date) | undefined;
+  /** `--validate-requests`: violations of the declared query parameters, checked before the view. */
   readonly validateQuery?:
     ((op: AnyOperation, query: QueryMap) => readonly { location: string; message: string }[]) | undefined;
 }
