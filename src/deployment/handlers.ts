@@ -1,4 +1,4 @@
-import type { HandlerContext, HandlerRequest, Handlers } from '../core/stub/handler-types.js';
+import type { Handler, HandlerContext, HandlerRequest, Handlers } from '../core/stub/handler-types.js';
 
 /*
  * What the deployment's own viewsets do that the bundled spec cannot say: each is a method the
@@ -14,6 +14,10 @@ const found = (req: HandlerRequest, ctx: HandlerContext, collection: string) => 
   return pk === undefined ? undefined : items.get(pk);
 };
 
+/** MealStopPermission: has_object_permission grants nothing, so every stop found is refused. */
+const stopDenied: Handler = (req, ctx) =>
+  req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined;
+
 export const deploymentHandlers: Handlers = {
   // PerformanceReviewViewSet.retrieve answers a client who may not see the review (an anonymous
   // one sees none) a bare 403, whatever the pk: no body, no Content-Type.
@@ -21,10 +25,10 @@ export const deploymentHandlers: Handlers = {
 
   // MealStopViewSet's object permission is never granted: any stop a client can see (a logged-in
   // one sees them all) is 403 to every detail action.
-  getMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
-  updateMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
-  partialUpdateMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
-  destroyMealStop: (req, ctx) => (req.user && found(req, ctx, 'mealstop') ? ctx.error(403, DENIED) : undefined),
+  getMealStop: stopDenied,
+  updateMealStop: stopDenied,
+  partialUpdateMealStop: stopDenied,
+  destroyMealStop: stopDenied,
 
   // TeleworkApplicationViewSet lists nothing to an anonymous client, but its retrieve looks in
   // every application.
