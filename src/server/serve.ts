@@ -8,6 +8,7 @@ import { buildApp, handlersOf, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
 import { answersTable, servedTable } from './served-table.js';
+import { compactSoon } from './heap.js';
 import { createShutdown, trackConnections } from './shutdown.js';
 import { count } from '../openapi/words.js';
 
@@ -62,6 +63,8 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
       `  control page (operations, switches, requests): ${url}${CONTROL_PAGE} · API reference: ${url}/docs\n` +
       `${describe(holder.current)}\n`,
   );
+  // What reading a large spec left behind, given back a second after start-up.
+  if (largeSpec(holder.current)) compactSoon();
   const say = (line: string) => (app.requestLog ? app.requestLog.message(line) : process.stdout.write(`${line}\n`));
   sayLate = say;
   const watcher = config.watch
@@ -103,19 +106,33 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
 /**
  * After a reload the state replaced is garbage, and an idle server allocates nothing that would
  * make V8 collect it. Where the new state holds far fewer items (a large fixture replaced by a
- * small one: most of the heap is now garbage), one full collection gives its pages back, a second
- * after the reload (when the reload's own work, which still holds the state before, is done).
- * Not otherwise: a full collection stops the process for as long as it takes to mark what lives
- * (a second for 1,000,000 desks), and a state as large as the one before has just made V8
- * collect, loading. Only where the process runs with `--expose-gc` (the CLI does: its shebang
- * and `npm start`); elsewhere V8 collects it when it would.
+ * small one: most of the heap is now garbage), or a large spec was read again (what its reading
+ * made lies in the old generation: see `largeSpec`), one compacting collection gives the pages
+ * back, a second after the reload (when the reload's own work, which still holds the state
+ * before, is done). Not otherwise: a full collection stops the process for as long as it takes
+ * to mark what lives (longest with a large fixture), and a state as large as the one before has
+ * just made V8 collect, loading.
  */
 function giveMemoryBack(before: StubState, next: StubState): void {
-  const gc = (globalThis as { gc?: () => void }).gc;
   const items = (s: StubState) => {
     let n = 0;
     for (const c of s.model.collections.values()) n += c.count;
     return n;
   };
-  if (gc && items(next) * 4 < items(before)) setTimeout(gc, 1000).unref();
+  if (items(next) * 4 < items(before) || (next.spec !== before.spec && largeSpec(next))) compactSoon();
 }
+
+/**
+ * A spec whose files hold more than LARGE_SPEC_CHARS characters together. Reading one leaves its
+ * working copies (each file parsed, the bundler's copies, the scans) in the old generation,
+ * promoted while it was read and collected by no full collection after it: pages of old generation
+ * that every scavenge visits, several times those what lives fills (docs/performance.md).
+ */
+export function largeSpec(state: StubState): boolean {
+  let chars = 0;
+  for (const text of state.spec.texts.values()) chars += text.length;
+  return chars > LARGE_SPEC_CHARS;
+}
+
+/** About seven times the bundled spec's files (138,503 characters). */
+const LARGE_SPEC_CHARS = 1_000_000;

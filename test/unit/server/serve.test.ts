@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StubConfig } from '../../../src/server/config.js';
-import { serve } from '../../../src/server/serve.js';
+import { largeSpec, serve } from '../../../src/server/serve.js';
+import type { StubState } from '../../../src/load/state.js';
 import { testConfig } from '../../helpers.js';
 import { fixtureDir } from './state-fixtures.js';
 
@@ -85,5 +86,17 @@ describe('serve: load, build, listen', () => {
     } finally {
       await new Promise<void>((r) => taken.close(() => r()));
     }
+  });
+});
+
+describe('largeSpec: a spec whose reading leaves pages enough behind to compact', () => {
+  const state = (...sizes: number[]) =>
+    ({ spec: { texts: new Map(sizes.map((n, i) => [`f${i}.yaml`, 'x'.repeat(n)])) } }) as unknown as StubState;
+  it.each<[string, number[], boolean]>([
+    ["the bundled spec's files", [127_984, 10_519], false],
+    ['one file of a million characters', [1_000_000], false],
+    ['files of more than a million together', [600_000, 400_001], true],
+  ])('%s', (_name, sizes, want) => {
+    expect(largeSpec(state(...sizes))).toBe(want);
   });
 });
