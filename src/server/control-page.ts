@@ -123,11 +123,16 @@ function journalRow(r) {
   return row;
 }
 let polling = false;
+// A new session watched (or the journal cleared) starts a new generation: a poll asked before it
+// answers with another journal's entries and ids, and is let go.
+let generation = 0;
 async function poll() {
   if (polling) return;
   polling = true;
+  const asked = generation;
   try {
     const { requests, capacity } = await call('GET', '/__stub/requests?since=' + since);
+    if (asked !== generation) return;
     $('capacity').textContent = capacity === 0 ? '(off: --journal 0)' : '(the last ' + capacity + ')';
     const body = $('journal');
     for (const r of requests) {
@@ -139,9 +144,10 @@ async function poll() {
     while (body.children.length > 500) body.lastChild.remove();
     if (requests.some((r) => r.scenarioFrom === 'scenarios')) await loadScenarios();
   } catch (e) { say('journal: ' + e.message); }
-  polling = false;
+  finally { polling = false; }
 }
 async function start() {
+  generation++;
   since = 0;
   $('journal').replaceChildren();
   await loadOperations();
@@ -159,7 +165,7 @@ $('reset').addEventListener('click', async () => {
   await loadScenarios();
 });
 $('clear').addEventListener('click', async () => {
-  try { await call('DELETE', '/__stub/requests'); since = 0; $('journal').replaceChildren(); } catch (e) { say(e.message); }
+  try { await call('DELETE', '/__stub/requests'); generation++; since = 0; $('journal').replaceChildren(); } catch (e) { say(e.message); }
 });
 start().catch((e) => say(e.message));
 setInterval(poll, 1000);

@@ -139,4 +139,33 @@ describe.skipIf(SKIP_BROWSER)('the control page /__stub/ in a real browser', () 
     expect(pageErrors).toEqual([]);
     expect(offsite).toEqual([]);
   });
+
+  it("a poll of the journal asked before the session changed is let go: its rows and ids are another journal's", async () => {
+    // The next poll of the shared journal is held at the browser until the page watches another session.
+    let held!: () => void;
+    const polled = new Promise<void>((resolve) => (held = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.locator('#session').fill('');
+    await page.locator('#session').dispatchEvent('change');
+    await page.route('**/__stub/requests?*', async (route) => {
+      if (route.request().headers()['x-stub-session'] === undefined) {
+        held();
+        await released;
+      }
+      await route.continue();
+    });
+    await polled;
+    expect((await appGet(base, '/api/v1/desk?shared-late')).status).toBe(200);
+    await page.locator('#session').fill('worker-2');
+    await page.locator('#session').dispatchEvent('change');
+    await page.waitForSelector('select[data-operation="listDesks"]');
+    release();
+    const own = await fetch(`${base}/api/v1/desk?worker-2-own`, { headers: { 'x-stub-session': 'worker-2' } });
+    expect(own.status).toBe(200);
+    await journalRow('/api/v1/desk?worker-2-own').waitFor({ timeout: 5_000 });
+    expect(await page.locator('#journal tr', { hasText: '/api/v1/desk?shared-late' }).count()).toBe(0);
+    await page.unrouteAll();
+    expect(pageErrors).toEqual([]);
+  });
 });
