@@ -49,6 +49,9 @@ const el = (tag, props, ...children) => {
 };
 let since = 0;
 let session = '';
+// A new session watched (or the journal cleared) starts a new generation: an answer asked for
+// before it is another session's (its journal's entries and ids, its switches), and is let go.
+let generation = 0;
 const say = (text) => { $('status').textContent = text; };
 async function call(method, path, body) {
   const headers = { accept: 'application/json' };
@@ -88,7 +91,10 @@ async function loadOperations() {
   }
 }
 async function loadScenarios() {
+  const asked = generation;
   const { scenarios } = await call('GET', '/__stub/scenarios');
+  // Asked for the session watched before: the switches shown are the new one's (start loads them).
+  if (asked !== generation) return;
   const set = new Map(scenarios.filter((s) => s.operationId).map((s) => [s.operationId, s.prefer]));
   for (const select of document.querySelectorAll('select[data-operation]')) {
     const prefer = set.get(select.dataset.operation) || '';
@@ -123,9 +129,6 @@ function journalRow(r) {
   return row;
 }
 let polling = false;
-// A new session watched (or the journal cleared) starts a new generation: a poll asked before it
-// answers with another journal's entries and ids, and is let go.
-let generation = 0;
 async function poll() {
   if (polling) return;
   polling = true;

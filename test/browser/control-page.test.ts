@@ -168,4 +168,41 @@ describe.skipIf(SKIP_BROWSER)('the control page /__stub/ in a real browser', () 
     await page.unrouteAll();
     expect(pageErrors).toEqual([]);
   });
+
+  it("switches read before the session changed are let go: the page shows the new session's", async () => {
+    await page.locator('#session').fill('');
+    await page.locator('#session').dispatchEvent('change');
+    await page.waitForSelector('select[data-operation="listDesks"]');
+    // The shared state's switches are read again after a switch is set; that read is held.
+    let held!: () => void;
+    const asked = new Promise<void>((resolve) => (held = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding = true;
+    await page.route('**/__stub/scenarios', async (route) => {
+      if (holding && route.request().method() === 'GET' && !route.request().headers()['x-stub-session']) {
+        holding = false;
+        held();
+        await released;
+      }
+      await route.continue();
+    });
+    await switchOf('listDesks').selectOption('code=500');
+    await asked;
+    await page.locator('#session').fill('worker-3');
+    await page.locator('#session').dispatchEvent('change');
+    await page.waitForSelector('select[data-operation="listDesks"]');
+    await expect.poll(() => page.locator('tr.switched').count()).toBe(0);
+    const late = page.waitForResponse(
+      (r) => r.url().endsWith('/__stub/scenarios') && !r.request().headers()['x-stub-session'],
+    );
+    release();
+    await late;
+    // The shared read's answer has come: worker-3 has no switch, and none is shown.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(await page.locator('tr.switched').count()).toBe(0);
+    await page.unrouteAll();
+    await fetch(`${base}/__stub/scenarios`, { method: 'DELETE' });
+    expect(pageErrors).toEqual([]);
+  });
 });
