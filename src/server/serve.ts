@@ -8,7 +8,7 @@ import { buildApp, handlersOf, type StateHolder } from './app.js';
 import { checkServePaths, type StubConfig, stateOptions } from './config.js';
 import { colors } from './log.js';
 import { answersTable, servedTable } from './served-table.js';
-import { compactSoon } from './heap.js';
+import { compactNow, compactSoon } from './heap.js';
 import { createShutdown, trackConnections } from './shutdown.js';
 import { count } from '../openapi/words.js';
 
@@ -39,6 +39,10 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
     printLoadError(e);
     return 1;
   }
+  // What reading a large spec left behind, given back before the first request: a full
+  // collection once requests have run leaves the code that served them on slower paths
+  // (docs/performance.md).
+  if (largeSpec(holder.current)) compactNow();
   const app = await buildApp(config, holder);
   const connections = trackConnections(app.server);
   try {
@@ -63,8 +67,6 @@ export async function serve(config: StubConfig): Promise<{ app: FastifyInstance;
       `  control page (operations, switches, requests): ${url}${CONTROL_PAGE} · API reference: ${url}/docs\n` +
       `${describe(holder.current)}\n`,
   );
-  // What reading a large spec left behind, given back a second after start-up.
-  if (largeSpec(holder.current)) compactSoon();
   const say = (line: string) => (app.requestLog ? app.requestLog.message(line) : process.stdout.write(`${line}\n`));
   sayLate = say;
   const watcher = config.watch
