@@ -16,6 +16,12 @@ const value = fc.oneof(
 );
 const member = fc.constantFrom('a', 'b', 'c', '__proto__', 'constructor');
 const items = fc.array(fc.dictionary(member, value, { maxKeys: 4 }), { maxLength: 40 });
+/** A filter that keeps the items whose member equals a value, or none. */
+const equalTest = fc.option(fc.tuple(member, value), { nil: undefined });
+const orderings = (maxLength: number) => fc.array(fc.record({ field: member, desc: fc.boolean() }), { maxLength });
+const keepOf = (test: [string, unknown] | undefined) =>
+  test && ((o: Record<string, unknown>) => o[test[0]] === test[1]);
+const prepared = (o: Record<string, unknown>) => prepareItem(o, { fields: [], withUrl: false, pkField: undefined });
 
 function reference(
   list: readonly PreparedItem[],
@@ -36,44 +42,33 @@ function reference(
 describe('filterAndOrder', () => {
   it('keeps and orders what a filter over parsed items and a stable sort do (property)', () => {
     fc.assert(
-      fc.property(
-        items,
-        fc.option(fc.tuple(member, value), { nil: undefined }),
-        fc.array(fc.record({ field: member, desc: fc.boolean() }), { maxLength: 2 }),
-        fc.nat(40),
-        (raw, test, ordering, start) => {
-          const list = raw.map((o) => prepareItem(o, { fields: [], withUrl: false, pkField: undefined }));
-          const keep = test && ((o: Record<string, unknown>) => o[test[0]] === test[1]);
-          const want = reference(list, keep, ordering);
-          const got = filterAndOrder(list, keep && test ? { keep, fields: [test[0]] } : undefined, ordering);
-          expect(got.length).toBe(want.length);
-          expect(got.slice(0, got.length)).toEqual(want);
-          expect(got.slice(start, start + 5)).toEqual(want.slice(start, start + 5));
-        },
-      ),
+      fc.property(items, equalTest, orderings(2), fc.nat(40), (raw, test, ordering, start) => {
+        const list = raw.map((o) => prepared(o));
+        const keep = keepOf(test);
+        const want = reference(list, keep, ordering);
+        const got = filterAndOrder(list, keep && test ? { keep, fields: [test[0]] } : undefined, ordering);
+        expect(got.length).toBe(want.length);
+        expect(got.slice(0, got.length)).toEqual(want);
+        expect(got.slice(start, start + 5)).toEqual(want.slice(start, start + 5));
+      }),
       { numRuns: 1500, seed: 31 },
     );
   });
 
   it('QuerysetRows keeps and orders rows of values as the reference does its parsed items (property)', () => {
     fc.assert(
-      fc.property(
-        items,
-        fc.option(fc.tuple(member, value), { nil: undefined }),
-        fc.array(fc.record({ field: member, desc: fc.boolean() }), { maxLength: 3 }),
-        (raw, test, ordering) => {
-          const list = raw.map((o) => prepareItem(o, { fields: [], withUrl: false, pkField: undefined }));
-          const filter = test && { [test[0]]: test[1] };
-          const keep = test && ((o: Record<string, unknown>) => o[test[0]] === test[1]);
-          const rows = querysetRows({ filter, ordering, anonymous: 'all', anonymousModel: undefined });
-          const valued = list.map((item) => ({ item, values: rows.valuesOf(JSON.parse(item.json)) }));
-          const got = valued
-            .filter((r) => rows.keeps(r.values))
-            .sort((a, b) => rows.compare(a.values, b.values))
-            .map((r) => r.item);
-          expect(got).toEqual(reference(list, keep, ordering));
-        },
-      ),
+      fc.property(items, equalTest, orderings(3), (raw, test, ordering) => {
+        const list = raw.map((o) => prepared(o));
+        const filter = test && { [test[0]]: test[1] };
+        const keep = keepOf(test);
+        const rows = querysetRows({ filter, ordering, anonymous: 'all', anonymousModel: undefined });
+        const valued = list.map((item) => ({ item, values: rows.valuesOf(JSON.parse(item.json)) }));
+        const got = valued
+          .filter((r) => rows.keeps(r.values))
+          .sort((a, b) => rows.compare(a.values, b.values))
+          .map((r) => r.item);
+        expect(got).toEqual(reference(list, keep, ordering));
+      }),
       { numRuns: 1000, seed: 37 },
     );
   });
@@ -97,9 +92,7 @@ describe('filterAndOrder', () => {
   });
 
   it('columns are made once per list, and follow a copy that writes change', () => {
-    const list = [1, 2, 3].map((n) =>
-      prepareItem({ n, s: `x${n}` }, { fields: [], withUrl: false, pkField: undefined }),
-    );
+    const list = [1, 2, 3].map((n) => prepared({ n, s: `x${n}` }));
     const columns = FieldColumns.of(list);
     expect(FieldColumns.of(list)).toBe(columns);
     const [n] = columns.columns(['n']);
@@ -109,10 +102,10 @@ describe('filterAndOrder', () => {
     expect(FieldColumns.of(copy)).toBe(theirs);
     copy.splice(1, 1);
     theirs.removed(1);
-    const added = prepareItem({ n: 9, s: 'y' }, { fields: [], withUrl: false, pkField: undefined });
+    const added = prepared({ n: 9, s: 'y' });
     copy.push(added);
     theirs.inserted(added);
-    copy[0] = prepareItem({ n: 7 }, { fields: [], withUrl: false, pkField: undefined });
+    copy[0] = prepared({ n: 7 });
     theirs.replaced(0, copy[0]);
     expect(theirs.columns(['n', 's'])).toEqual([
       [7, 3, 9],
