@@ -16,18 +16,25 @@ export function placeOfIndex(text: string, index: number): string {
   return linePlace(line, index - lineStart + 1);
 }
 
+/**
+ * Line and column (1-based, in characters) of byte `to` of a UTF-8 buffer, given those of byte
+ * `from`: newlines found natively, characters counted on the last line only.
+ */
+export function advance(bytes: Uint8Array, from: number, to: number, line: number, col: number) {
+  let lineStart = from;
+  for (let nl = bytes.indexOf(0x0a, from); nl !== -1 && nl < to; nl = bytes.indexOf(0x0a, nl + 1)) {
+    line++;
+    col = 1;
+    lineStart = nl + 1;
+  }
+  for (let i = lineStart; i < to; i++) if (((bytes[i] as number) & 0xc0) !== 0x80) col++;
+  return { line, col };
+}
+
 /** The place of a byte offset of undecoded UTF-8 (columns count characters, not bytes). */
 function placeOfByte(buf: Uint8Array, offset: number): string {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < offset && i < buf.length; i++) {
-    const b = buf[i] as number;
-    if (b === 0x0a) {
-      line++;
-      col = 1;
-    } else if ((b & 0xc0) !== 0x80) col++;
-  }
-  return linePlace(line, col);
+  const p = advance(buf, 0, offset, 1, 1);
+  return linePlace(p.line, p.col);
 }
 
 /** The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF). */
@@ -59,7 +66,7 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
 
 export type Decoded = { ok: true; text: string } | { ok: false; place: string; reason: string };
 
-const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
+export const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
 
 /**
  * A spec or fixture file's bytes as text: UTF-8 only (RFC 8259 §8.1 for JSON; what every editor
