@@ -5,15 +5,15 @@ export function linePlace(line: number, col: number): string {
   return `line ${line}:${col}`;
 }
 
-/** The place of a character index of a decoded text. */
-export function placeOfIndex(text: string, index: number): string {
-  let line = 1;
+/** The place of a character index of a decoded text (whose first character is at `line`:`col`). */
+export function placeOfIndex(text: string, index: number, line = 1, col = 1): string {
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
     line++;
+    col = 1;
     lineStart = i + 1;
   }
-  return linePlace(line, index - lineStart + 1);
+  return linePlace(line, col + index - lineStart);
 }
 
 /**
