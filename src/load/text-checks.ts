@@ -66,7 +66,14 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
 
 export type Decoded = { ok: true; text: string } | { ok: false; place: string; reason: string };
 
-export const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
+const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
+
+// Why bytes are not text, in the same words for a file read whole and a fixture streamed (load/item-stream.ts).
+export const BOM_REASON = 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM';
+export const NUL_REASON = 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8';
+export const utf16Reason = (b0: number | undefined, b1: number | undefined) =>
+  `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8`;
+export const notUtf8Reason = (b: number | undefined) => `is not valid UTF-8 (byte ${hex(b)}): save the file as UTF-8`;
 
 /**
  * A spec or fixture file's bytes as text: UTF-8 only (RFC 8259 §8.1 for JSON; what every editor
@@ -76,35 +83,14 @@ export const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase(
  */
 export function decodeUtf8(buf: Uint8Array): Decoded {
   const [b0, b1, b2] = [buf[0], buf[1], buf[2]];
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
-    return {
-      ok: false,
-      place: linePlace(1, 1),
-      reason: 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM',
-    };
-  }
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) {
-    return {
-      ok: false,
-      place: linePlace(1, 1),
-      reason: `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8`,
-    };
-  }
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { ok: false, place: linePlace(1, 1), reason: BOM_REASON };
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff))
+    return { ok: false, place: linePlace(1, 1), reason: utf16Reason(b0, b1) };
   const nul = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).indexOf(0);
-  if (nul !== -1) {
-    return {
-      ok: false,
-      place: placeOfByte(buf, nul),
-      reason: 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8',
-    };
-  }
+  if (nul !== -1) return { ok: false, place: placeOfByte(buf, nul), reason: NUL_REASON };
   if (!isUtf8(buf)) {
     const at = firstInvalidUtf8(buf);
-    return {
-      ok: false,
-      place: placeOfByte(buf, at),
-      reason: `is not valid UTF-8 (byte ${hex(buf[at])}): save the file as UTF-8`,
-    };
+    return { ok: false, place: placeOfByte(buf, at), reason: notUtf8Reason(buf[at]) };
   }
   return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }
