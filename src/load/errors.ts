@@ -1,7 +1,6 @@
 import { formatProblem, type LoadProblem } from '../openapi/problem.js';
 
-export type { LoadProblem } from '../openapi/problem.js';
-export { formatProblem } from '../openapi/problem.js';
+export { formatProblem, type LoadProblem };
 
 /** Thrown by spec and fixture loading with every problem found, never only the first. */
 export class LoadError extends Error {

@@ -119,16 +119,9 @@ async function streamFixtureFile<T extends object>(
             // V8 says "position N" within the item: the place in the file is the item's plus that.
             const message = (e as Error).message;
             const pos = /position (\d+)/.exec(message);
-            const within = pos ? /^line (\d+):(\d+)$/.exec(placeOfIndex(text, Number(pos[1]))) : null;
-            const line = within ? item.line + Number(within[1]) - 1 : item.line;
-            const col = within
-              ? Number(within[1]) === 1
-                ? item.col + Number(within[2]) - 1
-                : Number(within[2])
-              : item.col;
             problems.push({
               file: rel(file),
-              pointer: linePlace(line, col),
+              pointer: pos ? placeOfIndex(text, Number(pos[1]), item.line, item.col) : linePlace(item.line, item.col),
               reason: `invalid JSON in item ${item.index}: ${message}`,
             });
             f++;

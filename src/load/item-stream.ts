@@ -1,6 +1,6 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import type { FileHandle } from 'node:fs/promises';
-import { firstInvalidUtf8 } from './text-checks.js';
+import { advance, BOM_REASON, firstInvalidUtf8, notUtf8Reason, NUL_REASON, utf16Reason } from './text-checks.js';
 
 /**
  * Reads a fixture, a JSON array of items, chunk by chunk: the array is never built whole, so a
@@ -111,11 +111,8 @@ const CLOSE_ARR = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
-const NEWLINE = 0x0a;
 
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
-const NUL = 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8';
-const hex = (b: number) => b.toString(16).toUpperCase().padStart(2, '0');
 
 // Scanner states.
 const START = 0;
@@ -124,31 +121,12 @@ const ITEM = 2;
 const AFTER_ITEM = 3;
 const DONE = 4;
 
-/**
- * Line and column (1-based, in characters) of byte `to` of a UTF-8 buffer, given those of byte
- * `from`: newlines found natively, characters counted on the last line only.
- */
-function advance(bytes: Buffer, from: number, to: number, line: number, col: number): { line: number; col: number } {
-  let lineStart = from;
-  for (let nl = bytes.indexOf(NEWLINE, from); nl !== -1 && nl < to; nl = bytes.indexOf(NEWLINE, nl + 1)) {
-    line++;
-    col = 1;
-    lineStart = nl + 1;
-  }
-  for (let i = lineStart; i < to; i++) if (((bytes[i] as number) & 0xc0) !== 0x80) col++;
-  return { line, col };
-}
-
 /** The text of an item's bytes, which must be UTF-8 (else the place of the first bad byte). */
 function decoded(bytes: Buffer, line: number, col: number): string {
   if (!isUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);
     const p = advance(bytes, 0, at, line, col);
-    throw new ItemStreamError(
-      p.line,
-      p.col,
-      `is not valid UTF-8 (byte ${hex(bytes[at] as number)}): save the file as UTF-8`,
-    );
+    throw new ItemStreamError(p.line, p.col, notUtf8Reason(bytes[at]));
   }
   return bytes.toString('utf8');
 }
@@ -223,10 +201,8 @@ export class ItemScanner<T extends object = never> {
     };
     if (state === START && chunk.length > 0) {
       const b0 = chunk[0] as number;
-      if (b0 === 0xef && chunk[1] === 0xbb)
-        fail(0, 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM');
-      if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff))
-        fail(0, `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(chunk[1] as number)}): save the file as UTF-8`);
+      if (b0 === 0xef && chunk[1] === 0xbb) fail(0, BOM_REASON);
+      if ((b0 === 0xff && chunk[1] === 0xfe) || (b0 === 0xfe && chunk[1] === 0xff)) fail(0, utf16Reason(b0, chunk[1]));
     }
     const n = chunk.length;
     const flat = this.flatTake();
@@ -235,7 +211,7 @@ export class ItemScanner<T extends object = never> {
     const bytes = chunk;
     for (let i = 0; i < n; i++) {
       const b = bytes[i] as number;
-      if (b === 0) fail(i, NUL);
+      if (b === 0) fail(i, NUL_REASON);
       if (state === ITEM) {
         if (inString) {
           if (escaped) {
@@ -254,7 +230,7 @@ export class ItemScanner<T extends object = never> {
             i = n - 1;
             continue;
           }
-          if (chunk[j] === 0) fail(j, NUL);
+          if (chunk[j] === 0) fail(j, NUL_REASON);
           if (chunk[j] === BACKSLASH) {
             canonical = false;
             escaped = true;

@@ -1,10 +1,9 @@
 import { describeViolation, toViolation, type ContractAjv } from '../openapi/ajv.js';
 import type { LoadProblem } from './errors.js';
 import type { DetailOperation, ListOperation } from '../openapi/operations.js';
-import { pointerOf } from '../openapi/pointer.js';
+import { isObject, pointerOf } from '../openapi/pointer.js';
 import { PkIndex } from '../core/pk-index.js';
 import { carriesAny, pkOf, withoutMembers } from '../core/prepared-items.js';
-import { isObject } from '../openapi/pointer.js';
 import { PK_SEGMENT } from '../core/django/urls.js';
 
 /** A stand-in deployment for validating stored items, whose urls are built per request. */

@@ -1,10 +1,8 @@
 import path from 'node:path';
-import type { ContractAjv } from '../openapi/ajv.js';
-import { describeViolation } from '../openapi/ajv.js';
+import { type ContractAjv, describeViolation } from '../openapi/ajv.js';
 import type { Operations } from '../openapi/operations.js';
 import type { LoadProblem } from './errors.js';
-import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
-import { nestingDepth } from './limits.js';
+import { DEFAULT_LOAD_LIMITS, type LoadLimits, nestingDepth } from './limits.js';
 import { rel } from './paths.js';
 import { folderOf, readConfinedText } from './read-confined.js';
 

@@ -25,10 +25,10 @@ export function isInside(file: string, dir: string): boolean {
   return file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : `${dir}${path.sep}`);
 }
 
-export type ConfinedRead =
-  | { ok: true; text: string; real: string }
-  /** `outside`: the name leads out of the folder (said where the name stands); `missing`: no such file. */
-  | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: string; reason: string };
+/** `outside`: the name leads out of the folder (said where the name stands); `missing`: no such file. */
+type Refused = { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: string; reason: string };
+
+export type ConfinedRead = { ok: true; text: string; real: string } | Refused;
 
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
@@ -39,7 +39,7 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-function notRegular(st: Stats): ConfinedRead {
+function notRegular(st: Stats): Refused {
   return {
     ok: false,
     kind: 'unreadable',
@@ -48,16 +48,14 @@ function notRegular(st: Stats): ConfinedRead {
   };
 }
 
-const tooBig = (limits: LoadLimits, size?: number): ConfinedRead => ({
+const tooBig = (limits: LoadLimits, size?: number): Refused => ({
   ok: false,
   kind: 'unreadable',
   place: '',
   reason: `cannot read the file: ${size === undefined ? '' : `${formatBytes(size)}, `}more than the limit of ${formatBytes(limits.maxFileBytes)}`,
 });
 
-export type ConfinedOpen =
-  | { ok: true; handle: FileHandle; size: number; real: string }
-  | { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: string; reason: string };
+export type ConfinedOpen = { ok: true; handle: FileHandle; size: number; real: string } | Refused;
 
 /**
  * Opens a file that must be a regular file inside `folder`, symlinks resolved: a name or a
@@ -105,14 +103,14 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
   }
   try {
     const st = await stat(real);
-    if (!st.isFile()) return notRegular(st) as ConfinedOpen;
-    if (st.size > limits.maxFileBytes) return tooBig(limits, st.size) as ConfinedOpen;
+    if (!st.isFile()) return notRegular(st);
+    if (st.size > limits.maxFileBytes) return tooBig(limits, st.size);
     // O_NONBLOCK: should the name be swapped for a FIFO after the stat, opening it does not wait for a writer.
     const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
     const fst = await handle.stat();
     if (!fst.isFile() || fst.size > limits.maxFileBytes) {
       await handle.close();
-      return (fst.isFile() ? tooBig(limits, fst.size) : notRegular(fst)) as ConfinedOpen;
+      return fst.isFile() ? tooBig(limits, fst.size) : notRegular(fst);
     }
     return { ok: true, handle, size: fst.size, real };
   } catch (e) {
@@ -121,7 +119,7 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
 }
 
 /** A file the system would not read: its error code. */
-function unreadable(e: unknown): { ok: false; kind: 'unreadable'; place: string; reason: string } {
+function unreadable(e: unknown): Refused {
   return {
     ok: false,
     kind: 'unreadable',

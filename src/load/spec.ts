@@ -7,7 +7,7 @@ import { ResolverError } from '@apidevtools/json-schema-ref-parser';
 // the same trimming, backslash and percent-decoding (WHATWG URL, then decodeURI), not where a
 // look-alike of that resolution would put it.
 import * as refUrl from '@apidevtools/json-schema-ref-parser/dist/lib/util/url.js';
-import { LoadError, type LoadProblem } from './errors.js';
+import { formatProblem, LoadError, type LoadProblem } from './errors.js';
 import { type DocumentScan, ScanCollector, scanDocument } from '../openapi/document-scan.js';
 import { pointerOf } from '../openapi/pointer.js';
 import { DEFAULT_LOAD_LIMITS, type LoadLimits } from './limits.js';
@@ -149,13 +149,8 @@ export function confinedResolveOptions(
             typeof folder === 'function' ? folder(where.file) : folder,
             limits,
           );
-          if (!read.ok)
-            throw new ResolverError(
-              new Error(
-                read.problems.map((p) => `${p.file}${p.pointer ? ` at ${p.pointer}` : ''}: ${p.reason}`).join('; '),
-              ),
-              file.url,
-            );
+          // Its problems have no line: each reads `file at /pointer: reason`.
+          if (!read.ok) throw new ResolverError(new Error(read.problems.map(formatProblem).join('; ')), file.url);
           return read.text;
         },
       },

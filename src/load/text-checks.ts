@@ -5,29 +5,36 @@ export function linePlace(line: number, col: number): string {
   return `line ${line}:${col}`;
 }
 
-/** The place of a character index of a decoded text. */
-export function placeOfIndex(text: string, index: number): string {
-  let line = 1;
+/** The place of a character index of a decoded text (whose first character is at `line`:`col`). */
+export function placeOfIndex(text: string, index: number, line = 1, col = 1): string {
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) {
     line++;
+    col = 1;
     lineStart = i + 1;
   }
-  return linePlace(line, index - lineStart + 1);
+  return linePlace(line, col + index - lineStart);
+}
+
+/**
+ * Line and column (1-based, in characters) of byte `to` of a UTF-8 buffer, given those of byte
+ * `from`: newlines found natively, characters counted on the last line only.
+ */
+export function advance(bytes: Uint8Array, from: number, to: number, line: number, col: number) {
+  let lineStart = from;
+  for (let nl = bytes.indexOf(0x0a, from); nl !== -1 && nl < to; nl = bytes.indexOf(0x0a, nl + 1)) {
+    line++;
+    col = 1;
+    lineStart = nl + 1;
+  }
+  for (let i = lineStart; i < to; i++) if (((bytes[i] as number) & 0xc0) !== 0x80) col++;
+  return { line, col };
 }
 
 /** The place of a byte offset of undecoded UTF-8 (columns count characters, not bytes). */
 function placeOfByte(buf: Uint8Array, offset: number): string {
-  let line = 1;
-  let col = 1;
-  for (let i = 0; i < offset && i < buf.length; i++) {
-    const b = buf[i] as number;
-    if (b === 0x0a) {
-      line++;
-      col = 1;
-    } else if ((b & 0xc0) !== 0x80) col++;
-  }
-  return linePlace(line, col);
+  const p = advance(buf, 0, offset, 1, 1);
+  return linePlace(p.line, p.col);
 }
 
 /** The offset of the first byte that breaks UTF-8 (RFC 3629: no overlongs, surrogates or code points past U+10FFFF). */
@@ -61,6 +68,13 @@ export type Decoded = { ok: true; text: string } | { ok: false; place: string; r
 
 const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padStart(2, '0');
 
+// Why bytes are not text, in the same words for a file read whole and a fixture streamed (load/item-stream.ts).
+export const BOM_REASON = 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM';
+export const NUL_REASON = 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8';
+export const utf16Reason = (b0: number | undefined, b1: number | undefined) =>
+  `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8`;
+export const notUtf8Reason = (b: number | undefined) => `is not valid UTF-8 (byte ${hex(b)}): save the file as UTF-8`;
+
 /**
  * A spec or fixture file's bytes as text: UTF-8 only (RFC 8259 §8.1 for JSON; what every editor
  * saves by default for YAML). A byte order mark, UTF-16 or UTF-32, a NUL byte or a byte sequence
@@ -69,35 +83,14 @@ const hex = (b: number | undefined) => (b ?? 0).toString(16).toUpperCase().padSt
  */
 export function decodeUtf8(buf: Uint8Array): Decoded {
   const [b0, b1, b2] = [buf[0], buf[1], buf[2]];
-  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) {
-    return {
-      ok: false,
-      place: linePlace(1, 1),
-      reason: 'starts with a byte order mark (EF BB BF): save the file as UTF-8 without BOM',
-    };
-  }
-  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff)) {
-    return {
-      ok: false,
-      place: linePlace(1, 1),
-      reason: `is UTF-16 or UTF-32 (byte order mark ${hex(b0)} ${hex(b1)}): save the file as UTF-8`,
-    };
-  }
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { ok: false, place: linePlace(1, 1), reason: BOM_REASON };
+  if ((b0 === 0xff && b1 === 0xfe) || (b0 === 0xfe && b1 === 0xff))
+    return { ok: false, place: linePlace(1, 1), reason: utf16Reason(b0, b1) };
   const nul = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).indexOf(0);
-  if (nul !== -1) {
-    return {
-      ok: false,
-      place: placeOfByte(buf, nul),
-      reason: 'contains a NUL byte (is it UTF-16 or UTF-32?): save the file as UTF-8',
-    };
-  }
+  if (nul !== -1) return { ok: false, place: placeOfByte(buf, nul), reason: NUL_REASON };
   if (!isUtf8(buf)) {
     const at = firstInvalidUtf8(buf);
-    return {
-      ok: false,
-      place: placeOfByte(buf, at),
-      reason: `is not valid UTF-8 (byte ${hex(buf[at])}): save the file as UTF-8`,
-    };
+    return { ok: false, place: placeOfByte(buf, at), reason: notUtf8Reason(buf[at]) };
   }
   return { ok: true, text: Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength).toString('utf8') };
 }

@@ -16,21 +16,14 @@ export interface DeclaredResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/**
- * An empty record for HTTP status keys ("200", "404"), kept small (sparseElements): thousands of
- * operations would otherwise each hold a store of 600-odd slots. A plain object all the same: its
- * keys, their order and its values are those of `{}`.
- */
-export function statusRecord<T>(): Record<string, T> {
-  return sparseElements<Record<string, T>>({});
-}
-
 /** The declared responses of an operation (`op`: its raw node), and the 200 answer's JSON schema (followed). */
 export function declaredResponses(
   doc: unknown,
   op: At,
 ): { responses: Record<string, DeclaredResponse>; okSchema: At | undefined } {
-  const out = statusRecord<DeclaredResponse>();
+  // Status keys ("200", "404") kept small (sparseElements): thousands of operations would otherwise
+  // each hold a store of 600-odd slots.
+  const out = sparseElements<Record<string, DeclaredResponse>>({});
   let okSchema: At | undefined;
   const responses = followChild(doc, op, 'responses');
   if (!isObject(responses.node)) return { responses: out, okSchema };

@@ -67,7 +67,7 @@ export function describesFields(doc: unknown, itemPointer: string): boolean {
  * readable fields). A fixture's item that carries one is served without it.
  */
 export function writeOnlyFields(doc: unknown, itemPointer: string): string[] {
-  return [...writeOnlyNames(doc, { $ref: itemPointer.startsWith('#') ? itemPointer : `#${itemPointer}` }, new Set())];
+  return [...writeOnlyNames(doc, { $ref: itemPointer.startsWith('#') ? itemPointer : `#${itemPointer}` })];
 }
 
 /** Does the item schema declare a `url` member that the stub builds per request? */

@@ -212,13 +212,8 @@ function requestBody(doc: unknown, op: At): { bodyPointer: string | undefined; b
   return { bodyPointer, bodyTypes: types };
 }
 
-const LOWER_METHODS: Record<ViewMethod, string> = {
-  GET: 'get',
-  POST: 'post',
-  PUT: 'put',
-  PATCH: 'patch',
-  DELETE: 'delete',
-};
+/** Each method as a Path Item names it (`get`). */
+const LOWER_METHODS = Object.fromEntries(VIEW_METHODS.map((m) => [m, m.toLowerCase()])) as Record<ViewMethod, string>;
 
 const FIXTURE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

@@ -39,7 +39,7 @@ export function responseView<T>(doc: T, hasWriteOnly: boolean): T {
       for (const [name, p] of Object.entries(node.properties))
         if (throughRefs(copy, p).writeOnly) node.properties[name] = { writeOnly: true, [NEVER_ANSWERED]: true };
     }
-    const names = writeOnlyNames(copy, node, new Set());
+    const names = writeOnlyNames(copy, node);
     if (names.size > 0) {
       withoutNames(node, names);
       for (const sub of inlineSubschemas(node)) withoutNames(sub, names);
@@ -86,17 +86,23 @@ function throughRefs(doc: unknown, node: unknown): { node: Record<string, unknow
   return { node: undefined, writeOnly };
 }
 
-/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf` (each schema once), in order. */
-export function writeOnlyNames(doc: unknown, schema: unknown, seen: Set<object>): Set<string> {
-  const names = new Set<string>();
+/** A schema and its `allOf` parts, through `$ref` (each schema once), depth first. */
+function parts(doc: unknown, schema: unknown, seen = new Set<object>()): Record<string, unknown>[] {
   const { node } = throughRefs(doc, schema);
-  if (!node || seen.has(node)) return names;
+  if (!node || seen.has(node)) return [];
   seen.add(node);
-  if (isObject(node.properties)) {
-    for (const [name, p] of Object.entries(node.properties)) if (throughRefs(doc, p).writeOnly) names.add(name);
+  const out = [node];
+  if (Array.isArray(node.allOf)) for (const member of node.allOf) out.push(...parts(doc, member, seen));
+  return out;
+}
+
+/** The `writeOnly` properties a schema declares, itself and through `$ref` and `allOf` (each schema once), in order. */
+export function writeOnlyNames(doc: unknown, schema: unknown): Set<string> {
+  const names = new Set<string>();
+  for (const { properties } of parts(doc, schema)) {
+    if (!isObject(properties)) continue;
+    for (const [name, p] of Object.entries(properties)) if (throughRefs(doc, p).writeOnly) names.add(name);
   }
-  if (Array.isArray(node.allOf))
-    for (const member of node.allOf) for (const n of writeOnlyNames(doc, member, seen)) names.add(n);
   return names;
 }
 
@@ -111,7 +117,7 @@ export function withoutWriteOnly(doc: unknown, schema: unknown, value: unknown, 
   const { node } = throughRefs(doc, schema);
   if (!node) return value;
   if (Array.isArray(value)) {
-    const items = itemsSchema(doc, node, new Set());
+    const items = parts(doc, node).find((p) => p.items !== undefined && typeof p.items === 'object')?.items;
     if (items === undefined) return value;
     let changed = false;
     const out = value.map((v) => {
@@ -121,8 +127,12 @@ export function withoutWriteOnly(doc: unknown, schema: unknown, value: unknown, 
     });
     return changed ? out : value;
   }
+  // Each property's schema: the first declaration of a name wins.
   const props = new Map<string, unknown>();
-  propertySchemas(doc, node, props, new Set());
+  for (const { properties } of parts(doc, node)) {
+    if (!isObject(properties)) continue;
+    for (const [name, p] of Object.entries(properties)) if (!props.has(name)) props.set(name, p);
+  }
   let changed = false;
   const entries: [string, unknown][] = [];
   for (const [k, v] of Object.entries(value)) {
@@ -136,29 +146,4 @@ export function withoutWriteOnly(doc: unknown, schema: unknown, value: unknown, 
     entries.push([k, w]);
   }
   return changed ? Object.fromEntries(entries) : value;
-}
-
-/** Each property's schema, from a schema and its `allOf` (the first declaration of a name wins). */
-function propertySchemas(doc: unknown, schema: unknown, out: Map<string, unknown>, seen: Set<object>): void {
-  const { node } = throughRefs(doc, schema);
-  if (!node || seen.has(node)) return;
-  seen.add(node);
-  if (isObject(node.properties))
-    for (const [name, p] of Object.entries(node.properties)) if (!out.has(name)) out.set(name, p);
-  if (Array.isArray(node.allOf)) for (const member of node.allOf) propertySchemas(doc, member, out, seen);
-}
-
-/** An array schema's `items`, from the schema or its `allOf`. */
-function itemsSchema(doc: unknown, schema: unknown, seen: Set<object>): unknown {
-  const { node } = throughRefs(doc, schema);
-  if (!node || seen.has(node)) return undefined;
-  seen.add(node);
-  if (node.items !== undefined && typeof node.items === 'object') return node.items;
-  if (Array.isArray(node.allOf)) {
-    for (const member of node.allOf) {
-      const found = itemsSchema(doc, member, seen);
-      if (found !== undefined) return found;
-    }
-  }
-  return undefined;
 }

@@ -76,6 +76,11 @@ describe('readFixture: the items of a fixture file, checked, or every problem wi
       `[${JSON.stringify(room(1))},\n {"pk": 2,}]`,
       [`line 2:11: invalid JSON in item 1: ${parseError('{"pk": 2,}')}`],
     ],
+    [
+      'an item whose JSON breaks on a later line of it: placed on that line',
+      `[${JSON.stringify(room(1))},\n {"pk": 2,\n  "x": 1,}]`,
+      [`line 3:10: invalid JSON in item 1: ${parseError('{"pk": 2,\n  "x": 1,}')}`],
+    ],
     ['an item that is no object', `[1, ${JSON.stringify(room(2))}]`, ['/0: an item is a JSON object']],
     [
       'an item its schema refuses',

@@ -33,4 +33,19 @@ describe('sparseElements: index-named members kept as JSON.parse keeps them', ()
     expect(Object.getPrototypeOf(sparse)).toBe(Object.prototype);
     expect(2 ** 31 in sparse).toBe(false);
   });
+
+  it('an empty record made so is a plain record: the keys, their order and the values of `{}` given the same assignments', () => {
+    const keys = ['404', 'default', '200', '2XX', '201', '500', '405'];
+    const plain: Record<string, number> = {};
+    const record = sparseElements<Record<string, number>>({});
+    keys.forEach((k, i) => {
+      plain[k] = i;
+      record[k] = i;
+    });
+    expect(Object.keys(record)).toEqual(Object.keys(plain));
+    expect(Object.entries(record)).toEqual(Object.entries(plain));
+    expect(JSON.stringify(record)).toBe(JSON.stringify(plain));
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+    expect(dictionaryElements(record)).toBe(true);
+  });
 });
