@@ -53,16 +53,13 @@ function environmentHelp(command: ContractCommand): string {
   const settings = settingsOf(command);
   const vars = settings
     .filter((s): s is Setting & { env: string } => s.env !== undefined)
-    .filter((s, i, all) => all.findIndex((x) => x.env === s.env) === i)
     .map((s) => [s.env, `${longFlag(s.flag)}${s.kind === 'headers' ? ', one "Name: value" per line' : ''}`]);
   vars.push([CONFIG_ENV, '--config']);
   const width = Math.max(...vars.map(([name]) => (name ?? '').length));
-  const keys = settings
-    .filter((s, i, all) => all.findIndex((x) => x.key === s.key) === i)
-    .map((s) => {
-      const shape = s.kind === 'headers' ? ' {"Name": "value"}' : s.kind === 'origins' ? ' [origins]' : '';
-      return attributeOf(s.flag) === s.key && shape === '' ? s.key : `${s.key}${shape} (${longFlag(s.flag)})`;
-    });
+  const keys = settings.map((s) => {
+    const shape = s.kind === 'headers' ? ' {"Name": "value"}' : s.kind === 'origins' ? ' [origins]' : '';
+    return attributeOf(s.flag) === s.key && shape === '' ? s.key : `${s.key}${shape} (${longFlag(s.flag)})`;
+  });
   return [
     '',
     'Environment variables (an empty one counts as unset):',
@@ -100,12 +97,7 @@ async function run(command: ContractCommand, flags: Record<string, unknown>): Pr
 export function addContractCommands(program: Command): void {
   for (const name of ['check', 'proxy', 'record'] as const) {
     const cmd = program.command(name).description(DESCRIPTIONS[name]);
-    const seen = new Set<string>();
-    for (const setting of settingsOf(name)) {
-      if (seen.has(setting.flag)) continue;
-      seen.add(setting.flag);
-      cmd.addOption(optionOf(setting));
-    }
+    for (const setting of settingsOf(name)) cmd.addOption(optionOf(setting));
     cmd.addOption(
       new Option(
         '--config <file>',

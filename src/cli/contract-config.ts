@@ -63,7 +63,6 @@ export async function resolveSettings(
   const fromFile = await readConfig(command, named, cwd, errors);
   const settings: Record<string, unknown> = {};
   for (const setting of settingsOf(command)) {
-    if (setting.key in settings) continue; // two flags of one key (--junit): the command takes one
     const given: Given[] = [];
     const cli = flags[attributeOf(setting.flag)];
     if (cli !== undefined && !(Array.isArray(cli) && cli.length === 0))

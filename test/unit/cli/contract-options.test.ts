@@ -102,10 +102,13 @@ describe('the parsers of the options', () => {
 });
 
 describe('SETTINGS: every option of check, proxy and record in one table', () => {
-  it('one setting of a key per command; every flag long; every variable WORKPLACE_STUB_*', () => {
+  it('one setting of a key, a flag, a variable per command; every flag long; every variable WORKPLACE_STUB_*', () => {
     for (const command of ['check', 'proxy', 'record'] as const) {
-      const keys = SETTINGS.filter((s) => s.commands.includes(command)).map((s) => s.key);
-      expect(new Set(keys).size, command).toBe(keys.length);
+      const settings = SETTINGS.filter((s) => s.commands.includes(command));
+      for (const name of ['key', 'flag', 'env'] as const) {
+        const values = settings.map((s) => s[name]).filter((v) => v !== undefined);
+        expect(new Set(values).size, `${command} ${name}`).toBe(values.length);
+      }
     }
     for (const s of SETTINGS) {
       expect(s.flag).toMatch(/(^|, )--[a-z][a-z0-9-]*( <[a-z]+>)?$/);
