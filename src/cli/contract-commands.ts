@@ -21,12 +21,10 @@ const DESCRIPTIONS: Readonly<Record<ContractCommand, string>> = {
  * (resolveSettings); the default and the variable are shown in --help all the same.
  */
 function optionOf(setting: Setting): Option {
-  const notes = [
+  const shown =
     setting.shown ??
-      (setting.default !== undefined && setting.kind !== 'boolean' ? String(setting.default) : undefined),
-  ]
-    .filter((x): x is string => x !== undefined)
-    .map((d) => `default: ${d}`);
+    (setting.default !== undefined && setting.kind !== 'boolean' ? String(setting.default) : undefined);
+  const notes = shown === undefined ? [] : [`default: ${shown}`];
   if (setting.env) notes.push(`env: ${setting.env}`);
   const option = new Option(setting.flag, `${setting.help}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   if (setting.choices) option.choices(setting.choices);
