@@ -33,14 +33,14 @@ function optionOf(setting: Setting): Option {
   return option;
 }
 
-/** Words wrapped at 80 columns, the lines after the first indented by `indent`. */
-function wrap(text: string, indent = ''): string {
+/** Words wrapped at 80 columns. */
+function wrap(text: string): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
     if (line !== '' && line.length + 1 + word.length > 80) {
       lines.push(line);
-      line = `${indent}${word}`;
+      line = word;
     } else line = line === '' ? word : `${line} ${word}`;
   }
   return [...lines, line].join('\n');
