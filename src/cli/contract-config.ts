@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Pair, YAMLMap } from 'yaml';
 import { nearest } from '../openapi/words.js';
 import { corsOrigin } from '../contract/proxy/cors.js';
@@ -36,10 +36,9 @@ interface Given {
 }
 
 /** The command-line property commander gives a flag (`--base-url` → `baseUrl`). */
-export const attributeOf = (flag: string): string =>
-  (/--([a-z0-9-]+)/.exec(flag)?.[1] ?? '').replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+export const attributeOf = (flag: string): string => new Option(flag).attributeName();
 /** `--base-url` of `--base-url <url>`. */
-export const longFlag = (flag: string): string => /--[a-z0-9-]+/.exec(flag)?.[0] ?? flag;
+export const longFlag = (flag: string): string => new Option(flag).long ?? flag;
 
 /** The settings `command` takes. */
 export const settingsOf = (command: ContractCommand): Setting[] => SETTINGS.filter((s) => s.commands.includes(command));
