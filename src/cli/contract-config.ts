@@ -206,14 +206,7 @@ async function readConfig(
   const broken: FileValues = { ...none, broken: true };
   const file = path.resolve(cwd, named ?? CONFIG_FILE);
   const shown = path.relative(cwd, file) || file;
-  if (
-    named === undefined &&
-    !(await stat(file).then(
-      (s) => s.isFile(),
-      () => false,
-    ))
-  )
-    return none;
+  if (named === undefined && !(await stat(file).catch(() => undefined))?.isFile()) return none;
   let text: string;
   try {
     text = await readFile(file, 'utf8');
