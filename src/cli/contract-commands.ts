@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { printable } from '../contract/safe-text.js';
 import type { CheckFlags } from './check.js';
 import { attributeOf, CONFIG_ENV, CONFIG_FILE, longFlag, resolveSettings, settingsOf } from './contract-config.js';
-import { collect, type ContractCommand, type Setting } from './contract-options.js';
+import { collect, COMMANDS, type ContractCommand, type Setting } from './contract-options.js';
 import type { ProxyFlags } from './proxy.js';
 import type { RecordFlags } from './record.js';
 
@@ -93,7 +93,7 @@ async function run(command: ContractCommand, flags: Record<string, unknown>): Pr
 
 /** `check`, `proxy` and `record`, their options one table (SETTINGS), added to the program. */
 export function addContractCommands(program: Command): void {
-  for (const name of ['check', 'proxy', 'record'] as const) {
+  for (const name of COMMANDS) {
     const cmd = program.command(name).description(DESCRIPTIONS[name]);
     for (const setting of settingsOf(name)) cmd.addOption(optionOf(setting));
     cmd.addOption(

@@ -6,6 +6,7 @@ import { nearest } from '../openapi/words.js';
 import { corsOrigin } from '../contract/proxy/cors.js';
 import {
   checkBaseUrl,
+  COMMANDS,
   type ContractCommand,
   type Kind,
   parseHeaders,
@@ -17,7 +18,6 @@ import {
 export const CONFIG_FILE = 'workplace-stub.config.json';
 /** The variable that names the config file, as --config does. */
 export const CONFIG_ENV = 'WORKPLACE_STUB_CONFIG';
-const COMMANDS: readonly ContractCommand[] = ['check', 'proxy', 'record'];
 
 /** The settings of one run, each from the first source that gives it. */
 export type Settings = Readonly<Record<string, unknown>>;

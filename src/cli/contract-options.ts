@@ -98,7 +98,8 @@ export function checkBaseUrl(
   return { ok: true, url };
 }
 
-export type ContractCommand = 'check' | 'proxy' | 'record';
+export const COMMANDS = ['check', 'proxy', 'record'] as const;
+export type ContractCommand = (typeof COMMANDS)[number];
 
 /**
  * What a setting's value is, as the command line, a variable and the config file give it:
@@ -127,7 +128,6 @@ export interface Setting {
   readonly required?: boolean;
 }
 
-const ALL: readonly ContractCommand[] = ['check', 'proxy', 'record'];
 const CRAWLING: readonly ContractCommand[] = ['check', 'record'];
 const SPEC_DEFAULT = 'the bundled openapi/openapi.yaml';
 
@@ -192,7 +192,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'spec',
     flag: '--spec <file>',
     help: 'root file of the OpenAPI document',
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'path',
     env: 'WORKPLACE_STUB_SPEC',
     default: DEFAULTS.specFile,
@@ -225,7 +225,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'timeout',
     flag: '--timeout <ms>',
     help: `time-out of one request, ${BOUNDS.timeout.min} to ${BOUNDS.timeout.max} ms`,
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'integer',
     parse: bounded(BOUNDS.timeout.min, BOUNDS.timeout.max, ' ms'),
     default: BOUNDS.timeout.default,
@@ -234,7 +234,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'maxBody',
     flag: '--max-body <bytes>',
     help: 'largest answer read, on the wire and decompressed (1048576, 512k, 16m)',
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'size',
     parse: bytes,
     default: BOUNDS.maxBody.default,
