@@ -99,10 +99,11 @@ function settle(setting: Setting, given: readonly Given[], errors: string[]): un
 /** A value checked as its kind requires, converted; undefined (and an error) when it is wrong. */
 function checked(setting: Setting, g: Given, errors: string[]): unknown {
   if (g.checked) return g.value;
-  const wrong = (message: string) => {
-    errors.push(`${g.where}: ${message}`);
+  const refused = (error: string) => {
+    errors.push(error);
     return undefined;
   };
+  const wrong = (message: string) => refused(`${g.where}: ${message}`);
   const v = g.value;
   const fromText = g.source !== 'file';
   const kind: Kind = setting.kind;
@@ -148,11 +149,7 @@ function checked(setting: Setting, g: Given, errors: string[]): unknown {
             ? `${g.where}=${root}`
             : `"${g.name ?? ''}": "${root}"`,
       );
-      if (!u.ok) {
-        errors.push(u.error);
-        return undefined;
-      }
-      return v;
+      return u.ok ? v : refused(u.error);
     }
     case 'headers': {
       let lines: string[];
@@ -168,11 +165,7 @@ function checked(setting: Setting, g: Given, errors: string[]): unknown {
         lines = entries.map(([name, x]) => `${name}: ${String(x)}`);
       } else return wrong('must be an object of headers, {"Authorization": "Token …"}');
       const parsed = parseHeaders(lines, g.where);
-      if (!parsed.ok) {
-        errors.push(parsed.error);
-        return undefined;
-      }
-      return parsed.headers;
+      return parsed.ok ? parsed.headers : refused(parsed.error);
     }
     case 'origins': {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
