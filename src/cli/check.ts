@@ -4,7 +4,7 @@ import { contractOf, type CrawlFlags, crawlOptions, unknownOnly } from './contra
 import { type CheckReport, type EndpointResult, exitCode } from '../contract/report.js';
 import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { badArgument, prepareReportFile, reason, writeReportFile } from './report-files.js';
+import { badArgument, prepareReportFile, reason, writeJunit, writeReportFile } from './report-files.js';
 
 /** The settings of `check`, resolved (contract-config.ts): every value checked already. */
 export interface CheckFlags extends CrawlFlags {
@@ -94,16 +94,7 @@ export async function check(flags: CheckFlags): Promise<number> {
     }
     if (progress) process.stderr.write('\r\x1b[2K');
     process.stdout.write(flags.json ? outputs.json : outputs.text);
-    if (flags.junit) {
-      try {
-        await writeReportFile(flags.junit, outputs.junit);
-      } catch (e) {
-        process.stderr.write(
-          `error: the checker failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`,
-        );
-        return 3;
-      }
-    }
+    if (flags.junit && !(await writeJunit(flags.junit, outputs.junit, 'the checker'))) return 3;
     return code;
   } catch (e) {
     return aborted(e);
