@@ -142,14 +142,14 @@ function checked(setting: Setting, g: Given, errors: string[]): unknown {
       return v;
     case 'url': {
       if (typeof v !== 'string') return wrong('must be an http(s) URL');
-      const u = checkBaseUrl(v, g.where, (root) =>
+      const error = checkBaseUrl(v, g.where, (root) =>
         g.source === 'cli'
           ? `${g.where} ${root}`
           : g.source === 'env'
             ? `${g.where}=${root}`
             : `"${g.name ?? ''}": "${root}"`,
       );
-      return u.ok ? v : refused(u.error);
+      return error === undefined ? v : refused(error);
     }
     case 'headers': {
       let lines: string[];

@@ -70,32 +70,29 @@ export function parseHeaders(
 
 /**
  * A deployment's base URL: absolute http(s), no query or fragment, and its root, not the API's
- * prefix (`https://host/api/v1/` would make every request `/api/v1/api/v1/…`).
+ * prefix (`https://host/api/v1/` would make every request `/api/v1/api/v1/…`). Answers what is
+ * wrong with `value`; undefined when nothing is.
  */
 export function checkBaseUrl(
   value: string,
   option: string,
   suggest: (root: string) => string = (root) => `${option} ${root}`,
-): { ok: true; url: URL } | { ok: false; error: string } {
+): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, error: `${option} must be an absolute http(s) URL, such as https://staging.example.org` };
+    return `${option} must be an absolute http(s) URL, such as https://staging.example.org`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { ok: false, error: `${option} must be an http(s) URL (got ${url.protocol})` };
-  if (url.search !== '' || url.hash !== '')
-    return { ok: false, error: `${option} takes the deployment's root, without a query or fragment` };
+    return `${option} must be an http(s) URL (got ${url.protocol})`;
+  if (url.search !== '' || url.hash !== '') return `${option} takes the deployment's root, without a query or fragment`;
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/api\/v1$/.test(path)) {
     const root = `${url.origin}${path.replace(/\/api\/v1$/, '')}`;
-    return {
-      ok: false,
-      error: `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${suggest(root)}`,
-    };
+    return `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${suggest(root)}`;
   }
-  return { ok: true, url };
+  return undefined;
 }
 
 export const COMMANDS = ['check', 'proxy', 'record'] as const;

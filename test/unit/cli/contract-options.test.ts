@@ -91,13 +91,16 @@ describe('the parsers of the options', () => {
       "--base-url is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try --base-url https://h/workplace",
     ],
   ])('checkBaseUrl(%s)', (value, error) => {
-    const r = checkBaseUrl(value, '--base-url');
-    expect(r.ok ? undefined : r.error).toBe(error);
+    expect(checkBaseUrl(value, '--base-url')).toBe(error);
   });
 
   it('checkBaseUrl suggests the root in the words of where it was given', () => {
-    const r = checkBaseUrl('https://h/api/v1', 'WORKPLACE_STUB_BASE_URL', (root) => `WORKPLACE_STUB_BASE_URL=${root}`);
-    expect(!r.ok && r.error.endsWith('try WORKPLACE_STUB_BASE_URL=https://h')).toBe(true);
+    const error = checkBaseUrl(
+      'https://h/api/v1',
+      'WORKPLACE_STUB_BASE_URL',
+      (root) => `WORKPLACE_STUB_BASE_URL=${root}`,
+    );
+    expect(error?.endsWith('try WORKPLACE_STUB_BASE_URL=https://h')).toBe(true);
   });
 });
 
