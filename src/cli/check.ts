@@ -1,27 +1,17 @@
 import { type CheckOptions, runCheck } from '../contract/checker.js';
 import { compareExitCode, runCompare } from '../contract/compare.js';
-import { contractOf, unknownOnly } from './contract-load.js';
+import { contractOf, type CrawlFlags, crawlOptions, unknownOnly } from './contract-load.js';
 import { type CheckReport, type EndpointResult, exitCode } from '../contract/report.js';
 import { jsonCompareReport, jsonReport, junitReport, textReport } from '../contract/reporters.js';
 import { printable } from '../contract/safe-text.js';
-import { badArgument, prepareReportFile, reason, writeReportFile } from './report-files.js';
+import { badArgument, prepareReportFile, reason, writeJunit, writeReportFile } from './report-files.js';
 
 /** The settings of `check`, resolved (contract-config.ts): every value checked already. */
-export interface CheckFlags {
-  baseUrl: string;
+export interface CheckFlags extends CrawlFlags {
   compare?: string;
   compareHeaders?: Record<string, string>;
   failOnDrift: boolean;
-  spec: string;
-  headers?: Record<string, string>;
-  timeout: number;
-  concurrency: number;
-  maxPages: number;
-  maxBody: number;
-  allowTruncated: boolean;
-  only: string[];
   itemUrls: number | undefined;
-  format: string;
   probes: boolean;
   json: boolean;
   junit?: string;
@@ -45,16 +35,8 @@ export async function check(flags: CheckFlags): Promise<number> {
   const progress = process.stderr.isTTY && !flags.json;
   const done: EndpointResult[] = [];
   const opts: CheckOptions = {
-    baseUrl: flags.baseUrl,
-    headers: flags.headers ?? {},
-    timeoutMs: flags.timeout,
-    concurrency: flags.concurrency,
-    maxPages: flags.maxPages,
-    maxBody: flags.maxBody,
-    allowTruncated: flags.allowTruncated,
-    only: flags.only,
+    ...crawlOptions(flags),
     itemUrls: flags.itemUrls,
-    format: flags.format === 'none' ? '' : flags.format,
     probes: flags.probes,
     onEndpoint: (e) => done.push(e),
     // Progress names only paths of the spec, never a url a deployment wrote.
@@ -112,16 +94,7 @@ export async function check(flags: CheckFlags): Promise<number> {
     }
     if (progress) process.stderr.write('\r\x1b[2K');
     process.stdout.write(flags.json ? outputs.json : outputs.text);
-    if (flags.junit) {
-      try {
-        await writeReportFile(flags.junit, outputs.junit);
-      } catch (e) {
-        process.stderr.write(
-          `error: the checker failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`,
-        );
-        return 3;
-      }
-    }
+    if (flags.junit && !(await writeJunit(flags.junit, outputs.junit, 'the checker'))) return 3;
     return code;
   } catch (e) {
     return aborted(e);

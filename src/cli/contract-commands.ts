@@ -2,7 +2,7 @@ import { type Command, Option } from 'commander';
 import { printable } from '../contract/safe-text.js';
 import type { CheckFlags } from './check.js';
 import { attributeOf, CONFIG_ENV, CONFIG_FILE, longFlag, resolveSettings, settingsOf } from './contract-config.js';
-import { collect, type ContractCommand, type Setting } from './contract-options.js';
+import { collect, COMMANDS, type ContractCommand, type Setting } from './contract-options.js';
 import type { ProxyFlags } from './proxy.js';
 import type { RecordFlags } from './record.js';
 
@@ -21,12 +21,10 @@ const DESCRIPTIONS: Readonly<Record<ContractCommand, string>> = {
  * (resolveSettings); the default and the variable are shown in --help all the same.
  */
 function optionOf(setting: Setting): Option {
-  const notes = [
+  const shown =
     setting.shown ??
-      (setting.default !== undefined && setting.kind !== 'boolean' ? String(setting.default) : undefined),
-  ]
-    .filter((x): x is string => x !== undefined)
-    .map((d) => `default: ${d}`);
+    (setting.default !== undefined && setting.kind !== 'boolean' ? String(setting.default) : undefined);
+  const notes = shown === undefined ? [] : [`default: ${shown}`];
   if (setting.env) notes.push(`env: ${setting.env}`);
   const option = new Option(setting.flag, `${setting.help}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`);
   if (setting.choices) option.choices(setting.choices);
@@ -35,14 +33,14 @@ function optionOf(setting: Setting): Option {
   return option;
 }
 
-/** Words wrapped at 80 columns, the lines after the first indented by `indent`. */
-function wrap(text: string, indent = ''): string {
+/** Words wrapped at 80 columns. */
+function wrap(text: string): string {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
     if (line !== '' && line.length + 1 + word.length > 80) {
       lines.push(line);
-      line = `${indent}${word}`;
+      line = word;
     } else line = line === '' ? word : `${line} ${word}`;
   }
   return [...lines, line].join('\n');
@@ -53,16 +51,13 @@ function environmentHelp(command: ContractCommand): string {
   const settings = settingsOf(command);
   const vars = settings
     .filter((s): s is Setting & { env: string } => s.env !== undefined)
-    .filter((s, i, all) => all.findIndex((x) => x.env === s.env) === i)
     .map((s) => [s.env, `${longFlag(s.flag)}${s.kind === 'headers' ? ', one "Name: value" per line' : ''}`]);
   vars.push([CONFIG_ENV, '--config']);
   const width = Math.max(...vars.map(([name]) => (name ?? '').length));
-  const keys = settings
-    .filter((s, i, all) => all.findIndex((x) => x.key === s.key) === i)
-    .map((s) => {
-      const shape = s.kind === 'headers' ? ' {"Name": "value"}' : s.kind === 'origins' ? ' [origins]' : '';
-      return attributeOf(s.flag) === s.key && shape === '' ? s.key : `${s.key}${shape} (${longFlag(s.flag)})`;
-    });
+  const keys = settings.map((s) => {
+    const shape = s.kind === 'headers' ? ' {"Name": "value"}' : s.kind === 'origins' ? ' [origins]' : '';
+    return attributeOf(s.flag) === s.key && shape === '' ? s.key : `${s.key}${shape} (${longFlag(s.flag)})`;
+  });
   return [
     '',
     'Environment variables (an empty one counts as unset):',
@@ -98,14 +93,9 @@ async function run(command: ContractCommand, flags: Record<string, unknown>): Pr
 
 /** `check`, `proxy` and `record`, their options one table (SETTINGS), added to the program. */
 export function addContractCommands(program: Command): void {
-  for (const name of ['check', 'proxy', 'record'] as const) {
+  for (const name of COMMANDS) {
     const cmd = program.command(name).description(DESCRIPTIONS[name]);
-    const seen = new Set<string>();
-    for (const setting of settingsOf(name)) {
-      if (seen.has(setting.flag)) continue;
-      seen.add(setting.flag);
-      cmd.addOption(optionOf(setting));
-    }
+    for (const setting of settingsOf(name)) cmd.addOption(optionOf(setting));
     cmd.addOption(
       new Option(
         '--config <file>',

@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import type { Pair, YAMLMap } from 'yaml';
 import { nearest } from '../openapi/words.js';
 import { corsOrigin } from '../contract/proxy/cors.js';
 import {
   checkBaseUrl,
+  COMMANDS,
   type ContractCommand,
   type Kind,
   parseHeaders,
@@ -17,7 +18,6 @@ import {
 export const CONFIG_FILE = 'workplace-stub.config.json';
 /** The variable that names the config file, as --config does. */
 export const CONFIG_ENV = 'WORKPLACE_STUB_CONFIG';
-const COMMANDS: readonly ContractCommand[] = ['check', 'proxy', 'record'];
 
 /** The settings of one run, each from the first source that gives it. */
 export type Settings = Readonly<Record<string, unknown>>;
@@ -36,10 +36,9 @@ interface Given {
 }
 
 /** The command-line property commander gives a flag (`--base-url` → `baseUrl`). */
-export const attributeOf = (flag: string): string =>
-  (/--([a-z0-9-]+)/.exec(flag)?.[1] ?? '').replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+export const attributeOf = (flag: string): string => new Option(flag).attributeName();
 /** `--base-url` of `--base-url <url>`. */
-export const longFlag = (flag: string): string => /--[a-z0-9-]+/.exec(flag)?.[0] ?? flag;
+export const longFlag = (flag: string): string => new Option(flag).long ?? flag;
 
 /** The settings `command` takes. */
 export const settingsOf = (command: ContractCommand): Setting[] => SETTINGS.filter((s) => s.commands.includes(command));
@@ -63,7 +62,6 @@ export async function resolveSettings(
   const fromFile = await readConfig(command, named, cwd, errors);
   const settings: Record<string, unknown> = {};
   for (const setting of settingsOf(command)) {
-    if (setting.key in settings) continue; // two flags of one key (--junit): the command takes one
     const given: Given[] = [];
     const cli = flags[attributeOf(setting.flag)];
     if (cli !== undefined && !(Array.isArray(cli) && cli.length === 0))
@@ -101,10 +99,11 @@ function settle(setting: Setting, given: readonly Given[], errors: string[]): un
 /** A value checked as its kind requires, converted; undefined (and an error) when it is wrong. */
 function checked(setting: Setting, g: Given, errors: string[]): unknown {
   if (g.checked) return g.value;
-  const wrong = (message: string) => {
-    errors.push(`${g.where}: ${message}`);
+  const refused = (error: string) => {
+    errors.push(error);
     return undefined;
   };
+  const wrong = (message: string) => refused(`${g.where}: ${message}`);
   const v = g.value;
   const fromText = g.source !== 'file';
   const kind: Kind = setting.kind;
@@ -143,18 +142,14 @@ function checked(setting: Setting, g: Given, errors: string[]): unknown {
       return v;
     case 'url': {
       if (typeof v !== 'string') return wrong('must be an http(s) URL');
-      const u = checkBaseUrl(v, g.where, (root) =>
+      const error = checkBaseUrl(v, g.where, (root) =>
         g.source === 'cli'
           ? `${g.where} ${root}`
           : g.source === 'env'
             ? `${g.where}=${root}`
             : `"${g.name ?? ''}": "${root}"`,
       );
-      if (!u.ok) {
-        errors.push(u.error);
-        return undefined;
-      }
-      return v;
+      return error === undefined ? v : refused(error);
     }
     case 'headers': {
       let lines: string[];
@@ -170,11 +165,7 @@ function checked(setting: Setting, g: Given, errors: string[]): unknown {
         lines = entries.map(([name, x]) => `${name}: ${String(x)}`);
       } else return wrong('must be an object of headers, {"Authorization": "Token …"}');
       const parsed = parseHeaders(lines, g.where);
-      if (!parsed.ok) {
-        errors.push(parsed.error);
-        return undefined;
-      }
-      return parsed.headers;
+      return parsed.ok ? parsed.headers : refused(parsed.error);
     }
     case 'origins': {
       if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
@@ -208,14 +199,7 @@ async function readConfig(
   const broken: FileValues = { ...none, broken: true };
   const file = path.resolve(cwd, named ?? CONFIG_FILE);
   const shown = path.relative(cwd, file) || file;
-  if (
-    named === undefined &&
-    !(await stat(file).then(
-      (s) => s.isFile(),
-      () => false,
-    ))
-  )
-    return none;
+  if (named === undefined && !(await stat(file).catch(() => undefined))?.isFile()) return none;
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -70,35 +70,33 @@ export function parseHeaders(
 
 /**
  * A deployment's base URL: absolute http(s), no query or fragment, and its root, not the API's
- * prefix (`https://host/api/v1/` would make every request `/api/v1/api/v1/…`).
+ * prefix (`https://host/api/v1/` would make every request `/api/v1/api/v1/…`). Answers what is
+ * wrong with `value`; undefined when nothing is.
  */
 export function checkBaseUrl(
   value: string,
   option: string,
   suggest: (root: string) => string = (root) => `${option} ${root}`,
-): { ok: true; url: URL } | { ok: false; error: string } {
+): string | undefined {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return { ok: false, error: `${option} must be an absolute http(s) URL, such as https://staging.example.org` };
+    return `${option} must be an absolute http(s) URL, such as https://staging.example.org`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return { ok: false, error: `${option} must be an http(s) URL (got ${url.protocol})` };
-  if (url.search !== '' || url.hash !== '')
-    return { ok: false, error: `${option} takes the deployment's root, without a query or fragment` };
+    return `${option} must be an http(s) URL (got ${url.protocol})`;
+  if (url.search !== '' || url.hash !== '') return `${option} takes the deployment's root, without a query or fragment`;
   const path = url.pathname.replace(/\/+$/, '');
   if (/\/api\/v1$/.test(path)) {
     const root = `${url.origin}${path.replace(/\/api\/v1$/, '')}`;
-    return {
-      ok: false,
-      error: `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${suggest(root)}`,
-    };
+    return `${option} is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try ${suggest(root)}`;
   }
-  return { ok: true, url };
+  return undefined;
 }
 
-export type ContractCommand = 'check' | 'proxy' | 'record';
+export const COMMANDS = ['check', 'proxy', 'record'] as const;
+export type ContractCommand = (typeof COMMANDS)[number];
 
 /**
  * What a setting's value is, as the command line, a variable and the config file give it:
@@ -127,7 +125,6 @@ export interface Setting {
   readonly required?: boolean;
 }
 
-const ALL: readonly ContractCommand[] = ['check', 'proxy', 'record'];
 const CRAWLING: readonly ContractCommand[] = ['check', 'record'];
 const SPEC_DEFAULT = 'the bundled openapi/openapi.yaml';
 
@@ -192,7 +189,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'spec',
     flag: '--spec <file>',
     help: 'root file of the OpenAPI document',
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'path',
     env: 'WORKPLACE_STUB_SPEC',
     default: DEFAULTS.specFile,
@@ -225,7 +222,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'timeout',
     flag: '--timeout <ms>',
     help: `time-out of one request, ${BOUNDS.timeout.min} to ${BOUNDS.timeout.max} ms`,
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'integer',
     parse: bounded(BOUNDS.timeout.min, BOUNDS.timeout.max, ' ms'),
     default: BOUNDS.timeout.default,
@@ -234,7 +231,7 @@ export const SETTINGS: readonly Setting[] = [
     key: 'maxBody',
     flag: '--max-body <bytes>',
     help: 'largest answer read, on the wire and decompressed (1048576, 512k, 16m)',
-    commands: ALL,
+    commands: COMMANDS,
     kind: 'size',
     parse: bytes,
     default: BOUNDS.maxBody.default,

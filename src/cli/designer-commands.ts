@@ -30,7 +30,8 @@ export const seedOption = () =>
 export const generateCountOption = (what: string) =>
   new Option('--generate-count <n>', what).env('STUB_GENERATE_COUNT').default(DEFAULTS.generateCount).argParser(whole);
 
-function fail(message: string, code: number): never {
+/** One line on stderr, and the exit code (2: a bad command line). */
+export function fail(message: string, code = 2): never {
   process.stderr.write(`${colors.red('error')}: ${message}\n`);
   process.exit(code);
 }

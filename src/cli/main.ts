@@ -7,8 +7,10 @@ import { colors } from '../server/log.js';
 // Each command's module is loaded when the command runs: `--version` and `--help` need none of
 // them (Fastify, Ajv, swagger-parser), and start at once.
 import { addContractCommands } from './contract-commands.js';
+import { list } from './contract-options.js';
 import {
   addDesignerCommands,
+  fail,
   fixturesOption,
   generateCountOption,
   seedOption,
@@ -26,18 +28,6 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-
-function list(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function fail(message: string, code = 2): never {
-  process.stderr.write(`${colors.red('error')}: ${message}\n`);
-  process.exit(code);
-}
 
 function serveOptions(cmd: Command): Command {
   return cmd

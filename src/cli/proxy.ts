@@ -2,7 +2,7 @@ import { contractOf } from './contract-load.js';
 import { junitFromEndpoints } from '../contract/junit.js';
 import { startProxy } from '../contract/proxy/proxy-server.js';
 import { printable } from '../contract/safe-text.js';
-import { badArgument, prepareReportFile, reason, writeReportFile } from './report-files.js';
+import { badArgument, prepareReportFile, reason, writeJunit } from './report-files.js';
 
 /** The settings of `proxy`, resolved (contract-config.ts): every value checked already. */
 export interface ProxyFlags {
@@ -58,17 +58,8 @@ export async function proxy(flags: ProxyFlags): Promise<number> {
   const session = await running.stop();
   process.stdout.write(session.text());
   if (flags.junit) {
-    try {
-      await writeReportFile(
-        flags.junit,
-        junitFromEndpoints(`proxy ${session.upstream}`, session.endpoints, session.durationMs),
-      );
-    } catch (e) {
-      process.stderr.write(
-        `error: the proxy failed: cannot write the JUnit report to ${printable(flags.junit)}: ${printable(reason(e))}\n`,
-      );
-      return 3;
-    }
+    const xml = junitFromEndpoints(`proxy ${session.upstream}`, session.endpoints, session.durationMs);
+    if (!(await writeJunit(flags.junit, xml, 'the proxy'))) return 3;
   }
   return session.violations > 0 ? 1 : 0;
 }

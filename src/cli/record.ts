@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { contractOf, unknownOnly } from './contract-load.js';
+import { contractOf, type CrawlFlags, crawlOptions, unknownOnly } from './contract-load.js';
 import { runRecord } from '../contract/record.js';
 import { discardStage } from '../contract/record-folder.js';
 import { count } from '../contract/words.js';
@@ -9,19 +9,9 @@ import { printable } from '../contract/safe-text.js';
 import { badArgument, reason } from './report-files.js';
 
 /** The settings of `record`, resolved (contract-config.ts): every value checked already. */
-export interface RecordFlags {
-  baseUrl: string;
+export interface RecordFlags extends CrawlFlags {
   out: string;
   force: boolean;
-  spec: string;
-  headers?: Record<string, string>;
-  timeout: number;
-  maxBody: number;
-  concurrency: number;
-  maxPages: number;
-  allowTruncated: boolean;
-  only: string[];
-  format: string;
 }
 
 /**
@@ -47,15 +37,7 @@ export async function record(flags: RecordFlags): Promise<number> {
   process.on('SIGTERM', interrupted);
   try {
     const result = await runRecord(contract, {
-      baseUrl: flags.baseUrl,
-      headers: flags.headers ?? {},
-      timeoutMs: flags.timeout,
-      maxBody: flags.maxBody,
-      concurrency: flags.concurrency,
-      maxPages: flags.maxPages,
-      allowTruncated: flags.allowTruncated,
-      only: flags.only,
-      format: flags.format === 'none' ? '' : flags.format,
+      ...crawlOptions(flags),
       outDir: flags.out,
       force: flags.force,
       onStage: (dir) => {

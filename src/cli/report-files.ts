@@ -24,6 +24,22 @@ export async function writeReportFile(file: string, text: string): Promise<void>
   await writeFile(file, text);
 }
 
+/**
+ * Writes the JUnit report at the end of a run; when it cannot, false and one line on stderr
+ * saying that `who` failed and why (the command then exits 3).
+ */
+export async function writeJunit(file: string, xml: string, who: string): Promise<boolean> {
+  try {
+    await writeReportFile(file, xml);
+    return true;
+  } catch (e) {
+    process.stderr.write(
+      `error: ${who} failed: cannot write the JUnit report to ${printable(file)}: ${printable(reason(e))}\n`,
+    );
+    return false;
+  }
+}
+
 /** A one-line reason from anything thrown. */
 export function reason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;

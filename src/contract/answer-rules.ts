@@ -98,13 +98,13 @@ function schemaViolation(ctx: AnswerContext, url: string, v: SchemaViolation, ok
   // A field missing from an item is §2.2 rule 1; every other schema violation is the schema's.
   const itemPlace = ctx.op.kind === 'list' ? /^\/results\/\d+$/.test(v.pointer) : v.pointer === '';
   const rule: RuleId = ok && ctx.itemFieldsRule && v.keyword === 'required' && itemPlace ? 'item.fields' : 'schema';
-  const pointer = v.keyword === 'required' ? `${v.pointer}/${String(v.params.missingProperty)}` : v.pointer;
-  ctx.findings.report(
-    rule,
-    url,
-    pointer,
-    describeViolation(v),
-    v.keyword === 'required' ? 'missing' : asJson(v.data),
-    ctx.op,
-  );
+  const { pointer, found } = placeOf(v);
+  ctx.findings.report(rule, url, pointer, describeViolation(v), found, ctx.op);
+}
+
+/** Where a schema violation is, and what is found there: a missing member at its own place. */
+export function placeOf(v: SchemaViolation): { pointer: string; found: string } {
+  return v.keyword === 'required'
+    ? { pointer: `${v.pointer}/${String(v.params.missingProperty)}`, found: 'missing' }
+    : { pointer: v.pointer, found: asJson(v.data) };
 }

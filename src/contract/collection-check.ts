@@ -12,6 +12,7 @@ import { memberText, sameJson, sameMember } from './json.js';
 import { asJson, asJsonMember } from './safe-text.js';
 import type { BaseScope } from './scope.js';
 import { buildsUrl, describesFields, lookupField } from '../openapi/item-schema.js';
+import { isObject } from '../openapi/pointer.js';
 import { count } from './words.js';
 
 /** Sees each page's items while they are held (drift and the recorder), then the collection's end. */
@@ -244,14 +245,13 @@ export class CollectionCheck {
     const listed: Listed[] = [];
     results.forEach((item, i) => {
       const where = `/results/${i}`;
-      if (item === null || typeof item !== 'object' || Array.isArray(item)) return;
-      const rec = item as Record<string, unknown>;
-      const pk = rec[this.ctx.pkField];
+      if (!isObject(item)) return;
+      const pk = item[this.ctx.pkField];
       if (typeof pk !== 'number' || !Number.isSafeInteger(pk)) this.#pkUnseen = true;
       else if (pk > this.#maxIntegerPk) this.#maxIntegerPk = pk;
       // A pk by its text: two integers past 2^53 that round to one number are two items.
-      const pkText = memberText(rec, this.ctx.pkField);
-      const key = typeof rec.url === 'string' ? `url ${rec.url}` : pkText !== undefined ? `pk ${pkText}` : undefined;
+      const pkText = memberText(item, this.ctx.pkField);
+      const key = typeof item.url === 'string' ? `url ${item.url}` : pkText !== undefined ? `pk ${pkText}` : undefined;
       if (key !== undefined) {
         const id = identity(key);
         const before = seen.get(id);
@@ -265,11 +265,11 @@ export class CollectionCheck {
           );
         else seen.set(id, `page ${page} ${where}`);
       }
-      const itemUrl = itemUrlRules(this.ctx, url, where, rec);
+      const itemUrl = itemUrlRules(this.ctx, url, where, item);
       if (itemUrl === undefined) return;
       if (this.#itemUrlsLeft > 0) {
         this.#itemUrlsLeft--;
-        listed.push({ url: itemUrl, item: rec, where: `${url} ${where}` });
+        listed.push({ url: itemUrl, item, where: `${url} ${where}` });
       } else this.result.itemUrlsSkipped++;
     });
     return listed;
@@ -293,20 +293,19 @@ export class CollectionCheck {
       const got = checkAnswer(ctx, url, r, 'ok');
       if (!got?.parsed || sameJson(got.body, item)) return;
       const found = got.body;
-      if (found === null || typeof found !== 'object' || Array.isArray(found)) {
+      if (!isObject(found)) {
         f.report('item-url.detail-equals', url, '', asJson(item), asJson(found), detail);
         return;
       }
       // One violation per member that differs, so the report names the field.
-      const other = found as Record<string, unknown>;
-      for (const key of new Set([...Object.keys(item), ...Object.keys(other)])) {
-        if (!sameMember(item, key, other, key))
+      for (const key of new Set([...Object.keys(item), ...Object.keys(found)])) {
+        if (!sameMember(item, key, found, key))
           f.report(
             'item-url.detail-equals',
             url,
             `/${key}`,
             `${asJsonMember(item, key)} (as listed at ${where})`,
-            asJsonMember(other, key),
+            asJsonMember(found, key),
             detail,
           );
       }

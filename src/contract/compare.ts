@@ -2,8 +2,7 @@ import { type CheckOptions, runCheck } from './checker.js';
 import { DriftCollector, type DriftReport } from './drift.js';
 import type { Contract } from './load.js';
 import { Redactor, secretsOfHeader } from './redact.js';
-import type { CheckReport } from './report.js';
-import { exitCode } from './report.js';
+import { type CheckReport, exitCode } from './report.js';
 import { BaseScope } from './scope.js';
 
 export interface CompareResult {

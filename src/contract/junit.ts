@@ -126,26 +126,31 @@ function suiteXml(s: Suite, id: number): string {
   ].join('\n');
 }
 
+/** The document around `suites`: its totals are theirs. */
+function testsuites(name: string, suites: readonly Suite[]): string {
+  const all = suites.flatMap((s) => s.cases);
+  const ms = suites.reduce((n, s) => n + s.ms, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${attr(name)}" tests="${all.length}" failures="${all.filter((c) => c.failure).length}" errors="0" skipped="${all.filter((c) => c.skipped !== undefined).length}" time="${seconds(ms)}">`,
+    ...suites.map(suiteXml),
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+const timestampOf = (now: Date): string => now.toISOString().replace(/\.\d{3}Z$/, '');
+
 /** JUnit XML as GitLab, Jenkins and GitHub's test reporters read it: testsuites › testsuite › testcase. */
 export function junitReport(
   reports: CheckReport | readonly CheckReport[],
   drift?: DriftReport,
   now = new Date(),
 ): string {
-  const timestamp = now.toISOString().replace(/\.\d{3}Z$/, '');
-  const suites = [
-    ...(Array.isArray(reports) ? reports : [reports as CheckReport]).map((r) => checkSuite(r, timestamp)),
-  ];
+  const timestamp = timestampOf(now);
+  const suites = (Array.isArray(reports) ? reports : [reports as CheckReport]).map((r) => checkSuite(r, timestamp));
   if (drift) suites.push(driftSuite(drift, timestamp));
-  const all = suites.flatMap((s) => s.cases);
-  const ms = suites.reduce((n, s) => n + s.ms, 0);
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="workplace-stub check" tests="${all.length}" failures="${all.filter((c) => c.failure).length}" errors="0" skipped="${all.filter((c) => c.skipped !== undefined).length}" time="${seconds(ms)}">`,
-    ...suites.map(suiteXml),
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return testsuites('workplace-stub check', suites);
 }
 
 /** The testcases of a proxy's session: the answers it saw, by endpoint and rule. */
@@ -155,14 +160,6 @@ export function junitFromEndpoints(
   ms: number,
   now = new Date(),
 ): string {
-  const timestamp = now.toISOString().replace(/\.\d{3}Z$/, '');
-  const suite: Suite = { name, ms, timestamp, cases: endpoints.flatMap((e) => endpointCases(e)) };
-  const all = suite.cases;
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${attr(name)}" tests="${all.length}" failures="${all.filter((c) => c.failure).length}" errors="0" skipped="${all.filter((c) => c.skipped !== undefined).length}" time="${seconds(ms)}">`,
-    suiteXml(suite, 0),
-    '</testsuites>',
-    '',
-  ].join('\n');
+  const cases = endpoints.flatMap((e) => endpointCases(e));
+  return testsuites(name, [{ name, ms, timestamp: timestampOf(now), cases }]);
 }

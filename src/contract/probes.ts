@@ -2,13 +2,12 @@ import type { DeclaredResponse } from '../openapi/declared-responses.js';
 import { VIEW_METHODS } from '../openapi/operations.js';
 import { follow, isObject } from '../openapi/pointer.js';
 import { describeViolation } from '../openapi/ajv.js';
-import { declaredFor, isJsonType } from './answer-rules.js';
+import { declaredFor, isJsonType, placeOf } from './answer-rules.js';
 import type { CollectionCheck, CrawlFacts } from './collection-check.js';
 import type { OperationRef } from './findings.js';
 import { headerText } from './http.js';
 import { parseJson } from './json.js';
 import type { RuleId } from './rules.js';
-import { asJson } from './safe-text.js';
 import { itemUrlPath } from '../core/django/urls.js';
 import { count } from './words.js';
 
@@ -118,15 +117,8 @@ function expectBody(
     return;
   }
   for (const v of check.s.contract.ajv.validate(schema, parsed.value)) {
-    const pointer = v.keyword === 'required' ? `${v.pointer}/${String(v.params.missingProperty)}` : v.pointer;
-    f.report(
-      rule,
-      url,
-      pointer,
-      `${describeViolation(v)} (${schema})`,
-      v.keyword === 'required' ? 'missing' : asJson(v.data),
-      op,
-    );
+    const { pointer, found } = placeOf(v);
+    f.report(rule, url, pointer, `${describeViolation(v)} (${schema})`, found, op);
   }
 }
 

@@ -11,6 +11,7 @@ import { REDACTED, Redactor } from './redact.js';
 import type { CheckReport, EndpointResult } from './report.js';
 import { BaseScope } from './scope.js';
 import { buildsUrl, describesFields, lookupField, writeOnlyFields } from '../openapi/item-schema.js';
+import { isObject } from '../openapi/pointer.js';
 import { PK_SEGMENT } from '../core/django/urls.js';
 import { count, formatBytes } from './words.js';
 import { DEFAULT_LOAD_LIMITS as LOADER_LIMITS } from '../load/limits.js';
@@ -196,16 +197,15 @@ function fixtureItem(
   item: unknown,
   page: number,
 ): string | undefined {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+  if (!isObject(item)) {
     p.entry.invalid++;
     return undefined;
   }
-  const record = item as Record<string, unknown>;
   p.infer?.add(item);
   // The field the loader looks items up by: the item path's parameter, pk or id, among the
   // schema's fields and the first item's members.
   if (p.lookup === null) p.lookup = lookupField(contract.spec.doc, p.list, { pkParam: p.pkParam }, item);
-  const pk = p.lookup === undefined ? undefined : memberText(record, p.lookup);
+  const pk = p.lookup === undefined ? undefined : memberText(item, p.lookup);
   // What the loader refuses: an item against its schema, or (where the stub builds the url from
   // the pk) a pk that cannot be a path segment. The collection will not be written.
   if (
@@ -224,7 +224,7 @@ function fixtureItem(
     p.pks.set(pk, page);
   }
   // The item's own url names the recorded deployment: the stub builds it per request (§9.2).
-  const kept = p.buildsUrl || scope.holdsLink(record.url) ? withoutMember(record, 'url') : record;
+  const kept = p.buildsUrl || scope.holdsLink(item.url) ? withoutMember(item, 'url') : item;
   // Integers exactly as the deployment sent them (a BigAutoField pk past 2^53 is not rounded).
   const json = stringifyExact(kept, 2);
   const safe = redactor.redact(json);

@@ -57,15 +57,6 @@ export class BaseScope {
     return `${this.href}${path}`;
   }
 
-  /** `link` resolved against the page it came from; undefined when it is no URL at all. */
-  static resolve(link: string, from: string): URL | undefined {
-    try {
-      return new URL(link, from);
-    } catch {
-      return undefined;
-    }
-  }
-
   /** Is `url` on this deployment: same scheme, host and port, under the base's path, no user info of its own? */
   contains(url: URL | string): boolean {
     let u: URL;

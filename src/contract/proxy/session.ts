@@ -1,5 +1,5 @@
 import { type Findings, KEPT_PER_RULE } from '../findings.js';
-import { type EndpointResult, newEndpointResult } from '../report.js';
+import { type EndpointResult, newEndpointResult, violationCount } from '../report.js';
 import { RULES, type RuleId } from '../rules.js';
 import type { Routed } from './validate.js';
 import { count } from '../words.js';
@@ -45,10 +45,7 @@ export class ProxySession {
   }
 
   get violations(): number {
-    return this.endpoints.reduce(
-      (n, e) => n + e.violations.length + Object.values(e.omitted).reduce((m, x) => m + (x ?? 0), 0),
-      0,
-    );
+    return this.endpoints.reduce((n, e) => n + violationCount(e), 0);
   }
 
   get durationMs(): number {

@@ -7,6 +7,7 @@ import { asEnvelope, itemUrlRules, type PageContext, pageRules } from '../page-r
 import { ANSWER_RULES, ITEM_RULES, type RuleId } from '../rules.js';
 import type { BaseScope } from '../scope.js';
 import { buildsUrl, describesFields, lookupField } from '../../openapi/item-schema.js';
+import { isObject } from '../../openapi/pointer.js';
 import { itemPathParts, PK_SEGMENT } from '../../core/django/urls.js';
 
 /** The operation a proxied request addresses. */
@@ -111,8 +112,7 @@ export function validateAnswer(
   const got = checkAnswer(ctx, href, r, 'declared');
   if (!got?.parsed || got.answer.status !== 200) return;
   if (routed.isDetail) {
-    if (got.body !== null && typeof got.body === 'object' && !Array.isArray(got.body))
-      itemUrlRules(ctx, href, '', got.body as Record<string, unknown>);
+    if (isObject(got.body)) itemUrlRules(ctx, href, '', got.body);
     return;
   }
   const body = asEnvelope(got.body);
@@ -120,7 +120,6 @@ export function validateAnswer(
   const page = url.searchParams.get('page');
   pageRules(ctx, href, body, page === null || page === '' || page === '1');
   body.results.forEach((item, i) => {
-    if (item !== null && typeof item === 'object' && !Array.isArray(item))
-      itemUrlRules(ctx, href, `/results/${i}`, item as Record<string, unknown>);
+    if (isObject(item)) itemUrlRules(ctx, href, `/results/${i}`, item);
   });
 }

@@ -91,21 +91,27 @@ describe('the parsers of the options', () => {
       "--base-url is the deployment's root, without /api/v1 (the collections are at {base_url}/api/v1/…): try --base-url https://h/workplace",
     ],
   ])('checkBaseUrl(%s)', (value, error) => {
-    const r = checkBaseUrl(value, '--base-url');
-    expect(r.ok ? undefined : r.error).toBe(error);
+    expect(checkBaseUrl(value, '--base-url')).toBe(error);
   });
 
   it('checkBaseUrl suggests the root in the words of where it was given', () => {
-    const r = checkBaseUrl('https://h/api/v1', 'WORKPLACE_STUB_BASE_URL', (root) => `WORKPLACE_STUB_BASE_URL=${root}`);
-    expect(!r.ok && r.error.endsWith('try WORKPLACE_STUB_BASE_URL=https://h')).toBe(true);
+    const error = checkBaseUrl(
+      'https://h/api/v1',
+      'WORKPLACE_STUB_BASE_URL',
+      (root) => `WORKPLACE_STUB_BASE_URL=${root}`,
+    );
+    expect(error?.endsWith('try WORKPLACE_STUB_BASE_URL=https://h')).toBe(true);
   });
 });
 
 describe('SETTINGS: every option of check, proxy and record in one table', () => {
-  it('one setting of a key per command; every flag long; every variable WORKPLACE_STUB_*', () => {
+  it('one setting of a key, a flag, a variable per command; every flag long; every variable WORKPLACE_STUB_*', () => {
     for (const command of ['check', 'proxy', 'record'] as const) {
-      const keys = SETTINGS.filter((s) => s.commands.includes(command)).map((s) => s.key);
-      expect(new Set(keys).size, command).toBe(keys.length);
+      const settings = SETTINGS.filter((s) => s.commands.includes(command));
+      for (const name of ['key', 'flag', 'env'] as const) {
+        const values = settings.map((s) => s[name]).filter((v) => v !== undefined);
+        expect(new Set(values).size, `${command} ${name}`).toBe(values.length);
+      }
     }
     for (const s of SETTINGS) {
       expect(s.flag).toMatch(/(^|, )--[a-z][a-z0-9-]*( <[a-z]+>)?$/);

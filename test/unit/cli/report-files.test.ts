@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { badArgument, prepareReportFile, reason, writeReportFile } from '../../../src/cli/report-files.js';
+import { badArgument, prepareReportFile, reason, writeJunit, writeReportFile } from '../../../src/cli/report-files.js';
 import { catchOutput, io } from './io.js';
 
 const dir = await mkdtemp(path.join(tmpdir(), 'report-files-'));
@@ -40,6 +40,25 @@ describe('writeReportFile', () => {
 
   it('throws what the file system says', async () => {
     await expect(writeReportFile(path.join(dir, 'taken'), 'x')).rejects.toMatchObject({ code: 'EISDIR' });
+  });
+});
+
+describe('writeJunit: the report at the end of a run, or why not', () => {
+  catchOutput();
+  it('writes it and answers true', async () => {
+    const file = path.join(dir, 'end', 'junit.xml');
+    expect(await writeJunit(file, '<testsuites/>\n', 'the checker')).toBe(true);
+    expect(await readFile(file, 'utf8')).toBe('<testsuites/>\n');
+    expect(io.err).toBe('');
+  });
+
+  it('answers false and says who failed, control characters escaped', async () => {
+    const file = path.join(dir, 'a\u001b[2Jfolder');
+    await mkdir(file);
+    expect(await writeJunit(file, 'x', 'the proxy')).toBe(false);
+    expect(io.err).toMatch(
+      /^error: the proxy failed: cannot write the JUnit report to .*a\\u001b\[2Jfolder: .*EISDIR.*\n$/,
+    );
   });
 });
 

@@ -52,11 +52,6 @@ describe('BaseScope: a deployment base and what lies on it', () => {
     expect(prefixed.holdsLink(link)).toBe(want);
   });
 
-  it('resolves a link against its page, and answers undefined for no URL', () => {
-    expect(BaseScope.resolve('../x?y=1', 'https://h/a/b/c')?.href).toBe('https://h/a/x?y=1');
-    expect(BaseScope.resolve('http://[', 'https://h/')).toBeUndefined();
-  });
-
   it('answers the path of a url relative to the base, query kept', () => {
     expect(prefixed.relative(new URL('https://host/workplace/api/v1/desk?format=api'))).toBe('/api/v1/desk?format=api');
     expect(root.relative(new URL('http://127.0.0.1:8000/'))).toBe('/');
