@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DJANGO_ERRORS, DRF_ERRORS } from '../src/core/errors.js';
+import { DJANGO_ERRORS, DRF_ERRORS, FRONT_PAGES } from '../src/core/errors.js';
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
 
@@ -16,9 +16,10 @@ export function errorsPage(): string {
     const status = 'authentication' in e ? '401 or 403' : String(e.status);
     return `| ${status} | \`${cell(JSON.stringify({ detail: e.detail }))}\` | \`${code}\` | ${cell(e.doc)} |`;
   });
-  const django = Object.entries(DJANGO_ERRORS).map(
-    ([code, e]) => `| ${e.status} | ${/<h1>([^<]+)<\/h1>/.exec(e.page)?.[1] ?? ''} | \`${code}\` | ${cell(e.doc)} |`,
-  );
+  const pages = (catalogue: Record<string, { status: number; page: string; doc: string }>) =>
+    Object.entries(catalogue).map(
+      ([code, e]) => `| ${e.status} | ${/<h1>([^<]+)<\/h1>/.exec(e.page)?.[1] ?? ''} | \`${code}\` | ${cell(e.doc)} |`,
+    );
   return [
     '<!-- Generated from src/core/errors.ts by `npm run docs`: do not edit. -->',
     '# Errors the stub answers',
@@ -37,7 +38,13 @@ export function errorsPage(): string {
     '',
     '| status | title | code | when |',
     '|---|---|---|---|',
-    ...django,
+    ...pages(DJANGO_ERRORS),
+    '',
+    "Pages of the servers around Django, which never sees these requests (`text/html`, none of Django's headers):",
+    '',
+    '| status | title | code | when |',
+    '|---|---|---|---|',
+    ...pages(FRONT_PAGES),
     '',
     "The stub's own faults (an impossible scenario, `--validate-requests`, a handler's answer that",
     'breaks the spec with `--strict-handlers`) are `application/problem+json` (RFC 9457) with',

@@ -176,22 +176,51 @@ export function stubProblem(
   };
 }
 
-const REASONS: Record<number, string> = {
-  502: 'Bad Gateway',
-  503: 'Service Temporarily Unavailable',
-  504: 'Gateway Time-out',
-};
+/** nginx's page for a gateway answer: `<title>` and `<h1>` the same. */
+const nginxPage = (title: string) =>
+  `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 
 /**
- * `Prefer: code=502|503|504`: what the proxy in front of a Django deployment sends when the
- * application does not answer: a plain HTML page of its own (nginx's, the most common), with
- * Django's headers absent, since Django never saw the request.
+ * Pages of the servers around Django, which never sees these requests: `text/html`, none of
+ * Django's headers. The HTTP server refuses a header section too large before any application
+ * runs; the proxy in front of a deployment (nginx, the most common) answers when the application
+ * does not.
  */
+export const FRONT_PAGES = {
+  HEADER_FIELDS_TOO_LARGE: {
+    status: 431,
+    page: '<h1>Request Header Fields Too Large (431)</h1>',
+    doc: "The HTTP server, before Django: a request whose header section passes Node's limit (16 KiB); the connection is closed after it.",
+  },
+  BAD_GATEWAY: {
+    status: 502,
+    page: nginxPage('502 Bad Gateway'),
+    doc: "`Prefer: code=502`: the proxy's page when the application does not answer.",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    page: nginxPage('503 Service Temporarily Unavailable'),
+    doc: "`Prefer: code=503`: the proxy's page when the application is not there.",
+  },
+  GATEWAY_TIMEOUT: {
+    status: 504,
+    page: nginxPage('504 Gateway Time-out'),
+    doc: "`Prefer: code=504`: the proxy's page when the application answers too late.",
+  },
+} as const satisfies Record<string, { status: number; page: string; doc: string }>;
+
+/** One of the pages of the servers around Django (FRONT_PAGES). */
+export function frontPage(e: { status: number; page: string }): CoreAnswer {
+  return { status: e.status, headers: { 'content-type': 'text/html' }, body: e.page };
+}
+
+/** `Prefer: code=502|503|504`: the proxy's page. */
 export function gatewayPage(status: 502 | 503 | 504): CoreAnswer {
-  const title = `${status} ${REASONS[status] ?? ''}`;
-  return {
-    status,
-    headers: { 'content-type': 'text/html' },
-    body: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
-  };
+  return frontPage(
+    status === 502
+      ? FRONT_PAGES.BAD_GATEWAY
+      : status === 503
+        ? FRONT_PAGES.SERVICE_UNAVAILABLE
+        : FRONT_PAGES.GATEWAY_TIMEOUT,
+  );
 }

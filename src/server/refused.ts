@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { type CoreAnswer, djangoPage, type StubCore } from '../core/answer.js';
-import { DJANGO_ERRORS } from '../core/errors.js';
+import { DJANGO_ERRORS, FRONT_PAGES, frontPage } from '../core/errors.js';
 import { coreRequest, parseRawRequest, rawAnswer } from './node-adapter.js';
 
 /**
@@ -28,11 +28,7 @@ export function answerRefused(core: () => StubCore): (error: Error, socket: Sock
       method = raw.method;
       answer = core().answer({ method: raw.method, url: raw.url, header: (n) => raw.headers.get(n) });
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      answer = {
-        status: 431,
-        headers: { 'content-type': 'text/html' },
-        body: '<h1>Request Header Fields Too Large (431)</h1>',
-      };
+      answer = frontPage(FRONT_PAGES.HEADER_FIELDS_TOO_LARGE);
     } else {
       answer = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
     }

@@ -6,6 +6,8 @@ import {
   DJANGO_ERRORS,
   djangoPage,
   DRF_ERRORS,
+  FRONT_PAGES,
+  frontPage,
   gatewayPage,
   methodNotAllowedDetail,
   noMatchDetail,
@@ -38,6 +40,7 @@ describe('the error catalogue', () => {
       expect(page).toContain(e.detail);
     }
     for (const code of Object.keys(DJANGO_ERRORS)) expect(page).toContain(`\`${code}\``);
+    for (const code of Object.keys(FRONT_PAGES)) expect(page).toContain(`\`${code}\``);
   });
 });
 
@@ -81,6 +84,14 @@ describe('the texts and answers the catalogue makes', () => {
       title: 't',
       status: 400,
       detail: 'd',
+    });
+  });
+
+  it("frontPage: the HTTP server's 431, exactly as it answered before Django", () => {
+    expect(frontPage(FRONT_PAGES.HEADER_FIELDS_TOO_LARGE)).toEqual({
+      status: 431,
+      headers: { 'content-type': 'text/html' },
+      body: '<h1>Request Header Fields Too Large (431)</h1>',
     });
   });
 
