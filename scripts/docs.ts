@@ -6,7 +6,18 @@ import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DJANGO_ERRORS, DRF_ERRORS, FRONT_PAGES } from '../src/core/errors.js';
+import {
+  csrfFailedDetail,
+  DJANGO_ERRORS,
+  DRF_ERRORS,
+  FIELD_ERRORS,
+  FRONT_PAGES,
+  methodNotAllowedDetail,
+  MULTIPART_NO_BOUNDARY_DETAIL,
+  noMatchDetail,
+  parseErrorDetail,
+  unsupportedMediaTypeDetail,
+} from '../src/core/errors.js';
 
 const cell = (s: string) => s.replaceAll('|', '\\|');
 
@@ -16,6 +27,45 @@ export function errorsPage(): string {
     const status = 'authentication' in e ? '401 or 403' : String(e.status);
     return `| ${status} | \`${cell(JSON.stringify({ detail: e.detail }))}\` | \`${code}\` | ${cell(e.doc)} |`;
   });
+  // The texts DRF formats, each shown with an example.
+  const texts: [number, string, string, string][] = [
+    [
+      400,
+      parseErrorDetail('Expecting value: line 1 column 1 (char 0)'),
+      'parseErrorDetail',
+      "JSONParser: a body that is not JSON as Python's `json.loads` reads it, or not UTF-8",
+    ],
+    [
+      400,
+      MULTIPART_NO_BOUNDARY_DETAIL,
+      'MULTIPART_NO_BOUNDARY_DETAIL',
+      'MultiPartParser: `multipart/form-data` without a boundary',
+    ],
+    [
+      403,
+      csrfFailedDetail('Referer checking failed - no Referer.'),
+      'csrfFailedDetail',
+      "SessionAuthentication: an unsafe method of a logged-in session (`--sessions`) that fails CsrfViewMiddleware's checks",
+    ],
+    [
+      404,
+      noMatchDetail('Desk'),
+      'noMatchDetail',
+      "an unknown pk: Django's text, kept by DRF 3.15+, naming the model (`x-model-name`, else the item schema)",
+    ],
+    [
+      405,
+      methodNotAllowedDetail('POST'),
+      'methodNotAllowedDetail',
+      'a method the spec does not declare for the path, with `Allow` listing what it declares',
+    ],
+    [
+      415,
+      unsupportedMediaTypeDetail('text/plain'),
+      'unsupportedMediaTypeDetail',
+      'a body of a type no parser of the view reads (JSON, form, multipart)',
+    ],
+  ];
   const pages = (catalogue: Record<string, { status: number; page: string; doc: string }>) =>
     Object.entries(catalogue).map(
       ([code, e]) => `| ${e.status} | ${/<h1>([^<]+)<\/h1>/.exec(e.page)?.[1] ?? ''} | \`${code}\` | ${cell(e.doc)} |`,
@@ -31,8 +81,16 @@ export function errorsPage(): string {
     '| status | body | code | when |',
     '|---|---|---|---|',
     ...drf,
-    '| 404 | `{"detail":"No Desk matches the given query."}` | `noMatchDetail` | an unknown pk: Django\'s text, kept by DRF 3.15+, naming the model (`x-model-name`, else the item schema) |',
-    '| 405 | `{"detail":"Method \\"POST\\" not allowed."}` | `methodNotAllowedDetail` | a method the spec does not declare for the path, with `Allow` listing what it declares |',
+    ...texts.map(
+      ([status, detail, code, doc]) => `| ${status} | \`${cell(JSON.stringify({ detail }))}\` | \`${code}\` | ${doc} |`,
+    ),
+    '',
+    'Field errors: a 400 whose body holds each field\'s messages (`{"number": ["This field is required."]}`),',
+    "the body's own under `non_field_errors`, a search's as a plain list; each `{name}` filled in:",
+    '',
+    '| message | code |',
+    '|---|---|',
+    ...Object.entries(FIELD_ERRORS).map(([code, message]) => `| ${cell(message)} | \`${code}\` |`),
     '',
     "Django's own pages (`text/html; charset=utf-8`), where Django answers before or around any view:",
     '',

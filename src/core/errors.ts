@@ -141,6 +141,67 @@ export const DJANGO_ERRORS = {
   },
 } as const satisfies Record<string, DjangoPage>;
 
+/**
+ * The messages of a 400's field errors (`{"number": ["This field is required."]}`, or a list for
+ * search terms): DRF's fields' `default_error_messages` (rest_framework/fields.py), Django's
+ * validators (django/core/validators.py) and the form fields django-filter reads a query
+ * parameter with (django/forms/fields.py). A `{name}` is filled in by `fieldError`.
+ */
+export const FIELD_ERRORS = {
+  REQUIRED: 'This field is required.',
+  NULL: 'This field may not be null.',
+  BLANK: 'This field may not be blank.',
+  INVALID_INTEGER: 'A valid integer is required.',
+  INVALID_NUMBER: 'A valid number is required.',
+  STRING_TOO_LARGE: 'String value too large.',
+  INVALID_BOOLEAN: 'Must be a valid boolean.',
+  INVALID_STRING: 'Not a valid string.',
+  INVALID_CHOICE: '"{input}" is not a valid choice.',
+  NOT_A_LIST: 'Expected a list of items but got type "{input_type}".',
+  NOT_A_DICT: 'Expected a dictionary of items but got type "{input_type}".',
+  INVALID_DATE: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+  INVALID_DATETIME:
+    'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+  INVALID_VALUE: 'Enter a valid value.',
+  INVALID_EMAIL: 'Enter a valid email address.',
+  INVALID_URL: 'Enter a valid URL.',
+  INVALID_UUID: 'Must be a valid UUID.',
+  MAX_LENGTH: 'Ensure this field has no more than {max_length} characters.',
+  MIN_LENGTH: 'Ensure this field has at least {min_length} characters.',
+  NULL_CHARACTERS: 'Null characters are not allowed.',
+  SURROGATE_CHARACTERS: 'Surrogate characters are not allowed: U+{code_point}.',
+  MAX_VALUE: 'Ensure this value is less than or equal to {limit_value}.',
+  MIN_VALUE: 'Ensure this value is greater than or equal to {limit_value}.',
+  ENTER_A_NUMBER: 'Enter a number.',
+  SELECT_A_VALID_CHOICE: 'Select a valid choice. {value} is not one of the available choices.',
+  UNIQUE: '{model_name} with this {field_label} already exists.',
+  NO_DATA: 'No data provided',
+  INVALID_DATA: 'Invalid data. Expected a dictionary, but got {datatype}.',
+} as const;
+
+/** A FIELD_ERRORS message with its `{name}`s filled in, as DRF's `fail()` formats one (`str.format`). */
+export function fieldError(message: string, values: Readonly<Record<string, string | number>>): string {
+  return message.replace(/\{(\w+)\}/g, (name, key: string) => (key in values ? String(values[key]) : name));
+}
+
+/** JSONParser's text for a body it cannot read: `JSON parse error - Expecting value: line 1 column 1 (char 0)`. */
+export function parseErrorDetail(message: string): string {
+  return `JSON parse error - ${message}`;
+}
+
+/** MultiPartParser's text for a multipart body whose Content-Type names no boundary. */
+export const MULTIPART_NO_BOUNDARY_DETAIL = 'Multipart form parse error - Invalid boundary in multipart: None';
+
+/** DRF's UnsupportedMediaType text (415): `Unsupported media type "text/plain" in request.` */
+export function unsupportedMediaTypeDetail(type: string): string {
+  return `Unsupported media type "${type}" in request.`;
+}
+
+/** SessionAuthentication.enforce_csrf's text (403): `CSRF Failed: Referer checking failed - no Referer.` */
+export function csrfFailedDetail(reason: string): string {
+  return `CSRF Failed: ${reason}`;
+}
+
 /** DRF's MethodNotAllowed text: `Method "POST" not allowed.` */
 export function methodNotAllowedDetail(method: string): string {
   return `Method "${method}" not allowed.`;

@@ -1,5 +1,5 @@
 import { escapeToken, follow, isObject } from '../../openapi/pointer.js';
-import { DRF_ERRORS, type DrfError } from '../errors.js';
+import { csrfFailedDetail, DRF_ERRORS, type DrfError } from '../errors.js';
 import { pythonB64decode } from '../python/base64.js';
 import { withMembers } from '../members.js';
 
@@ -99,7 +99,7 @@ function session(c: Credentials, sessions: ReadonlySet<string> | undefined): tru
   const reason = c.csrf();
   if (reason === undefined) return true;
   return withMembers(DRF_ERRORS.PERMISSION_DENIED, {
-    detail: `CSRF Failed: ${reason}`,
+    detail: csrfFailedDetail(reason),
     doc: 'SessionAuthentication.enforce_csrf',
   });
 }

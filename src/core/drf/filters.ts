@@ -1,3 +1,4 @@
+import { FIELD_ERRORS, fieldError } from '../errors.js';
 import { lastValue, type QueryMap } from '../python/query.js';
 import type { ListOperation } from '../../openapi/operations.js';
 import { follow, isObject } from '../../openapi/pointer.js';
@@ -185,11 +186,11 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       // forms.DecimalField, then django-filter's own bound (MaxValueValidator(1e50)).
       const n = pythonDecimal(raw);
       if (n === undefined) {
-        errors[f.param] = ['Enter a number.'];
+        errors[f.param] = [FIELD_ERRORS.ENTER_A_NUMBER];
         continue;
       }
       if (n > 1e50) {
-        errors[f.param] = ['Ensure this value is less than or equal to 1e+50.'];
+        errors[f.param] = [fieldError(FIELD_ERRORS.MAX_VALUE, { limit_value: '1e+50' })];
         continue;
       }
       // An integer model field reads the Decimal with int(): 2.5 finds 2.
@@ -205,7 +206,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
     } else if (f.kind === 'choice') {
       const hit = (f.choices ?? []).find((c) => pyStr(c) === raw);
       if (hit === undefined) {
-        errors[f.param] = [`Select a valid choice. ${raw} is not one of the available choices.`];
+        errors[f.param] = [fieldError(FIELD_ERRORS.SELECT_A_VALID_CHOICE, { value: raw })];
         continue;
       }
       fields.add(f.field);
@@ -215,7 +216,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       const value = strip(raw);
       if (value === '') continue;
       if (value.includes('\u0000')) {
-        errors[f.param] = ['Null characters are not allowed.'];
+        errors[f.param] = [FIELD_ERRORS.NULL_CHARACTERS];
         continue;
       }
       fields.add(f.field);
@@ -226,7 +227,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
   if (filters.search) {
     const value = lastValue(query, filters.search.param) ?? '';
     // DRF 3.15+ reads the terms through a CharField: a NUL is a validation error (a list).
-    if (value.includes('\u0000')) return { ok: false, errors: ['Null characters are not allowed.'] };
+    if (value.includes('\u0000')) return { ok: false, errors: [FIELD_ERRORS.NULL_CHARACTERS] };
     const terms = searchTerms(value);
     const searched = filters.search.fields;
     if (terms.length > 0) for (const { field } of searched) fields.add(field);

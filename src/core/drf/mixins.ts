@@ -1,5 +1,5 @@
 import { escapeUriPath, iriToUri, itemUrl } from '../django/urls.js';
-import { detailBody, DRF_ERRORS, noMatchDetail } from '../errors.js';
+import { detailBody, DRF_ERRORS, FIELD_ERRORS, fieldError, noMatchDetail } from '../errors.js';
 import type { LiveCollection } from '../live.js';
 import type { CollectionModel, Model } from '../model.js';
 import { pythonInt } from '../python/int.js';
@@ -149,7 +149,10 @@ export function writeInput(ctx: RequestContext, view: View, vs: ViewSet, op: Wri
     taken: (field, value) => live.isTaken(field, value, existing),
     // Django's unique error, as DRF's ModelSerializer words it (the model's verbose name, the field's).
     message: (field) =>
-      `${camelcaseToSpaces(model).toLowerCase()} with this ${field.replaceAll('_', ' ')} already exists.`,
+      fieldError(FIELD_ERRORS.UNIQUE, {
+        model_name: camelcaseToSpaces(model).toLowerCase(),
+        field_label: field.replaceAll('_', ' '),
+      }),
   });
   return 'status' in valid ? valid : { existing, values: valid.values };
 }

@@ -1,3 +1,4 @@
+import { MULTIPART_NO_BOUNDARY_DETAIL, parseErrorDetail, unsupportedMediaTypeDetail } from '../errors.js';
 import { parsePythonJson } from '../python/json.js';
 import { parseHeaderParameters } from './negotiation.js';
 import { MAX_QUERY_FIELDS, parseQuery, queryFieldCount } from '../python/query.js';
@@ -24,11 +25,11 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
   const { type: media, params } = parseHeaderParameters(type);
   if (media === 'application/json') {
     const read = readUtf8Stream(body);
-    if (!read.ok) return { ok: false, status: 400, detail: `JSON parse error - ${read.message}` };
+    if (!read.ok) return { ok: false, status: 400, detail: parseErrorDetail(read.message) };
     const parsed = parsePythonJson(read.text);
     return parsed.ok
       ? { ok: true, data: parsed.value, form: false }
-      : { ok: false, status: 400, detail: `JSON parse error - ${parsed.message}` };
+      : { ok: false, status: 400, detail: parseErrorDetail(parsed.message) };
   }
   if (media === 'application/x-www-form-urlencoded') {
     // QueryDict: the body decoded as UTF-8, else as latin-1, then parse_qsl(max_num_fields=1000).
@@ -38,12 +39,11 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
   }
   if (media === 'multipart/form-data') {
     const boundary = params.get('boundary');
-    if (!boundary)
-      return { ok: false, status: 400, detail: 'Multipart form parse error - Invalid boundary in multipart: None' };
+    if (!boundary) return { ok: false, status: 400, detail: MULTIPART_NO_BOUNDARY_DETAIL };
     const fields = parseMultipart(body, boundary);
     return fields === undefined ? TOO_MANY_FIELDS : { ok: true, data: fields, form: true };
   }
-  return { ok: false, status: 415, detail: `Unsupported media type "${type}" in request.` };
+  return { ok: false, status: 415, detail: unsupportedMediaTypeDetail(type) };
 }
 
 function isForm(type: string): boolean {

@@ -1,3 +1,4 @@
+import { FIELD_ERRORS, fieldError } from '../errors.js';
 import { pyStr, strip } from '../python/str.js';
 import { itemMembers } from '../../openapi/item-schema.js';
 import { isObject } from '../../openapi/pointer.js';
@@ -131,23 +132,23 @@ const FALSE_VALUES = new Set(['f', 'n', 'no', 'false', 'off', '0']);
 function toInternal(rule: FieldRule, data: unknown): unknown {
   switch (rule.kind) {
     case 'integer': {
-      if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
+      if (typeof data === 'string' && data.length > 1000) throw new FieldError([FIELD_ERRORS.STRING_TOO_LARGE]);
       if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number'))
-        throw new FieldError(['A valid integer is required.']);
+        throw new FieldError([FIELD_ERRORS.INVALID_INTEGER]);
       // int(re.sub(r'\.0*\s*$', '', str(data)))
       const n = pythonInt(String(data).replace(/\.0*\s*$/, ''));
-      if (n === undefined) throw new FieldError(['A valid integer is required.']);
+      if (n === undefined) throw new FieldError([FIELD_ERRORS.INVALID_INTEGER]);
       return Number(n);
     }
     case 'number': {
       if (typeof data === 'boolean') return data ? 1 : 0;
       if (typeof data === 'number') return data;
-      if (typeof data === 'string' && data.length > 1000) throw new FieldError(['String value too large.']);
+      if (typeof data === 'string' && data.length > 1000) throw new FieldError([FIELD_ERRORS.STRING_TOO_LARGE]);
       const n =
         typeof data === 'string' && /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(data)
           ? Number(data)
           : Number.NaN;
-      if (Number.isNaN(n)) throw new FieldError(['A valid number is required.']);
+      if (Number.isNaN(n)) throw new FieldError([FIELD_ERRORS.INVALID_NUMBER]);
       return n;
     }
     case 'boolean': {
@@ -155,32 +156,31 @@ function toInternal(rule: FieldRule, data: unknown): unknown {
       if (v === true || v === 1 || (typeof v === 'string' && TRUE_VALUES.has(v))) return true;
       if (v === false || v === 0 || (typeof v === 'string' && FALSE_VALUES.has(v))) return false;
       if ((v === 'null' || v === '' || v === null) && rule.allowNull) return null;
-      throw new FieldError(['Must be a valid boolean.']);
+      throw new FieldError([FIELD_ERRORS.INVALID_BOOLEAN]);
     }
     case 'choice': {
       if (data === '' && rule.allowBlank && !(rule.choices ?? []).includes('')) return '';
       const hit = (rule.choices ?? []).find((c) => pyStr(c) === pyStr(data));
-      if (hit === undefined) throw new FieldError([`"${pyStr(data)}" is not a valid choice.`]);
+      if (hit === undefined) throw new FieldError([fieldError(FIELD_ERRORS.INVALID_CHOICE, { input: pyStr(data) })]);
       return hit;
     }
     case 'string': {
       if (rule.format === 'date') return parseDate(data);
       if (typeof data === 'boolean' || (typeof data !== 'string' && typeof data !== 'number'))
-        throw new FieldError(['Not a valid string.']);
+        throw new FieldError([FIELD_ERRORS.INVALID_STRING]);
       return strip(String(data));
     }
     case 'list':
-      if (!Array.isArray(data)) throw new FieldError([`Expected a list of items but got type "${pyType(data)}".`]);
+      if (!Array.isArray(data))
+        throw new FieldError([fieldError(FIELD_ERRORS.NOT_A_LIST, { input_type: pyType(data) })]);
       return data;
     case 'dict':
-      if (!isObject(data)) throw new FieldError([`Expected a dictionary of items but got type "${pyType(data)}".`]);
+      if (!isObject(data)) throw new FieldError([fieldError(FIELD_ERRORS.NOT_A_DICT, { input_type: pyType(data) })]);
       return data;
     default:
       return data;
   }
 }
-
-const DATE_INVALID = 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
 
 /**
  * DRF's DateField with ISO 8601 input (django.utils.dateparse.parse_date): `date.fromisoformat`,
@@ -188,9 +188,9 @@ const DATE_INVALID = 'Date has wrong format. Use one of these formats instead: Y
  * as `date.isoformat()`.
  */
 function parseDate(data: unknown): string {
-  if (typeof data !== 'string') throw new FieldError([DATE_INVALID]);
+  if (typeof data !== 'string') throw new FieldError([FIELD_ERRORS.INVALID_DATE]);
   const m = /^(\p{Nd}{4})-(\p{Nd}{1,2})-(\p{Nd}{1,2})$/u.exec(data) ?? /^(\d{4})(\d{2})(\d{2})$/.exec(data);
-  if (!m) throw new FieldError([DATE_INVALID]);
+  if (!m) throw new FieldError([FIELD_ERRORS.INVALID_DATE]);
   const [y, mo, d] = [m[1], m[2], m[3]].map((x) => Number(pythonInt(x ?? '') ?? Number.NaN));
   const date = new Date(Date.UTC(y as number, (mo as number) - 1, d as number));
   if (
@@ -200,7 +200,7 @@ function parseDate(data: unknown): string {
     date.getUTCMonth() !== (mo as number) - 1 ||
     date.getUTCDate() !== d
   )
-    throw new FieldError([DATE_INVALID]);
+    throw new FieldError([FIELD_ERRORS.INVALID_DATE]);
   return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
@@ -213,34 +213,36 @@ function validators(rule: FieldRule, value: unknown): string[] {
   const out: string[] = [];
   if (typeof value === 'string') {
     // The model field's own validators come first, then those CharField adds (max, min, NUL).
-    if (rule.pattern && !rule.pattern.test(value)) out.push('Enter a valid value.');
-    if (rule.format === 'email' && !EMAIL.test(value)) out.push('Enter a valid email address.');
-    if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push('Enter a valid URL.');
-    if (rule.format === 'uuid' && !UUID.test(value)) out.push('Must be a valid UUID.');
+    if (rule.pattern && !rule.pattern.test(value)) out.push(FIELD_ERRORS.INVALID_VALUE);
+    if (rule.format === 'email' && !EMAIL.test(value)) out.push(FIELD_ERRORS.INVALID_EMAIL);
+    if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push(FIELD_ERRORS.INVALID_URL);
+    if (rule.format === 'uuid' && !UUID.test(value)) out.push(FIELD_ERRORS.INVALID_UUID);
 
     if (
       rule.format === 'date-time' &&
       !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)
     ) {
-      out.push(
-        'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
-      );
+      out.push(FIELD_ERRORS.INVALID_DATETIME);
     }
     const length = [...value].length;
     if (rule.maxLength !== undefined && length > rule.maxLength)
-      out.push(`Ensure this field has no more than ${rule.maxLength} characters.`);
+      out.push(fieldError(FIELD_ERRORS.MAX_LENGTH, { max_length: rule.maxLength }));
     if (rule.minLength !== undefined && length < rule.minLength)
-      out.push(`Ensure this field has at least ${rule.minLength} characters.`);
-    if (value.includes('\u0000')) out.push('Null characters are not allowed.');
+      out.push(fieldError(FIELD_ERRORS.MIN_LENGTH, { min_length: rule.minLength }));
+    if (value.includes('\u0000')) out.push(FIELD_ERRORS.NULL_CHARACTERS);
     const surrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(value);
     if (surrogate)
-      out.push(`Surrogate characters are not allowed: U+${surrogate[0].charCodeAt(0).toString(16).toUpperCase()}.`);
+      out.push(
+        fieldError(FIELD_ERRORS.SURROGATE_CHARACTERS, {
+          code_point: surrogate[0].charCodeAt(0).toString(16).toUpperCase(),
+        }),
+      );
   }
   if (typeof value === 'number') {
     if (rule.maximum !== undefined && value > rule.maximum)
-      out.push(`Ensure this value is less than or equal to ${rule.maximum}.`);
+      out.push(fieldError(FIELD_ERRORS.MAX_VALUE, { limit_value: rule.maximum }));
     if (rule.minimum !== undefined && value < rule.minimum)
-      out.push(`Ensure this value is greater than or equal to ${rule.minimum}.`);
+      out.push(fieldError(FIELD_ERRORS.MIN_VALUE, { limit_value: rule.minimum }));
   }
   return out;
 }
@@ -249,13 +251,13 @@ function validators(rule: FieldRule, value: unknown): string[] {
 function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
   if (data === EMPTY) {
     if (partial) throw new Skip();
-    if (rule.required) throw new FieldError(['This field is required.']);
+    if (rule.required) throw new FieldError([FIELD_ERRORS.REQUIRED]);
     // A model field's default is not the serializer field's (ModelSerializer sets none): the
     // model applies it when a row is created, and an update leaves the field as it was.
     throw new Skip();
   }
   if (data === null) {
-    if (!rule.allowNull) throw new FieldError(['This field may not be null.']);
+    if (!rule.allowNull) throw new FieldError([FIELD_ERRORS.NULL]);
     return null;
   }
   // CharField's own check (EmailField and URLField are CharFields; DateField and DateTimeField are not).
@@ -265,7 +267,7 @@ function runField(rule: FieldRule, data: unknown, partial: boolean): unknown {
     rule.format !== 'date-time' &&
     (data === '' || strip(String(data)) === '')
   ) {
-    if (!rule.allowBlank) throw new FieldError(['This field may not be blank.']);
+    if (!rule.allowBlank) throw new FieldError([FIELD_ERRORS.BLANK]);
     return '';
   }
   const value = toInternal(rule, data);
@@ -314,11 +316,11 @@ export function validateInput(
     readonly unique?: { taken(field: string, value: unknown): boolean; message(field: string): string };
   },
 ): Validated {
-  if (data === null || data === undefined) return { ok: false, errors: { non_field_errors: ['No data provided'] } };
+  if (data === null || data === undefined) return { ok: false, errors: { non_field_errors: [FIELD_ERRORS.NO_DATA] } };
   if (!opts.form && !isObject(data))
     return {
       ok: false,
-      errors: { non_field_errors: [`Invalid data. Expected a dictionary, but got ${pyType(data)}.`] },
+      errors: { non_field_errors: [fieldError(FIELD_ERRORS.INVALID_DATA, { datatype: pyType(data) })] },
     };
   const values: Record<string, unknown> = {};
   const errors: Record<string, string[]> = {};

@@ -6,6 +6,8 @@ import {
   DJANGO_ERRORS,
   djangoPage,
   DRF_ERRORS,
+  FIELD_ERRORS,
+  fieldError,
   FRONT_PAGES,
   frontPage,
   gatewayPage,
@@ -41,6 +43,7 @@ describe('the error catalogue', () => {
     }
     for (const code of Object.keys(DJANGO_ERRORS)) expect(page).toContain(`\`${code}\``);
     for (const code of Object.keys(FRONT_PAGES)) expect(page).toContain(`\`${code}\``);
+    for (const code of Object.keys(FIELD_ERRORS)) expect(page).toContain(`\`${code}\``);
   });
 });
 
@@ -50,6 +53,30 @@ describe('the texts and answers the catalogue makes', () => {
     ['BREW', 'Method "BREW" not allowed.'],
   ])("methodNotAllowedDetail(%s) is DRF's MethodNotAllowed text", (method, want) => {
     expect(methodNotAllowedDetail(method)).toBe(want);
+  });
+
+  it.each<[string, string, Record<string, string | number>, string]>([
+    ['one name', FIELD_ERRORS.MAX_LENGTH, { max_length: 10 }, 'Ensure this field has no more than 10 characters.'],
+    [
+      'two names',
+      FIELD_ERRORS.UNIQUE,
+      { model_name: 'desk', field_label: 'number' },
+      'desk with this number already exists.',
+    ],
+    [
+      'a value holding braces is not read again',
+      FIELD_ERRORS.INVALID_CHOICE,
+      { input: '{input}' },
+      '"{input}" is not a valid choice.',
+    ],
+    [
+      'a name not given stays',
+      FIELD_ERRORS.SELECT_A_VALID_CHOICE,
+      {},
+      'Select a valid choice. {value} is not one of the available choices.',
+    ],
+  ])('fieldError: %s', (_name, message, values, want) => {
+    expect(fieldError(message, values)).toBe(want);
   });
 
   it('noMatchDetail names the model as get_object_or_404 does', () => {
