@@ -16,6 +16,7 @@ import {
   MULTIPART_NO_BOUNDARY_DETAIL,
   noMatchDetail,
   parseErrorDetail,
+  STUB_PROBLEMS,
   unsupportedMediaTypeDetail,
 } from '../src/core/errors.js';
 
@@ -104,9 +105,12 @@ export function errorsPage(): string {
     '|---|---|---|---|',
     ...pages(FRONT_PAGES),
     '',
-    "The stub's own faults (an impossible scenario, `--validate-requests`, a handler's answer that",
-    'breaks the spec with `--strict-handlers`) are `application/problem+json` (RFC 9457) with',
-    '`title`, `detail` and what is available.',
+    "The stub's own faults and refusals are `application/problem+json` (RFC 9457): `type`, `title`,",
+    '`status`, `detail`, then what the row names:',
+    '',
+    '| status | title | code | when |',
+    '|---|---|---|---|',
+    ...Object.entries(STUB_PROBLEMS).map(([code, p]) => `| ${p.status} | ${p.title} | \`${code}\` | ${cell(p.doc)} |`),
     '',
   ].join('\n');
 }

@@ -1,4 +1,4 @@
-import { detailBody, methodNotAllowedDetail, stubProblem } from './errors.js';
+import { detailBody, methodNotAllowedDetail, STUB_PROBLEMS, stubProblem } from './errors.js';
 import { deploymentCors, notResolved, requestBaseUrl, sessionMiddleware } from './django/middleware.js';
 import { requestMethod } from './django/http.js';
 import { pathInfo } from './django/urls.js';
@@ -84,7 +84,7 @@ export class StubCore {
   answer(req: CoreRequest): CoreAnswer | Promise<CoreAnswer> {
     const started = performance.now();
     const found = this.#sessions.get(sessionOf(req.header), Date.now());
-    if (!found.ok) return stubProblem('Session refused', found.detail, {}, found.status);
+    if (!found.ok) return stubProblem(STUB_PROBLEMS.SESSION_REFUSED, found.detail, {}, found.status);
     const exchange: Exchange = { state: found.state, session: found.name };
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);
@@ -218,7 +218,7 @@ export class StubCore {
     const violations = this.options.validateQuery?.(target, ctx.query) ?? [];
     if (violations.length > 0)
       return stubProblem(
-        'Invalid request',
+        STUB_PROBLEMS.INVALID_REQUEST,
         `${count(violations.length, 'query parameter')} ${violations.length === 1 ? 'breaks' : 'break'} ${target.operationId}'s declaration`,
         { validation: violations },
       );

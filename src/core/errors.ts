@@ -222,13 +222,59 @@ export function djangoPage(e: DjangoPage | { status: number; page: string }): Co
   return { status: e.status, headers: withMembers(DJANGO_HEADERS, { 'content-type': HTML_TYPE }), body: e.page };
 }
 
+/** A fault of the stub itself, or of a request to it: its title, and its status where no other is given. */
+export interface StubProblem {
+  readonly title: string;
+  readonly status: number;
+  readonly doc: string;
+}
+
+export const STUB_PROBLEMS = {
+  IMPOSSIBLE_SCENARIO: {
+    title: 'Impossible scenario',
+    status: 400,
+    doc: '`Prefer` (or a scenario set at `/__stub/scenarios`) asks for what the operation cannot answer: a code it does not declare, an example it does not have, generated items where its schema describes no field; `available` lists what it can.',
+  },
+  INVALID_REQUEST: {
+    title: 'Invalid request',
+    status: 400,
+    doc: "`--validate-requests`: a query parameter its operation's declaration refuses (`validation` lists each); `since` of `GET /__stub/requests` not a whole number.",
+  },
+  INVALID_SCENARIO: {
+    title: 'Invalid scenario',
+    status: 400,
+    doc: '`PUT /__stub/scenarios`: a body that is not JSON, or a rule that names no operation or asks what it cannot answer (none of the list is kept).',
+  },
+  SESSION_REFUSED: {
+    title: 'Session refused',
+    status: 400,
+    doc: '`X-Stub-Session`: a name that is not 1 to 64 letters, digits, `.`, `_` or `-`; 503 when `--max-sessions` are open already.',
+  },
+  METHOD_NOT_ALLOWED: {
+    title: 'Method not allowed',
+    status: 405,
+    doc: 'A path under `/__stub/` asked with a method it does not take, with `Allow`.',
+  },
+  CROSS_SITE_REFUSED: {
+    title: 'Cross-site request refused',
+    status: 403,
+    doc: 'A write, or a request under `/__stub/`, from a page of an origin the CORS policy does not allow, sent without a preflight.',
+  },
+  HANDLER_BREAKS_SPEC: {
+    title: 'Handler answer breaks the spec',
+    status: 500,
+    doc: "`--strict-handlers`: a handler answered what its operation's declaration refuses (`violations` lists why).",
+  },
+} as const satisfies Record<string, StubProblem>;
+
 /** A fault of a request to the stub itself (a scenario that cannot be), RFC 9457. */
 export function stubProblem(
-  title: string,
+  problem: StubProblem,
   detail: string,
   extra: Record<string, unknown> = {},
-  status = 400,
+  status = problem.status,
 ): CoreAnswer {
+  const { title } = problem;
   // RFC 9457: the body's `status` is the answer's own.
   return {
     status,

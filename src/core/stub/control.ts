@@ -1,5 +1,5 @@
 import { DJANGO_HEADERS, JSON_TYPE } from '../django/http.js';
-import { stubProblem } from '../errors.js';
+import { STUB_PROBLEMS, stubProblem } from '../errors.js';
 import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
 import type { JournalFilter } from './journal.js';
@@ -59,7 +59,7 @@ const json = (status: number, value: unknown): CoreAnswer => ({
 const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
-  const problem = stubProblem('Method not allowed', `${path} takes ${allow}: ${what}`, {}, 405);
+  const problem = stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`);
   return withMembers(problem, {
     headers: withMembers(DJANGO_HEADERS, { 'content-type': 'application/problem+json', allow }),
   });
@@ -87,7 +87,7 @@ export function controlAnswer(
       return notAllowed(path, 'GET, DELETE', 'the requests the stub answered (?path, method, operationId, since)');
     const since = lastValue(query, 'since');
     if (since !== undefined && !/^[0-9]{1,15}$/.test(since))
-      return stubProblem('Invalid request', 'since is the id of a journal entry (a whole number)');
+      return stubProblem(STUB_PROBLEMS.INVALID_REQUEST, 'since is the id of a journal entry (a whole number)');
     const filter: JournalFilter = {
       ...(lastValue(query, 'path') !== undefined ? { path: lastValue(query, 'path') } : {}),
       ...(lastValue(query, 'method') !== undefined ? { method: lastValue(query, 'method') } : {}),
@@ -122,13 +122,13 @@ export function controlAnswer(
     try {
       value = JSON.parse(new TextDecoder().decode(body ?? new Uint8Array()));
     } catch (e) {
-      return stubProblem('Invalid scenario', `the body is not JSON: ${(e as Error).message}`);
+      return stubProblem(STUB_PROBLEMS.INVALID_SCENARIO, `the body is not JSON: ${(e as Error).message}`);
     }
     const problems = ctx.state.scenarios.addAll(Array.isArray(value) ? value : [value], ctx.maxDelayMs, (id) =>
       ctx.knows(id),
     );
     if (problems.length > 0)
-      return stubProblem('Invalid scenario', problems.join('; '), {
+      return stubProblem(STUB_PROBLEMS.INVALID_SCENARIO, problems.join('; '), {
         example: { operationId: 'listDesks', prefer: 'code=500', times: 1 },
       });
     ctx.changed();
@@ -150,9 +150,7 @@ export function controlAnswer(
  */
 export function crossSiteRefused(): CoreAnswer {
   return stubProblem(
-    'Cross-site request refused',
+    STUB_PROBLEMS.CROSS_SITE_REFUSED,
     'a write from a page of an origin the CORS policy does not allow, sent without a preflight (a form or text/plain body): send JSON, or allow the origin with --cors-origin',
-    {},
-    403,
   );
 }

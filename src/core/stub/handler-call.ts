@@ -1,4 +1,4 @@
-import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, stubProblem } from '../errors.js';
+import { DJANGO_ERRORS, djangoPage, DRF_ERRORS, STUB_PROBLEMS, stubProblem } from '../errors.js';
 import { getObject, urlOf, validatedBody, type ViewSet, visible, type WriteInput, writeInput } from '../drf/mixins.js';
 import { parseBody } from '../drf/parsers.js';
 import { serializerFields } from '../drf/serializers.js';
@@ -192,9 +192,10 @@ function isHandlerAnswer(v: unknown): v is HandlerAnswer {
 /** `--strict-handlers`: an answer the spec refuses is the stub's 500, with why. */
 function handlerViolation(op: AnyOperation, violations: readonly AnswerViolation[]): CoreAnswer {
   return stubProblem(
-    'Handler answer breaks the spec',
+    STUB_PROBLEMS.HANDLER_BREAKS_SPEC,
     `${op.operationId}'s handler answered what its declaration refuses`,
-    { violations },
-    500,
+    {
+      violations,
+    },
   );
 }

@@ -1,5 +1,5 @@
 import type { Operation } from '../../openapi/operations.js';
-import { stubProblem } from '../errors.js';
+import { STUB_PROBLEMS, stubProblem } from '../errors.js';
 import type { CollectionModel } from '../model.js';
 import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
@@ -110,7 +110,7 @@ export const SCENARIO_HELP = Object.freeze({
 
 /** A scenario that cannot be: the stub's own 400, naming what is available. */
 export function impossible(detail: string, available: unknown = SCENARIO_HELP): CoreAnswer {
-  return stubProblem('Impossible scenario', detail, { available });
+  return stubProblem(STUB_PROBLEMS.IMPOSSIBLE_SCENARIO, detail, { available });
 }
 
 /** The items a scenario asks for (docs/response-selection.md), or a problem. */

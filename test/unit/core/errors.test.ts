@@ -13,6 +13,7 @@ import {
   gatewayPage,
   methodNotAllowedDetail,
   noMatchDetail,
+  STUB_PROBLEMS,
   stubProblem,
 } from '../../../src/core/errors.js';
 import { ROOT } from '../../cli-helpers.js';
@@ -44,6 +45,7 @@ describe('the error catalogue', () => {
     for (const code of Object.keys(DJANGO_ERRORS)) expect(page).toContain(`\`${code}\``);
     for (const code of Object.keys(FRONT_PAGES)) expect(page).toContain(`\`${code}\``);
     for (const code of Object.keys(FIELD_ERRORS)) expect(page).toContain(`\`${code}\``);
+    for (const code of Object.keys(STUB_PROBLEMS)) expect(page).toContain(`\`${code}\``);
   });
 });
 
@@ -100,13 +102,13 @@ describe('the texts and answers the catalogue makes', () => {
   });
 
   it('stubProblem: RFC 9457, its status in the body too, extra members after', () => {
-    const a = stubProblem('Impossible scenario', 'no such code', { available: ['200'] }, 422);
+    const a = stubProblem(STUB_PROBLEMS.IMPOSSIBLE_SCENARIO, 'no such code', { available: ['200'] }, 422);
     expect(a.status).toBe(422);
     expect(a.headers).toEqual({ ...DJANGO_HEADERS, 'content-type': 'application/problem+json' });
     expect(a.body).toBe(
       '{"type":"about:blank","title":"Impossible scenario","status":422,"detail":"no such code","available":["200"]}',
     );
-    expect(JSON.parse(stubProblem('t', 'd').body)).toEqual({
+    expect(JSON.parse(stubProblem({ title: 't', status: 400, doc: '' }, 'd').body)).toEqual({
       type: 'about:blank',
       title: 't',
       status: 400,
