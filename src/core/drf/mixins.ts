@@ -35,9 +35,9 @@ export interface ViewSet {
 /** The url parts of the items of an answer, when the collection's items carry a url. */
 export function urlOf(ctx: RequestContext, vs: ViewSet, suffix: string | undefined) {
   const { collection } = vs;
+  // withUrl holds only with a detail operation (buildsUrl): its path is the item path.
   if (!collection.withUrl) return undefined;
-  const detail = collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) };
-  return itemUrlParts(ctx.baseUrl, detail, lastValue(ctx.query, 'format'), suffix);
+  return itemUrlParts(ctx.baseUrl, collection.detail, lastValue(ctx.query, 'format'), suffix);
 }
 
 /**
@@ -251,10 +251,6 @@ export function itemValues(
     }
   }
   return values;
-}
-
-function pkParamOf(collection: CollectionModel): string {
-  return collection.itemRoute ? (/\{([^}]+)\}$/.exec(collection.itemRoute.path)?.[1] ?? 'pk') : 'pk';
 }
 
 /** Without a GET on the item path, the lookup is an integer when the item schema says so. */
