@@ -214,11 +214,7 @@ export function validatedBody(
 ): { values: Record<string, unknown> } | CoreAnswer {
   const parsed = parseBody(ctx.header('content-type'), ctx.body);
   if (!parsed.ok) return refusedBody(view, parsed);
-  const valid = validateInput([...rules], parsed.data, {
-    partial,
-    form: parsed.form,
-    ...(unique === undefined ? {} : { unique }),
-  });
+  const valid = validateInput(rules, parsed.data, { partial, form: parsed.form, unique });
   return valid.ok ? { values: valid.values } : respond(view, 400, drfJson(valid.errors));
 }
 
