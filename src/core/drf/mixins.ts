@@ -55,9 +55,8 @@ export function list(
   // DjangoFilterBackend, SearchFilter and OrderingFilter, read from the list's columns.
   const filtered = filterPredicate(collection.filters, ctx.query);
   if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
-  const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
-  const ordering = orderingTerms(collection.filters, ctx.query);
-  const items = active || ordering.length > 0 ? filterAndOrder(set.items, filtered, ordering) : set.items;
+  // The list itself where no parameter filters or orders it (filterAndOrder answers it at once).
+  const items = filterAndOrder(set.items, filtered, orderingTerms(collection.filters, ctx.query));
   const count = items.length;
   const pageSize = pageSizeOf(collection.filters, ctx.query, vs.pageSize);
   const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
