@@ -182,25 +182,26 @@ export class StubCore {
     const { route } = match;
     const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
     if (first.djangoView) return djangoView(ctx, route);
-    const answered = this.#view(ctx, route, first, exchange);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+    const answered = this.#view(ctx, route, first, op, exchange);
     if (op === undefined) return answered;
     const named = (a: CoreAnswer): CoreAnswer => withMembers(a, { operationId: op.operationId });
     return answered instanceof Promise ? answered.then(named) : named(answered);
   }
 
-  /** Steps 4 to 9: the stub's scenario and validation, then the DRF view. */
+  /** Steps 4 to 9: the stub's scenario and validation, then the DRF view (`op`: the method's operation, if any). */
   #view(
     ctx: RequestContext,
     route: PathRoute,
     first: AnyOperation,
+    op: AnyOperation | undefined,
     exchange: Exchange,
   ): CoreAnswer | Promise<CoreAnswer> {
     const collection = this.model.collections.get(route.collectionPath);
     const vs = collection === undefined ? undefined : this.#viewSet(exchange.state, collection);
     const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
-    const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? first;
+    const target = op ?? first;
     const chosen = exchange.state.scenarios.choose(
       {
         prefer: ctx.header('prefer'),
@@ -227,7 +228,6 @@ export class StubCore {
     if ('status' in view) return view;
     // 8. The method.
     if (ctx.method === 'OPTIONS') return this.#options(ctx, exchange.state, view, vs, route, renderers);
-    const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
     // A write a page of another origin sent without a preflight: refused before it changes anything.
     if (crossSiteWrite(this.options.cors, ctx.method, ctx.header)) return crossSiteRefused();
