@@ -85,7 +85,7 @@ export class StubCore {
     const started = performance.now();
     const found = this.#sessions.get(sessionOf(req.header), Date.now());
     if (!found.ok) return stubProblem('Session refused', found.detail, {}, found.status);
-    const exchange: Exchange = { state: found.state, session: found.name };
+    const exchange: Exchange = { state: found.state, session: found.name, method: requestMethod(req.method) };
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);
       const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
@@ -113,7 +113,7 @@ export class StubCore {
     const scenario = exchange?.scenario;
     state.journal.record({
       time: now,
-      method: requestMethod(req.method),
+      method: exchange?.method ?? requestMethod(req.method),
       url: req.url,
       headers: req.headers ?? noHeaders,
       body: req.body,
@@ -127,7 +127,7 @@ export class StubCore {
 
   /** Steps 1 to 3: the middleware, the stub's own paths, the route. */
   #answer(req: CoreRequest, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
-    const method = requestMethod(req.method);
+    const { method } = exchange;
     // 1. The host (CommonMiddleware); the stub's CORS preflight.
     const host = requestBaseUrl(req, this.options);
     if ('status' in host) return host;
@@ -352,6 +352,7 @@ const noHeaders = (): readonly string[] => [];
 interface Exchange {
   readonly state: State;
   readonly session: string | undefined;
+  readonly method: string;
   /** A request to the stub's own paths: not journaled. */
   own?: boolean;
   scenario?: { readonly prefer: string; readonly from: 'request' | 'scenarios' };
