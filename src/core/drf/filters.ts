@@ -143,8 +143,8 @@ export function listFilters(
     }
     if (itemFields.includes(p.name)) {
       const itemSchema = itemSchemaOf(p.name);
-      const kind = kindOf(Object.keys(itemSchema).length > 0 ? itemSchema : schema);
       const typed = Object.keys(itemSchema).length > 0 ? itemSchema : schema;
+      const kind = kindOf(typed);
       const integer = typed.type === 'integer' || (Array.isArray(typed.type) && typed.type.includes('integer'));
       fields.push({
         param: p.name,
