@@ -44,14 +44,6 @@ export interface Filters {
   readonly unsupported: readonly { readonly param: string; readonly why: string }[];
 }
 
-export const NO_FILTERS: Filters = Object.freeze({
-  fields: [],
-  search: undefined,
-  ordering: undefined,
-  pageSize: undefined,
-  unsupported: [],
-});
-
 function schemaOf(doc: unknown, pointer: string): Record<string, unknown> {
   const node = follow(doc, pointer).node;
   return isObject(node) ? node : {};
