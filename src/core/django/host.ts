@@ -7,8 +7,12 @@
  * (SECURE_PROXY_SSL_HEADER, the first value of a list as Django 4.1+ reads it).
  */
 export interface HostOptions {
-  /** A fixed base URL (no trailing slash): the Host header then only needs to be valid. */
+  /**
+   * A fixed base URL (no trailing slash) for every absolute url, instead of the request's scheme
+   * and Host: the Host header then only needs to be valid.
+   */
   readonly baseUrl?: string | undefined;
+  /** Read X-Forwarded-Host / X-Forwarded-Proto (USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
   readonly trustProxy: boolean;
   /** Django's ALLOWED_HOSTS syntax: `*`, `.example.com` (and subdomains), or an exact host. */
   readonly allowedHosts: readonly string[];
