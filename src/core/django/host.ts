@@ -23,7 +23,7 @@ export interface HostOptions {
 /** A request header by lower-case name: undefined when absent, '' when present and empty. */
 export type HeaderGetter = (name: string) => string | undefined;
 
-export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false; reason: 'invalid-host' | 'disallowed-host' };
+export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false };
 
 // django/http/request.py host_validation_re (Django 4.2+), matched whole against the lower-cased
 // host: no limit on the port's value or length.
@@ -61,8 +61,7 @@ export function resolveBaseUrl(
   const forwardedHost = opts.trustProxy ? header('x-forwarded-host') : undefined;
   const host = forwardedHost ?? header('host') ?? opts.fallbackHost;
   const domain = validHostDomain(host);
-  if (domain === undefined) return { ok: false, reason: 'invalid-host' };
-  if (!hostAllowed(domain, opts.allowedHosts)) return { ok: false, reason: 'disallowed-host' };
+  if (domain === undefined || !hostAllowed(domain, opts.allowedHosts)) return { ok: false };
   if (opts.baseUrl !== undefined) return { ok: true, baseUrl: opts.baseUrl };
   const proto = opts.trustProxy ? header('x-forwarded-proto') : undefined;
   const secure = proto !== undefined ? proto.split(',', 1)[0]?.trim() === 'https' : scheme === 'https';
