@@ -134,8 +134,8 @@ function withRowPks(set: ItemSet, shape: CollectionShape): ItemSet {
 
 /** The item set of an input: the loader's, or its raw items prepared. */
 function made(input: ItemsInput, shape: CollectionShape): ItemSet {
-  const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
-  if (raw === undefined) return (input as { prepared: ItemSet }).prepared;
+  if ('prepared' in input) return input.prepared;
+  const raw = 'lazy' in input ? input.lazy() : input;
   if (raw.length === 0) return EMPTY_SET;
   return prepareItems(raw, prepareOptionsOf(shape));
 }
