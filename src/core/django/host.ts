@@ -29,7 +29,7 @@ export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false };
 // host: no limit on the port's value or length.
 const HOST_RE = /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::([0-9]+))?$/;
 
-/** `split_domain_port`: the domain (lower case, a trailing dot removed), '' when the host is invalid. */
+/** `split_domain_port`: the domain (lower case, a trailing dot removed), undefined when the host is invalid. */
 export function validHostDomain(host: string): string | undefined {
   const m = HOST_RE.exec(host.toLowerCase());
   if (!m) return undefined;
