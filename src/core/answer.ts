@@ -85,7 +85,7 @@ export class StubCore {
     const started = performance.now();
     const found = this.#sessions.get(sessionOf(req.header), Date.now());
     if (!found.ok) return stubProblem(STUB_PROBLEMS.SESSION_REFUSED, found.detail, {}, found.status);
-    const exchange: Exchange = { state: found.state, session: found.name };
+    const exchange: Exchange = { state: found.state, session: found.name, method: requestMethod(req.method) };
     const finish = (a: CoreAnswer): CoreAnswer => {
       const session = sessionMiddleware(req, a, this.options.sessions);
       const answer = this.options.cors.mode === 'stub' ? withCors(this.options.cors, session, req.header) : session;
@@ -113,7 +113,7 @@ export class StubCore {
     const scenario = exchange?.scenario;
     state.journal.record({
       time: now,
-      method: requestMethod(req.method),
+      method: exchange?.method ?? requestMethod(req.method),
       url: req.url,
       headers: req.headers ?? noHeaders,
       body: req.body,
@@ -127,7 +127,7 @@ export class StubCore {
 
   /** Steps 1 to 3: the middleware, the stub's own paths, the route. */
   #answer(req: CoreRequest, exchange: Exchange): CoreAnswer | Promise<CoreAnswer> {
-    const method = requestMethod(req.method);
+    const { method } = exchange;
     // 1. The host (CommonMiddleware); the stub's CORS preflight.
     const host = requestBaseUrl(req, this.options);
     if ('status' in host) return host;
@@ -182,25 +182,26 @@ export class StubCore {
     const { route } = match;
     const first = (route.methods.get('GET') ?? route.methods.values().next().value) as AnyOperation;
     if (first.djangoView) return djangoView(ctx, route);
-    const answered = this.#view(ctx, route, first, exchange);
     const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
+    const answered = this.#view(ctx, route, first, op, exchange);
     if (op === undefined) return answered;
     const named = (a: CoreAnswer): CoreAnswer => withMembers(a, { operationId: op.operationId });
     return answered instanceof Promise ? answered.then(named) : named(answered);
   }
 
-  /** Steps 4 to 9: the stub's scenario and validation, then the DRF view. */
+  /** Steps 4 to 9: the stub's scenario and validation, then the DRF view (`op`: the method's operation, if any). */
   #view(
     ctx: RequestContext,
     route: PathRoute,
     first: AnyOperation,
+    op: AnyOperation | undefined,
     exchange: Exchange,
   ): CoreAnswer | Promise<CoreAnswer> {
     const collection = this.model.collections.get(route.collectionPath);
     const vs = collection === undefined ? undefined : this.#viewSet(exchange.state, collection);
     const renderers = first.renderers ?? DEFAULT_RENDERERS;
     // 4. The stub's own scenario, 5. request validation: before the view, they are not the service's.
-    const target = route.methods.get(ctx.method === 'HEAD' ? 'GET' : (ctx.method as ViewMethod)) ?? first;
+    const target = op ?? first;
     const chosen = exchange.state.scenarios.choose(
       {
         prefer: ctx.header('prefer'),
@@ -227,7 +228,6 @@ export class StubCore {
     if ('status' in view) return view;
     // 8. The method.
     if (ctx.method === 'OPTIONS') return this.#options(ctx, exchange.state, view, vs, route, renderers);
-    const op = route.methods.get((ctx.method === 'HEAD' ? 'GET' : ctx.method) as ViewMethod);
     if (!op) return respond(view, 405, detailBody(methodNotAllowedDetail(ctx.method)));
     // A write a page of another origin sent without a preflight: refused before it changes anything.
     if (crossSiteWrite(this.options.cors, ctx.method, ctx.header)) return crossSiteRefused();
@@ -352,6 +352,7 @@ const noHeaders = (): readonly string[] => [];
 interface Exchange {
   readonly state: State;
   readonly session: string | undefined;
+  readonly method: string;
   /** A request to the stub's own paths: not journaled. */
   own?: boolean;
   scenario?: { readonly prefer: string; readonly from: 'request' | 'scenarios' };

@@ -1,6 +1,6 @@
 import { querysetRows, type QuerysetRows } from './django/queryset.js';
 import { FieldColumns } from './field-columns.js';
-import type { CollectionModel } from './model.js';
+import { type CollectionModel, prepareOptionsOf } from './model.js';
 import { type ItemSet, itemObject, itemSetOf, type PreparedItem, prepareItem, withPk } from './prepared-items.js';
 import { isWholeTable, type Queryset } from '../openapi/queryset.js';
 
@@ -235,12 +235,7 @@ export class LiveCollection {
   }
 
   #prepare(values: Record<string, unknown>): PreparedItem {
-    return prepareItem(values, {
-      fields: this.model.fields,
-      withUrl: this.model.withUrl,
-      pkField: this.model.lookup,
-      writeOnly: this.model.writeOnly,
-    });
+    return prepareItem(values, prepareOptionsOf(this.model));
   }
 
   /**

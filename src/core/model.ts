@@ -102,6 +102,11 @@ export function shapeOf(spec: unknown, operations: Operations, list: ListOperati
   };
 }
 
+/** The PrepareOptions of a collection's items (from its model, or its shape before there is one). */
+export function prepareOptionsOf(shape: Omit<CollectionShape, 'pkParam'>) {
+  return { fields: shape.fields, withUrl: shape.withUrl, pkField: shape.lookup, writeOnly: shape.writeOnly };
+}
+
 /** The first raw item of an input, if it is at hand without making anything. */
 function sampleOf(input: ItemsInput | undefined): unknown {
   return Array.isArray(input) ? input[0] : undefined;
@@ -129,15 +134,10 @@ function withRowPks(set: ItemSet, shape: CollectionShape): ItemSet {
 
 /** The item set of an input: the loader's, or its raw items prepared. */
 function made(input: ItemsInput, shape: CollectionShape): ItemSet {
-  const raw = 'prepared' in input ? undefined : 'lazy' in input ? input.lazy() : (input as readonly unknown[]);
-  if (raw === undefined) return (input as { prepared: ItemSet }).prepared;
+  if ('prepared' in input) return input.prepared;
+  const raw = 'lazy' in input ? input.lazy() : input;
   if (raw.length === 0) return EMPTY_SET;
-  return prepareItems(raw, {
-    fields: shape.fields,
-    withUrl: shape.withUrl,
-    pkField: shape.lookup,
-    writeOnly: shape.writeOnly,
-  });
+  return prepareItems(raw, prepareOptionsOf(shape));
 }
 
 /** How many items an input holds, without making them. */

@@ -1,4 +1,4 @@
-import type { HeaderGetter } from './django/host.js';
+import type { HeaderGetter, HostOptions } from './django/host.js';
 import type { AnyOperation } from '../openapi/operations.js';
 import type { QueryMap } from './python/query.js';
 import type { Handler } from './stub/handler-types.js';
@@ -54,17 +54,10 @@ export const CACHE_KEY_HEADERS = Object.freeze([
   'x-stub-session',
 ]);
 
-export interface CoreOptions {
+/** The host options (django/host.ts: the base URL, the proxy, ALLOWED_HOSTS), and the stub's own. */
+export interface CoreOptions extends HostOptions {
   /** PageNumberPagination's PAGE_SIZE. */
   readonly pageSize: number;
-  /** A fixed base URL for every absolute url, instead of the request's scheme and Host. */
-  readonly baseUrl?: string | undefined;
-  /** Read X-Forwarded-Host / X-Forwarded-Proto (USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
-  readonly trustProxy: boolean;
-  /** Django's ALLOWED_HOSTS. */
-  readonly allowedHosts: readonly string[];
-  /** Used when a request has no Host at all, as Django's SERVER_NAME:SERVER_PORT. */
-  readonly fallbackHost: string;
   /** Upper bound of `Prefer: delay=MS`. */
   readonly maxDelayMs: number;
   /** Which browser pages may read the answers (stub/cors.ts). */

@@ -7,8 +7,12 @@
  * (SECURE_PROXY_SSL_HEADER, the first value of a list as Django 4.1+ reads it).
  */
 export interface HostOptions {
-  /** A fixed base URL (no trailing slash): the Host header then only needs to be valid. */
+  /**
+   * A fixed base URL (no trailing slash) for every absolute url, instead of the request's scheme
+   * and Host: the Host header then only needs to be valid.
+   */
   readonly baseUrl?: string | undefined;
+  /** Read X-Forwarded-Host / X-Forwarded-Proto (USE_X_FORWARDED_HOST + SECURE_PROXY_SSL_HEADER). */
   readonly trustProxy: boolean;
   /** Django's ALLOWED_HOSTS syntax: `*`, `.example.com` (and subdomains), or an exact host. */
   readonly allowedHosts: readonly string[];
@@ -19,13 +23,13 @@ export interface HostOptions {
 /** A request header by lower-case name: undefined when absent, '' when present and empty. */
 export type HeaderGetter = (name: string) => string | undefined;
 
-export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false; reason: 'invalid-host' | 'disallowed-host' };
+export type BaseUrlResult = { ok: true; baseUrl: string } | { ok: false };
 
 // django/http/request.py host_validation_re (Django 4.2+), matched whole against the lower-cased
 // host: no limit on the port's value or length.
 const HOST_RE = /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::([0-9]+))?$/;
 
-/** `split_domain_port`: the domain (lower case, a trailing dot removed), '' when the host is invalid. */
+/** `split_domain_port`: the domain (lower case, a trailing dot removed), undefined when the host is invalid. */
 export function validHostDomain(host: string): string | undefined {
   const m = HOST_RE.exec(host.toLowerCase());
   if (!m) return undefined;
@@ -57,8 +61,7 @@ export function resolveBaseUrl(
   const forwardedHost = opts.trustProxy ? header('x-forwarded-host') : undefined;
   const host = forwardedHost ?? header('host') ?? opts.fallbackHost;
   const domain = validHostDomain(host);
-  if (domain === undefined) return { ok: false, reason: 'invalid-host' };
-  if (!hostAllowed(domain, opts.allowedHosts)) return { ok: false, reason: 'disallowed-host' };
+  if (domain === undefined || !hostAllowed(domain, opts.allowedHosts)) return { ok: false };
   if (opts.baseUrl !== undefined) return { ok: true, baseUrl: opts.baseUrl };
   const proto = opts.trustProxy ? header('x-forwarded-proto') : undefined;
   const secure = proto !== undefined ? proto.split(',', 1)[0]?.trim() === 'https' : scheme === 'https';

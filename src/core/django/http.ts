@@ -25,8 +25,6 @@ export const DJANGO_PAGES = {
   404: errorPage('Not Found', 'The requested resource was not found on this server.'),
   /** `bad_request`: a Host that fails validation (DisallowedHost), before any view. */
   400: errorPage('Bad Request (400)', ''),
-  /** `permission_denied`. */
-  403: errorPage('403 Forbidden', ''),
   /** `server_error`: an exception outside DRF's handler. */
   500: errorPage('Server Error (500)', ''),
 } as const;

@@ -2,7 +2,7 @@ import { DJANGO_ERRORS, djangoPage } from '../errors.js';
 import type { CoreAnswer, CoreOptions, CoreRequest } from '../request.js';
 import { resolveBaseUrl } from './host.js';
 import { DJANGO_HEADERS, HTML_TYPE } from './http.js';
-import { sessionHeaders, withVaryCookie } from './sessions.js';
+import { sessionCookieDeletion, withVaryCookie } from './sessions.js';
 import { withAppendedSlash } from './urls.js';
 import { withHeaders, withMembers } from '../members.js';
 
@@ -47,9 +47,9 @@ export function sessionMiddleware(
   answer: CoreAnswer,
   sessions: ReadonlySet<string> | undefined,
 ): CoreAnswer {
-  const session = sessionHeaders(req.header, answer.headers.vary?.includes('Cookie') ?? false, sessions);
-  if (session.setCookie === undefined) return answer;
-  return withHeaders(answer, { vary: withVaryCookie(answer.headers.vary), 'set-cookie': session.setCookie });
+  const setCookie = sessionCookieDeletion(req.header, answer.headers.vary?.includes('Cookie') ?? false, sessions);
+  if (setCookie === undefined) return answer;
+  return withHeaders(answer, { vary: withVaryCookie(answer.headers.vary), 'set-cookie': setCookie });
 }
 
 /**

@@ -23,21 +23,18 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return found;
 }
 
-/** What SessionMiddleware.process_response adds: the deletion of an empty session's cookie. */
-export function sessionHeaders(
+/** What SessionMiddleware.process_response adds: the `Set-Cookie` deleting an empty session's cookie, if any. */
+export function sessionCookieDeletion(
   header: HeaderGetter,
   accessed: boolean,
   /** The sessions that exist (`--sessions`): theirs is not empty, and never deleted. */
   sessions?: ReadonlySet<string>,
-): { vary: boolean; setCookie: string | undefined } {
+): string | undefined {
   const key = cookieValue(header('cookie'), SESSION_COOKIE);
-  if (key === undefined || sessions?.has(key) === true) return { vary: accessed, setCookie: undefined };
+  if (key === undefined || sessions?.has(key) === true) return undefined;
   const empty = key.length < 8 || accessed;
-  if (!empty) return { vary: accessed, setCookie: undefined };
-  return {
-    vary: true,
-    setCookie: `${SESSION_COOKIE}=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax`,
-  };
+  if (!empty) return undefined;
+  return `${SESSION_COOKIE}=""; expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; Path=/; SameSite=Lax`;
 }
 
 /** `patch_vary_headers(response, ('Cookie',))`. */

@@ -45,14 +45,6 @@ export interface Filters {
   readonly unsupported: readonly { readonly param: string; readonly why: string }[];
 }
 
-export const NO_FILTERS: Filters = Object.freeze({
-  fields: [],
-  search: undefined,
-  ordering: undefined,
-  pageSize: undefined,
-  unsupported: [],
-});
-
 function schemaOf(doc: unknown, pointer: string): Record<string, unknown> {
   const node = follow(doc, pointer).node;
   return isObject(node) ? node : {};
@@ -144,8 +136,8 @@ export function listFilters(
     }
     if (itemFields.includes(p.name)) {
       const itemSchema = itemSchemaOf(p.name);
-      const kind = kindOf(Object.keys(itemSchema).length > 0 ? itemSchema : schema);
       const typed = Object.keys(itemSchema).length > 0 ? itemSchema : schema;
+      const kind = kindOf(typed);
       const integer = typed.type === 'integer' || (Array.isArray(typed.type) && typed.type.includes('integer'));
       fields.push({
         param: p.name,

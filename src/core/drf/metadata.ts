@@ -31,7 +31,7 @@ export interface ViewsetFields {
   readonly itemFields: readonly string[];
   /** The serializer's fields for a write operation. */
   readonly rulesOf: (op: WriteOperation) => readonly FieldRule[];
-  /** The item's own fields, read-only as the serializer has them. */
+  /** The item's own fields, read-only as the serializer has them (`pk` an integer, `held_today` a boolean). */
   readonly itemRules: readonly FieldRule[];
   /** `view.get_object()` succeeds (SimpleMetadata shows PUT only then). */
   readonly canFetch: () => boolean;
@@ -52,7 +52,7 @@ export function options(
     return respond(view, 200, drfJson(viewMetadata(actionName(route, op), '', renderers)));
   }
   const suffix = route.kind === 'list' ? 'List' : 'Instance';
-  const actions = determineActions(route, viewset.itemFields, viewset.rulesOf, viewset.itemRules, viewset.canFetch);
+  const actions = determineActions(route, viewset);
   const name = `${camelcaseToSpaces(viewset.name)} ${suffix}`;
   return respond(view, 200, drfJson(viewMetadata(name, viewset.description, renderers, actions)));
 }
@@ -86,21 +86,14 @@ export function viewMetadata(
  * SimpleMetadata.determine_actions: for a view with POST (a list) or PUT (an item the client can
  * fetch: `canFetch`), the serializer's fields (get_serializer_info), in the item's field order.
  */
-function determineActions(
-  route: PathRoute,
-  itemFields: readonly string[],
-  rulesOf: (op: WriteOperation) => readonly FieldRule[],
-  /** The item's own fields, read-only as the serializer has them (`pk` an integer, `held_today` a boolean). */
-  itemRules: readonly FieldRule[],
-  canFetch: () => boolean,
-): Record<string, unknown> | undefined {
+function determineActions(route: PathRoute, viewset: ViewsetFields): Record<string, unknown> | undefined {
   const method = route.methods.has('POST') ? 'POST' : route.methods.has('PUT') ? 'PUT' : undefined;
   if (method === undefined) return undefined;
-  if (method === 'PUT' && !canFetch()) return undefined;
-  const rules = new Map(rulesOf(route.methods.get(method) as WriteOperation).map((r) => [r.name, r]));
-  const readOnly = new Map(itemRules.map((r) => [r.name, { ...r, readOnly: true, required: false }]));
+  if (method === 'PUT' && !viewset.canFetch()) return undefined;
+  const rules = new Map(viewset.rulesOf(route.methods.get(method) as WriteOperation).map((r) => [r.name, r]));
+  const readOnly = new Map(viewset.itemRules.map((r) => [r.name, { ...r, readOnly: true, required: false }]));
   const info: Record<string, unknown> = {};
-  for (const name of new Set([...itemFields, ...rules.keys()]))
+  for (const name of new Set([...viewset.itemFields, ...rules.keys()]))
     info[name] = fieldInfo(name, rules.get(name) ?? readOnly.get(name));
   return { [method]: info };
 }

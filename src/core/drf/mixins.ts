@@ -35,9 +35,9 @@ export interface ViewSet {
 /** The url parts of the items of an answer, when the collection's items carry a url. */
 export function urlOf(ctx: RequestContext, vs: ViewSet, suffix: string | undefined) {
   const { collection } = vs;
+  // withUrl holds only with a detail operation (buildsUrl): its path is the item path.
   if (!collection.withUrl) return undefined;
-  const detail = collection.detail ?? { path: collection.itemRoute?.path ?? '', pkParam: pkParamOf(collection) };
-  return itemUrlParts(ctx.baseUrl, detail, lastValue(ctx.query, 'format'), suffix);
+  return itemUrlParts(ctx.baseUrl, collection.detail, lastValue(ctx.query, 'format'), suffix);
 }
 
 /**
@@ -55,9 +55,8 @@ export function list(
   // DjangoFilterBackend, SearchFilter and OrderingFilter, read from the list's columns.
   const filtered = filterPredicate(collection.filters, ctx.query);
   if (!filtered.ok) return respond(view, 400, drfJson(filtered.errors));
-  const active = collection.filters.fields.length > 0 || collection.filters.search !== undefined;
-  const ordering = orderingTerms(collection.filters, ctx.query);
-  const items = active || ordering.length > 0 ? filterAndOrder(set.items, filtered, ordering) : set.items;
+  // The list itself where no parameter filters or orders it (filterAndOrder answers it at once).
+  const items = filterAndOrder(set.items, filtered, orderingTerms(collection.filters, ctx.query));
   const count = items.length;
   const pageSize = pageSizeOf(collection.filters, ctx.query, vs.pageSize);
   const choice = choosePage(lastValue(ctx.query, 'page'), count, pageSize);
@@ -217,11 +216,7 @@ export function validatedBody(
 ): { values: Record<string, unknown> } | CoreAnswer {
   const parsed = parseBody(ctx.header('content-type'), ctx.body);
   if (!parsed.ok) return refusedBody(view, parsed);
-  const valid = validateInput([...rules], parsed.data, {
-    partial,
-    form: parsed.form,
-    ...(unique === undefined ? {} : { unique }),
-  });
+  const valid = validateInput(rules, parsed.data, { partial, form: parsed.form, unique });
   return valid.ok ? { values: valid.values } : respond(view, 400, drfJson(valid.errors));
 }
 
@@ -254,10 +249,6 @@ export function itemValues(
     }
   }
   return values;
-}
-
-function pkParamOf(collection: CollectionModel): string {
-  return collection.itemRoute ? (/\{([^}]+)\}$/.exec(collection.itemRoute.path)?.[1] ?? 'pk') : 'pk';
 }
 
 /** Without a GET on the item path, the lookup is an integer when the item schema says so. */

@@ -61,7 +61,6 @@ function splitParams(line: string): string[] {
 }
 
 interface MediaType {
-  readonly orig: string;
   readonly main: string;
   readonly sub: string;
   readonly params: Map<string, string>;
@@ -75,7 +74,7 @@ function mediaType(orig: string): MediaType {
   const sub = slash < 0 ? '' : type.slice(slash + 1);
   const onlyQ = params.size === 0 || (params.size === 1 && params.has('q'));
   const precedence = main === '*' ? 0 : sub === '*' ? 1 : onlyQ ? 2 : 3;
-  return { orig, main, sub, params, precedence };
+  return { main, sub, params, precedence };
 }
 
 /** `_MediaType.match`: does the renderer's type (no parameters here) satisfy the client's? */
@@ -114,10 +113,10 @@ export function negotiate(
       const own = mediaType(renderer.mediaType);
       const hit = level.find((m) => matches(own, m));
       if (hit === undefined) continue;
-      // The accepted media type: the client's when it is as specific as the renderer's, else the
-      // renderer's with the client's parameters (`*/*; indent=4` → `application/json;indent=4`).
-      const params = hit.precedence < own.precedence ? hit.params : mediaType(hit.orig).params;
-      return { ok: true, renderer, indent: indentOf(params.get('indent')) };
+      // The accepted media type is the client's when it is as specific as the renderer's, else the
+      // renderer's with the client's parameters (`*/*; indent=4` → `application/json;indent=4`):
+      // its parameters are the client's either way.
+      return { ok: true, renderer, indent: indentOf(hit.params.get('indent')) };
     }
   }
   return { ok: false, status: 406 };

@@ -33,7 +33,7 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
   }
   if (media === 'application/x-www-form-urlencoded') {
     // QueryDict: the body decoded as UTF-8, else as latin-1, then parse_qsl(max_num_fields=1000).
-    const text = strict.decode(body) ?? fromCharCodes(body);
+    const text = utf8Text(body) ?? fromCharCodes(body);
     if (queryFieldCount(text) > MAX_QUERY_FIELDS) return TOO_MANY_FIELDS;
     return { ok: true, data: parseQuery(text, true), form: true };
   }
@@ -81,16 +81,15 @@ function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[
 
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const strict = {
-  /** The bytes as UTF-8 text, or undefined where they are not UTF-8. */
-  decode(bytes: Uint8Array): string | undefined {
-    try {
-      return fatal.decode(bytes);
-    } catch {
-      return undefined;
-    }
-  },
-};
+
+/** The bytes as UTF-8 text, or undefined where they are not UTF-8. */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return fatal.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The value of a part's header line by lower-case name (the first such line). */
 function partHeader(head: string, name: string): string | undefined {

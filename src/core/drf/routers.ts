@@ -1,4 +1,5 @@
 import type { PathRoute, Renderer } from '../../openapi/operations.js';
+import { PK_SEGMENT } from '../django/urls.js';
 import { detailBody, methodNotAllowedDetail } from '../errors.js';
 import { lastValue } from '../python/query.js';
 import { quotePlus } from '../python/quote.js';
@@ -36,7 +37,6 @@ export interface ApiRoot {
 }
 
 const SUFFIX = /\.([a-z0-9]+)\/?$/;
-const PK = /^[^/.]+$/;
 
 interface Found {
   readonly order: number;
@@ -114,7 +114,7 @@ export class Router {
     const slash = path.lastIndexOf('/');
     const detail = slash > 0 ? this.#details.get(path.slice(0, slash)) : undefined;
     const segment = path.slice(slash + 1);
-    if (detail && PK.test(segment))
+    if (detail && PK_SEGMENT.test(segment))
       consider(detail.order, { kind: 'route', route: detail.route, params: [segment], suffix: undefined });
     if (this.#detailActions.size > 0) {
       // `<collection>/<pk>/<url_path>`: each place a collection could end.
@@ -125,7 +125,7 @@ export class Router {
         if (end === -1) break;
         const pk = path.slice(i + 1, end);
         const action = actions.get(path.slice(end + 1));
-        if (action && PK.test(pk))
+        if (action && PK_SEGMENT.test(pk))
           consider(action.order, { kind: 'route', route: action.route, params: [pk], suffix: undefined });
       }
     }

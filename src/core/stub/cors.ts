@@ -71,8 +71,7 @@ export function crossSiteWrite(policy: CorsPolicy, method: string, header: Heade
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
   const origin = header('origin');
   if (origin === undefined) return false;
-  if (policy.mode === 'deployment') return false;
-  if (policy.mode === 'stub' && originAllowed(policy, origin)) return false;
+  if (policy.mode === 'deployment' || originAllowed(policy, origin)) return false;
   return isSimple(header);
 }
 

@@ -1,5 +1,6 @@
 import type { ItemUrlParts } from '../django/urls.js';
 import { itemValues, lookupKey, type ViewSet } from '../drf/mixins.js';
+import { prepareOptionsOf } from '../model.js';
 import type { QueryMap } from '../python/query.js';
 import { itemObject, prepareItem, renderItem } from '../prepared-items.js';
 import type { CollectionAccess, HandlerRequest } from './handler-types.js';
@@ -95,12 +96,7 @@ export function collectionAccess(vs: ViewSet, url: ItemUrlParts | undefined, cha
       return true;
     },
     represent: (item) => {
-      const prepared = prepareItem(withoutUrl(item), {
-        fields: collection.fields,
-        withUrl: collection.withUrl,
-        pkField: collection.lookup,
-        writeOnly: collection.writeOnly,
-      });
+      const prepared = prepareItem(withoutUrl(item), prepareOptionsOf(collection));
       return JSON.parse(renderItem(prepared, url)) as Record<string, unknown>;
     },
   };

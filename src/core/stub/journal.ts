@@ -306,7 +306,7 @@ class Segment {
   }
 }
 
-/** UTF-16 units as the string they are, in chunks (an argument list has a bound). */
+/** An entry as it is read: headers by lower-case name, credentials redacted, empty members left out. */
 function materialize(r: Stored): JournalEntry {
   const headers: Record<string, string> = {};
   for (let i = 0; i + 1 < r.headers.length; i += 2) {

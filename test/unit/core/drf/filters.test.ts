@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type Filters,
-  filterPredicate,
-  NO_FILTERS,
-  orderingTerms,
-  searchTerms,
-} from '../../../../src/core/drf/filters.js';
+import { type Filters, filterPredicate, orderingTerms, searchTerms } from '../../../../src/core/drf/filters.js';
 import { parseQuery } from '../../../../src/core/python/query.js';
 import { recordedTable } from '../recorded/recording.js';
 
 // The designer spec's desk list: ordering by floor, number or pk, search over number and building.
 const DESKS: Filters = {
-  ...NO_FILTERS,
+  fields: [],
+  pageSize: undefined,
+  unsupported: [],
   ordering: { param: 'ordering', allowed: new Set(['floor', 'number', 'pk']) },
   search: {
     param: 'search',
