@@ -9,7 +9,7 @@ import type { ScenarioRule } from '../core/stub/scenario-store.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
 import { BUNDLED_SNAPSHOT_JSON } from '../generated/bundled-snapshot.js';
-import { type Base, parseBaseUrl } from './internal/base-url.js';
+import { parseBaseUrl } from './internal/base-url.js';
 import { anySpelling } from './internal/raw-path.js';
 
 /** Options of the fetch and MSW handlers. */
@@ -72,13 +72,13 @@ export function bundledSnapshot(): Snapshot {
   return bundled;
 }
 
-function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
+function coreFor(options: HandlerOptions, baseUrl: string | undefined): StubCore {
   const pageSize = options.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100_000)
     throw new TypeError(`pageSize must be a whole number from 1 to 100000 (got ${String(options.pageSize)})`);
   const coreOptions: CoreOptions = {
     pageSize,
-    baseUrl: base?.url,
+    baseUrl,
     trustProxy: false,
     allowedHosts: ['*'],
     fallbackHost: 'localhost',
@@ -138,7 +138,7 @@ const NOT_UNDER_BASE: CoreAnswer = djangoPage(DJANGO_ERRORS.PAGE_NOT_FOUND);
 export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
   const base = parseBaseUrl(options.baseUrl);
   const underBase = base?.path ? new RegExp(`^${anySpelling(base.path)}(?=/|$)`) : undefined;
-  const core = coreFor(options, base);
+  const core = coreFor(options, base?.url);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     let path = url.pathname;
