@@ -145,9 +145,8 @@ function titleOf(doc: object): string {
 
 /** A page's answer: its type and bytes, and any other header (Content-Length is added). */
 function page(type: string, body: string | Buffer, extra: Record<string, string> = {}): Sent {
-  const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  const headers = withMembers(withMembers({ 'content-type': type }, extra), { 'content-length': length });
-  return { status: 200, headers, body };
+  const headers = withMembers({ 'content-type': type }, extra);
+  return { status: 200, headers: outgoingHeaders({ headers }, body), body };
 }
 
 /**
