@@ -100,12 +100,10 @@ function coreFor(options: HandlerOptions, baseUrl: string | undefined): StubCore
  * none without `--trust-proxy`.
  */
 function coreRequest(request: Request, url: URL, path: string, body: Uint8Array | undefined): CoreRequest {
-  const header = (name: string): string | undefined =>
-    name === 'host' ? url.host : (request.headers.get(name) ?? undefined);
   return {
     method: request.method,
     url: `${path}${url.search}`,
-    header,
+    header: (name) => (name === 'host' ? url.host : (request.headers.get(name) ?? undefined)),
     body,
     scheme: url.protocol === 'https:' ? 'https' : 'http',
     headers: () => ['host', url.host, ...[...request.headers.entries()].flat()],
