@@ -9,7 +9,7 @@ import type { ScenarioRule } from '../core/stub/scenario-store.js';
 import { compileSnapshot, type Model } from '../core/model.js';
 import { asSnapshot, type Snapshot } from '../core/snapshot.js';
 import { BUNDLED_SNAPSHOT_JSON } from '../generated/bundled-snapshot.js';
-import { type Base, parseBaseUrl } from './internal/base-url.js';
+import { parseBaseUrl } from './internal/base-url.js';
 import { anySpelling } from './internal/raw-path.js';
 
 /** Options of the fetch and MSW handlers. */
@@ -72,13 +72,13 @@ export function bundledSnapshot(): Snapshot {
   return bundled;
 }
 
-function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
+function coreFor(options: HandlerOptions, baseUrl: string | undefined): StubCore {
   const pageSize = options.pageSize ?? 100;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100_000)
     throw new TypeError(`pageSize must be a whole number from 1 to 100000 (got ${String(options.pageSize)})`);
   const coreOptions: CoreOptions = {
     pageSize,
-    baseUrl: base?.url,
+    baseUrl,
     trustProxy: false,
     allowedHosts: ['*'],
     fallbackHost: 'localhost',
@@ -100,12 +100,10 @@ function coreFor(options: HandlerOptions, base: Base | undefined): StubCore {
  * none without `--trust-proxy`.
  */
 function coreRequest(request: Request, url: URL, path: string, body: Uint8Array | undefined): CoreRequest {
-  const header = (name: string): string | undefined =>
-    name === 'host' ? url.host : (request.headers.get(name) ?? undefined);
   return {
     method: request.method,
     url: `${path}${url.search}`,
-    header,
+    header: (name) => (name === 'host' ? url.host : (request.headers.get(name) ?? undefined)),
     body,
     scheme: url.protocol === 'https:' ? 'https' : 'http',
     headers: () => ['host', url.host, ...[...request.headers.entries()].flat()],
@@ -138,7 +136,7 @@ const NOT_UNDER_BASE: CoreAnswer = djangoPage(DJANGO_ERRORS.PAGE_NOT_FOUND);
 export function createFetchHandler(options: HandlerOptions = {}): FetchHandler {
   const base = parseBaseUrl(options.baseUrl);
   const underBase = base?.path ? new RegExp(`^${anySpelling(base.path)}(?=/|$)`) : undefined;
-  const core = coreFor(options, base);
+  const core = coreFor(options, base?.url);
   const handler = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     let path = url.pathname;

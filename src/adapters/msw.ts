@@ -2,11 +2,9 @@ import { http, type HttpHandler } from 'msw';
 import { STUB_PREFIX } from '../core/stub/control.js';
 import { createFetchHandler, type FetchHandler, type HandlerOptions } from './fetch.js';
 import { parseBaseUrl } from './internal/base-url.js';
-import { anySpelling } from './internal/raw-path.js';
+import { anySpelling, escapeRegExp } from './internal/raw-path.js';
 
 export type { FetchHandler, HandlerOptions } from './fetch.js';
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * The service's requests, as msw matches a RegExp (against the request's origin and path): under

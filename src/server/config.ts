@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fixedBase, originOf } from '../core/django/host.js';
 import { type CorsPolicy, LOOPBACK_CORS } from '../core/stub/cors.js';
+import type { StateOptions } from '../load/state.js';
 
 /** The stub's configuration: parsed once, defaults filled here, validated, frozen, passed down. */
 export interface StubConfig {
@@ -160,15 +161,7 @@ export function checkServePaths(config: Pick<StubConfig, 'specFile' | 'fixturesD
 }
 
 /** What loading needs from the configuration. */
-export function stateOptions(config: StubConfig): {
-  specFile: string;
-  fixturesDir: string;
-  seed: number;
-  defaultGenerateCount: number;
-  handlersFile: string | undefined;
-  tokensFile: string | undefined;
-  sessionsFile: string | undefined;
-} {
+export function stateOptions(config: StubConfig): StateOptions {
   return {
     specFile: config.specFile,
     fixturesDir: config.fixturesDir,

@@ -1,7 +1,7 @@
 import v8 from 'node:v8';
 
 /** The full collection `--expose-gc` gives (the CLI runs node with it), if this process has it. */
-export function exposedGc(): (() => void) | undefined {
+function exposedGc(): (() => void) | undefined {
   return (globalThis as { gc?: () => void }).gc;
 }
 

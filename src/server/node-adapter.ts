@@ -28,7 +28,7 @@ export function coreRequest(req: IncomingMessage, url: string, body?: Uint8Array
 }
 
 /** The headers an answer is written with: the core's, and its length (in bytes: a text's as UTF-8). */
-export function outgoingHeaders(answer: CoreAnswer, body: Buffer | string): Record<string, string> {
+export function outgoingHeaders(answer: Pick<CoreAnswer, 'headers'>, body: Buffer | string): Record<string, string> {
   return withMembers(answer.headers, {
     'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
   });

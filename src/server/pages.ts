@@ -9,7 +9,7 @@ import { resolveBaseUrl } from '../core/django/host.js';
 import type { StubState } from '../load/state.js';
 import { yamlPackage } from '../load/yaml-package.js';
 import { controlPageHtml, escapeHtml } from './control-page.js';
-import { outgoingHeaders } from './node-adapter.js';
+import { coreRequest, outgoingHeaders } from './node-adapter.js';
 import type { Send, Sent } from './send.js';
 import { count } from '../openapi/words.js';
 
@@ -145,9 +145,8 @@ function titleOf(doc: object): string {
 
 /** A page's answer: its type and bytes, and any other header (Content-Length is added). */
 function page(type: string, body: string | Buffer, extra: Record<string, string> = {}): Sent {
-  const length = String(typeof body === 'string' ? Buffer.byteLength(body) : body.length);
-  const headers = withMembers(withMembers({ 'content-type': type }, extra), { 'content-length': length });
-  return { status: 200, headers, body };
+  const headers = withMembers({ 'content-type': type }, extra);
+  return { status: 200, headers: outgoingHeaders({ headers }, body), body };
 }
 
 /**
@@ -176,10 +175,7 @@ export function registerPages(
     });
   // Django's host check comes first on these pages too: its 400 page, or the request's base URL.
   const baseOf = (req: FastifyRequest): string | Sent => {
-    const r = resolveBaseUrl((n) => {
-      const v = req.headers[n];
-      return Array.isArray(v) ? v.join(', ') : v;
-    }, coreOf(state()).options);
+    const r = resolveBaseUrl(coreRequest(req.raw, req.url).header, coreOf(state()).options);
     if (r.ok) return r.baseUrl;
     const a = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
     return { status: a.status, headers: outgoingHeaders(a, a.body), body: a.body };

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { type CoreAnswer, djangoPage, type StubCore } from '../core/answer.js';
+import { djangoPage, type StubCore } from '../core/answer.js';
 import { DJANGO_ERRORS, FRONT_PAGES, frontPage } from '../core/errors.js';
 import { coreRequest, parseRawRequest, rawAnswer } from './node-adapter.js';
 
@@ -22,17 +22,12 @@ export function answerRefused(core: () => StubCore): (error: Error, socket: Sock
       (err.code === 'HPE_INVALID_METHOD' || err.code === 'HPE_INVALID_URL') && Buffer.isBuffer(err.rawPacket)
         ? parseRawRequest(err.rawPacket)
         : undefined;
-    let answer: CoreAnswer | Promise<CoreAnswer>;
-    let method = 'GET';
-    if (raw) {
-      method = raw.method;
-      answer = core().answer({ method: raw.method, url: raw.url, header: (n) => raw.headers.get(n) });
-    } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      answer = frontPage(FRONT_PAGES.HEADER_FIELDS_TOO_LARGE);
-    } else {
-      answer = djangoPage(DJANGO_ERRORS.BAD_REQUEST);
-    }
-    void Promise.resolve(answer).then((a) => socket.end(rawAnswer(a, method)));
+    const answer = raw
+      ? core().answer({ method: raw.method, url: raw.url, header: (n) => raw.headers.get(n) })
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? frontPage(FRONT_PAGES.HEADER_FIELDS_TOO_LARGE)
+        : djangoPage(DJANGO_ERRORS.BAD_REQUEST);
+    void Promise.resolve(answer).then((a) => socket.end(rawAnswer(a, raw?.method ?? 'GET')));
   };
 }
 

@@ -1,9 +1,7 @@
 import { type FixedBase, fixedBase } from '../../core/django/host.js';
 
-export type Base = FixedBase;
-
 /** A `baseUrl`, checked as the server checks `--base-url`; a TypeError where it is not one. */
-export function parseBaseUrl(raw: string | undefined): Base | undefined {
+export function parseBaseUrl(raw: string | undefined): FixedBase | undefined {
   if (raw === undefined) return undefined;
   const base = fixedBase(raw);
   if (base === undefined)

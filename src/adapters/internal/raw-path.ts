@@ -1,5 +1,7 @@
 const encoder = new TextEncoder();
 
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 /** One hex digit of a `%XX` escape, in either case. */
 function hexDigit(d: string): string {
   return /[0-9]/.test(d) ? d : `[${d.toUpperCase()}${d.toLowerCase()}]`;
@@ -24,7 +26,7 @@ function escaped(ch: string): string {
 export function anySpelling(path: string): string {
   let out = '';
   for (const ch of path) {
-    const literal = ch.charCodeAt(0) < 0x80 ? ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : undefined;
+    const literal = ch.charCodeAt(0) < 0x80 ? escapeRegExp(ch) : undefined;
     out += literal === undefined ? escaped(ch) : `(?:${literal}|${escaped(ch)})`;
   }
   return out;
