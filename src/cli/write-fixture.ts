@@ -2,7 +2,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadContract } from '../contract/load.js';
 import { shapeOf } from '../core/model.js';
-import { generateItems } from '../load/generate.js';
+import { generateItemsSync } from '../load/generate.js';
 import { rel } from '../load/paths.js';
 import { describesFields } from '../openapi/item-schema.js';
 
@@ -44,7 +44,7 @@ export async function writeFixture(opts: WriteFixtureOptions): Promise<WriteFixt
   );
   if (exists && !opts.force) return { ok: false, error: `${rel(file)} exists; pass --force to overwrite it` };
   // As the stub serves them: generated items hold no writeOnly member (a fixture holds answers).
-  const items = await generateItems(
+  const items = generateItemsSync(
     contract.spec.doc,
     list,
     shapeOf(contract.spec.doc, contract.operations, list).lookup,

@@ -121,9 +121,9 @@ export class CollectionCheck {
     this.#itemUrlsLeft = s.itemUrls;
   }
 
-  async get(url: string): Promise<Fetched> {
+  async request(method: string, url: string, extra?: Parameters<HttpClient['request']>[2]): Promise<Fetched> {
     this.result.requests++;
-    return this.s.client.get(url);
+    return this.s.client.request(method, url, extra);
   }
 
   /** Crawls and checks the collection; with `runProbes`, its error contract too. */
@@ -146,7 +146,7 @@ export class CollectionCheck {
       seenPages.add(pageKey(url));
       const page = r.pages + 1;
       this.s.onProgress?.(`${this.list.path} page ${page}`);
-      const answer = await this.get(url);
+      const answer = await this.request('GET', url);
       if (page === 1) {
         first = answer;
         r.firstStatus = answer.ok ? answer.status : undefined;
@@ -285,7 +285,7 @@ export class CollectionCheck {
     await pool(listed, this.s.concurrency, async ({ url, item, where }) => {
       // A url the deployment wrote: redacted like any report text.
       this.s.onProgress?.(`${detail.path} ${this.s.redactor.safe(url.slice(this.s.scope.href.length), 120)}`);
-      const r = await this.get(url);
+      const r = await this.request('GET', url);
       if (r.ok && r.status !== 200) {
         f.report('item-url.addressable', url, '', `200 (the url of ${where})`, `${r.status}: ${r.text}`, detail);
         return;

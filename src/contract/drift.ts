@@ -63,11 +63,15 @@ export class DriftCollector {
     readonly redactor: Redactor,
   ) {}
 
-  #key(list: ListOperation, item: Record<string, unknown>, json: string): string {
+  /** An item's key in `side`: its pk, else its JSON; items without a pk are a multiset, counted in the key. */
+  #key(side: Side, list: ListOperation, item: Record<string, unknown>, json: string): string {
     const detail = this.contract.operations.detailOf.get(list.path) ?? { pkParam: 'pk' };
     const field = lookupField(this.contract.spec.doc, list, detail, item);
     const pk = field === undefined ? undefined : memberText(item, field);
-    return pk !== undefined ? `${field}=${pk}` : `json ${json}`;
+    const key = pk !== undefined ? `${field}=${pk}` : `json ${json}`;
+    let k = key;
+    for (let n = 2; side.items.has(k); n++) k = `${key} #${n}`;
+    return k;
   }
 
   #side(map: Map<string, Side>, resource: string): Side {
@@ -98,11 +102,7 @@ export class DriftCollector {
           const item = withoutBase(raw, this.scopeA.href) as Record<string, unknown>;
           for (const k of Object.keys(item)) side.fields.add(k);
           const json = stringifyExact(item);
-          const key = this.#key(list, item, json);
-          // Items without a pk: a multiset, counted in the key.
-          let k = key;
-          for (let n = 2; side.items.has(k); n++) k = `${key} #${n}`;
-          side.items.set(k, json);
+          side.items.set(this.#key(side, list, item, json), json);
         }
       },
     };
@@ -120,9 +120,7 @@ export class DriftCollector {
           const item = withoutBase(raw, this.scopeB.href) as Record<string, unknown>;
           for (const k of Object.keys(item)) b.fields.add(k);
           const json = stringifyExact(item);
-          const key = this.#key(list, item, json);
-          let k = key;
-          for (let n = 2; b.items.has(k); n++) k = `${key} #${n}`;
+          const k = this.#key(b, list, item, json);
           const before = a.items.get(k);
           // Of the second deployment only the keys are kept, and whether the first has them too.
           b.items.set(k, before === undefined ? ONLY_B : BOTH);

@@ -65,7 +65,7 @@ export async function runProbes(check: CollectionCheck, facts: CrawlFacts): Prom
 /** The answer is an error the operation declares (a 4xx when it declares none), valid against its schema. */
 async function expectError(check: CollectionCheck, rule: RuleId, url: string, op: ProbedOperation): Promise<void> {
   const f = check.findings;
-  const r = await check.get(url);
+  const r = await check.request('GET', url);
   if (!r.ok) {
     f.report(rule, url, '', 'an error answer', r.error, op);
     return;
@@ -142,8 +142,7 @@ async function methodNotAllowed(check: CollectionCheck, firstUrl: string): Promi
     return;
   }
   const f = check.findings;
-  check.result.requests++;
-  const r = await check.s.client.request(method, firstUrl, {
+  const r = await check.request(method, firstUrl, {
     headers: { 'content-type': 'application/json' },
     body: Buffer.from('{'),
   });
@@ -185,8 +184,7 @@ async function head(check: CollectionCheck, facts: CrawlFacts): Promise<void> {
     return;
   }
   const f = check.findings;
-  check.result.requests++;
-  const r = await check.s.client.request('HEAD', facts.firstUrl);
+  const r = await check.request('HEAD', facts.firstUrl);
   if (!r.ok) {
     f.report(rule, facts.firstUrl, '', `GET's answer without a body (${get.status})`, r.error);
     return;

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { QuerysetOrder } from '../core/live.js';
-import type { CollectionShape } from '../core/model.js';
+import { type CollectionShape, prepareOptionsOf } from '../core/model.js';
 import {
   carriesAny,
   type ItemSet,
@@ -197,7 +197,7 @@ export async function readFixture(
   let sample: unknown;
   let carried: { index: number; names: string[] } | undefined;
   let check: ItemCheck | undefined;
-  let shape: CollectionShape | undefined;
+  let options: ReturnType<typeof prepareOptionsOf> | undefined;
   let flat: FlatTake<PreparedItem> | undefined;
   const q = opts.queryset;
   const order = q === undefined || isWholeTable(q) ? undefined : new QuerysetOrder(q);
@@ -210,10 +210,10 @@ export async function readFixture(
   const start = (value: unknown) => {
     sample = value;
     const first = opts.checkOf(value);
-    shape = first.shape;
+    options = prepareOptionsOf(first.shape);
     check = itemChecker(first.ctx, problems);
     const matcher =
-      shape.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, shape.fields, order?.fields);
+      options.writeOnly.length > 0 ? undefined : flatItemMatcher(opts.doc, first.ctx, options.fields, order?.fields);
     flat = matcher && {
       scan: (bytes, from, limit) => matcher.scan(bytes, from, limit),
       take: (bytes, from, end, index) => {
@@ -234,16 +234,15 @@ export async function readFixture(
     opts,
     ({ value, index, text, canonical }) => {
       if (check === undefined) start(value);
-      const s = shape as CollectionShape;
-      const options = { fields: s.fields, withUrl: s.withUrl, pkField: s.lookup, writeOnly: s.writeOnly };
+      const o = options as ReturnType<typeof prepareOptionsOf>;
       const was = old?.[index];
       const prepared = isObject(value)
         ? canonical
-          ? prepareItemFromText(value, text, options)
-          : prepareItem(value, options)
+          ? prepareItemFromText(value, text, o)
+          : prepareItem(value, o)
         : undefined;
-      if (carried === undefined && isObject(value) && carriesAny(value, s.writeOnly))
-        carried = { index, names: s.writeOnly.filter((f) => Object.hasOwn(value, f)) };
+      if (carried === undefined && isObject(value) && carriesAny(value, o.writeOnly))
+        carried = { index, names: o.writeOnly.filter((f) => Object.hasOwn(value, f)) };
       const same =
         was !== undefined &&
         prepared !== undefined &&
@@ -253,7 +252,7 @@ export async function readFixture(
       if ((check as ItemCheck)(value, index, same) === undefined || prepared === undefined) return;
       items.push(same ? was : prepared);
       // The core reads an item's served members: writeOnly ones are not among them.
-      order?.nextMembers(s.writeOnly.length > 0 ? itemObject(prepared) : (value as Record<string, unknown>));
+      order?.nextMembers(o.writeOnly.length > 0 ? itemObject(prepared) : (value as Record<string, unknown>));
     },
     {
       test: (item) => {

@@ -16,17 +16,8 @@ export interface GenerateOptions {
  * passed per call, never set globally (the lesson of Prism's `resetGenerator()`).
  * When items are addressable (a detail path with an integer pk), pks are numbered 1..count so
  * every item has its own address; urls are left out: the stub builds them per request.
+ * Synchronous: a collection generated on its first request needs its items at once.
  */
-export async function generateItems(
-  doc: unknown,
-  list: ListOperation,
-  lookup: string | undefined,
-  opts: GenerateOptions,
-): Promise<unknown[]> {
-  return generateItemsSync(doc, list, lookup, opts);
-}
-
-/** The same, at once: what a collection generated on its first request needs. */
 export function generateItemsSync(
   doc: unknown,
   list: ListOperation,

@@ -27,34 +27,31 @@ export async function readOperationFixtures(
   for (const op of named) {
     const file = path.resolve(fixturesDir, `${op.fixtureName}.json`);
     files.push(file);
+    const problem = (pointer: string, reason: string) => problems.push({ file: rel(file), pointer, reason });
     const read = await readConfinedText(file, folder, limits);
     if (!read.ok) {
-      problems.push({
-        file: rel(file),
-        pointer: read.place,
-        reason:
-          read.kind === 'missing'
-            ? `${op.operationId} names this fixture (x-stub-fixture), which does not exist`
-            : read.reason,
-      });
+      problem(
+        read.place,
+        read.kind === 'missing'
+          ? `${op.operationId} names this fixture (x-stub-fixture), which does not exist`
+          : read.reason,
+      );
       continue;
     }
     // The depth first, from the text: a value nested past the limit is never parsed.
     if (nestingDepth(read.text, limits.maxDepth) > limits.maxDepth) {
-      problems.push({ file: rel(file), pointer: '', reason: `nested deeper than ${limits.maxDepth} levels` });
+      problem('', `nested deeper than ${limits.maxDepth} levels`);
       continue;
     }
     let body: unknown;
     try {
       body = JSON.parse(read.text);
     } catch (e) {
-      problems.push({ file: rel(file), pointer: '', reason: `invalid JSON: ${(e as Error).message}` });
+      problem('', `invalid JSON: ${(e as Error).message}`);
       continue;
     }
     const schema = op.success?.schemaPointer;
-    if (schema !== undefined)
-      for (const v of ajv.validate(schema, body))
-        problems.push({ file: rel(file), pointer: v.pointer, reason: describeViolation(v) });
+    if (schema !== undefined) for (const v of ajv.validate(schema, body)) problem(v.pointer, describeViolation(v));
     bodies[op.pointer] = body;
   }
   return { bodies, files, problems };

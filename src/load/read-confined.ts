@@ -30,6 +30,9 @@ type Refused = { ok: false; kind: 'outside' | 'missing' | 'unreadable'; place: s
 
 export type ConfinedRead = { ok: true; text: string; real: string } | Refused;
 
+/** A refusal of the whole file (no place in it). */
+const refused = (kind: Refused['kind'], reason: string): Refused => ({ ok: false, kind, place: '', reason });
+
 function kindOf(st: Stats): string {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
@@ -40,20 +43,17 @@ function kindOf(st: Stats): string {
 }
 
 function notRegular(st: Stats): Refused {
-  return {
-    ok: false,
-    kind: 'unreadable',
-    place: '',
-    reason: `cannot read the file${st.isDirectory() ? ' (EISDIR)' : ''}: ${kindOf(st)}, not a regular file`,
-  };
+  return refused(
+    'unreadable',
+    `cannot read the file${st.isDirectory() ? ' (EISDIR)' : ''}: ${kindOf(st)}, not a regular file`,
+  );
 }
 
-const tooBig = (limits: LoadLimits, size?: number): Refused => ({
-  ok: false,
-  kind: 'unreadable',
-  place: '',
-  reason: `cannot read the file: ${size === undefined ? '' : `${formatBytes(size)}, `}more than the limit of ${formatBytes(limits.maxFileBytes)}`,
-});
+const tooBig = (limits: LoadLimits, size?: number): Refused =>
+  refused(
+    'unreadable',
+    `cannot read the file: ${size === undefined ? '' : `${formatBytes(size)}, `}more than the limit of ${formatBytes(limits.maxFileBytes)}`,
+  );
 
 export type ConfinedOpen = { ok: true; handle: FileHandle; size: number; real: string } | Refused;
 
@@ -65,14 +65,8 @@ export type ConfinedOpen = { ok: true; handle: FileHandle; size: number; real: s
  */
 export async function openConfined(file: string, folder: Folder, limits: LoadLimits): Promise<ConfinedOpen> {
   const abs = path.resolve(file);
-  if (!isInside(abs, folder.lexical) && !isInside(abs, folder.real)) {
-    return {
-      ok: false,
-      kind: 'outside',
-      place: '',
-      reason: `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`,
-    };
-  }
+  if (!isInside(abs, folder.lexical) && !isInside(abs, folder.real))
+    return refused('outside', `outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`);
   let real: string;
   try {
     real = await realpath(abs);
@@ -80,27 +74,14 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
     const code = (e as NodeJS.ErrnoException).code ?? String(e);
     const link = await lstat(abs).catch(() => undefined);
     if (code === 'ENOENT' && link?.isSymbolicLink())
-      return {
-        ok: false,
-        kind: 'unreadable',
-        place: '',
-        reason: 'cannot read the file (ENOENT): a symlink to a file that does not exist',
-      };
-    return {
-      ok: false,
-      kind: code === 'ENOENT' ? 'missing' : 'unreadable',
-      place: '',
-      reason: `cannot read the file (${code})`,
-    };
+      return refused('unreadable', 'cannot read the file (ENOENT): a symlink to a file that does not exist');
+    return refused(code === 'ENOENT' ? 'missing' : 'unreadable', `cannot read the file (${code})`);
   }
-  if (!isInside(real, folder.real)) {
-    return {
-      ok: false,
-      kind: 'outside',
-      place: '',
-      reason: `a symlink to ${real}, outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`,
-    };
-  }
+  if (!isInside(real, folder.real))
+    return refused(
+      'outside',
+      `a symlink to ${real}, outside ${folder.label} (${rel(folder.lexical)}): only files inside it are read`,
+    );
   try {
     const st = await stat(real);
     if (!st.isFile()) return notRegular(st);
@@ -120,12 +101,7 @@ export async function openConfined(file: string, folder: Folder, limits: LoadLim
 
 /** A file the system would not read: its error code. */
 function unreadable(e: unknown): Refused {
-  return {
-    ok: false,
-    kind: 'unreadable',
-    place: '',
-    reason: `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-  };
+  return refused('unreadable', `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
 }
 
 /**

@@ -112,56 +112,40 @@ function carefulParse(text: string, limits: LoadLimits): YamlRead {
       }),
     };
   }
+  /** The file refused for `nodes`: a problem for each, told where it starts. */
+  const refused = <N extends Yaml.Node>(nodes: readonly N[], reason: (node: N) => string): YamlRead => ({
+    ok: false,
+    problems: nodes.map((n) => ({ place: at(n.range?.[0]), reason: reason(n) })),
+  });
   const duplicates = duplicateKeys(doc.contents);
-  if (duplicates.length > 0)
-    return {
-      ok: false,
-      problems: duplicates.map((k) => ({ place: at(k.range?.[0]), reason: 'Map keys must be unique' })),
-    };
+  if (duplicates.length > 0) return refused(duplicates, () => 'Map keys must be unique');
   const deep = tooDeep(doc.contents, limits.maxDepth);
-  if (deep !== undefined)
-    return {
-      ok: false,
-      problems: [{ place: at(deep.range?.[0]), reason: `nested deeper than ${limits.maxDepth} levels` }],
-    };
+  if (deep !== undefined) return refused([deep], () => `nested deeper than ${limits.maxDepth} levels`);
   // YAML's `.inf` and `.nan` (and, as yaml reads it, a number past a double's range) are numbers
   // JSON cannot hold: an OpenAPI document's YAML is limited to JSON's values (the specification's
   // Format section: YAML 1.2, tags of the JSON Schema ruleset), and served as JSON they would turn
   // into null.
   const notJson = nonFiniteNumbers(doc);
-  if (notJson.length > 0) {
-    return {
-      ok: false,
-      problems: notJson.map((n) => ({
-        place: at(n.range?.[0]),
-        reason: `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out`,
-      })),
-    };
-  }
+  if (notJson.length > 0)
+    return refused(
+      notJson,
+      (n) =>
+        `${JSON.stringify(n.range ? text.slice(n.range[0], n.range[1]) : String(n.value))} is not a number JSON can hold (OpenAPI's YAML is limited to JSON's values): write a finite number, or leave the member out`,
+    );
   const cycle = aliasInsideItsAnchor(doc);
-  if (cycle !== undefined) {
-    return {
-      ok: false,
-      problems: [
-        {
-          place: at(cycle.range?.[0]),
-          reason: `alias *${cycle.source} stands inside the node its anchor names: a value that contains itself, which JSON cannot hold (OpenAPI's YAML is limited to JSON's values): use $ref`,
-        },
-      ],
-    };
-  }
+  if (cycle !== undefined)
+    return refused(
+      [cycle],
+      (a) =>
+        `alias *${a.source} stands inside the node its anchor names: a value that contains itself, which JSON cannot hold (OpenAPI's YAML is limited to JSON's values): use $ref`,
+    );
   const bomb = aliasOverflow(doc, limits.maxAliasCount);
-  if (bomb !== undefined) {
-    return {
-      ok: false,
-      problems: [
-        {
-          place: at(bomb.range?.[0]),
-          reason: `alias *${bomb.source} expands past ${limits.maxAliasCount} copies of its anchor (a "billion laughs"?): write the values out, or use $ref`,
-        },
-      ],
-    };
-  }
+  if (bomb !== undefined)
+    return refused(
+      [bomb],
+      (a) =>
+        `alias *${a.source} expands past ${limits.maxAliasCount} copies of its anchor (a "billion laughs"?): write the values out, or use $ref`,
+    );
   try {
     const value = doc.toJS({ maxAliasCount: limits.maxAliasCount });
     return { ok: true, value, asBundlerReads: false, scan: scanDocument(value) };

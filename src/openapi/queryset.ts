@@ -37,12 +37,7 @@ export function querysetOf(
     problem(pointer, 'must be an object with filter, ordering and anonymous');
     return NO_QUERYSET;
   }
-  const out = {
-    filter: undefined as Record<string, unknown> | undefined,
-    ordering: [] as Queryset['ordering'],
-    anonymous: 'all' as Queryset['anonymous'],
-    anonymousModel: undefined as string | undefined,
-  };
+  const out: { -readonly [K in keyof Queryset]: Queryset[K] } = { ...NO_QUERYSET };
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (key === 'filter') {

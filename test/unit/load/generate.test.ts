@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateItems, generateItemsSync } from '../../../src/load/generate.js';
+import { generateItemsSync } from '../../../src/load/generate.js';
 import { ContractAjv } from '../../../src/openapi/ajv.js';
 import type { ListOperation } from '../../../src/openapi/operations.js';
 
@@ -112,14 +112,6 @@ describe('generateItemsSync: count items of the item schema, numbered by their l
     const schemas = { Node: { type: 'object', required: ['pk', 'name'], properties: { pk, name } } };
     expect(generated(schemas, 10, undefined, 7)).toEqual(generated(schemas, 10, undefined, 7));
     expect(generated(schemas, 10, undefined, 8)).not.toEqual(generated(schemas, 10, undefined, 7));
-  });
-
-  it('generateItems answers what generateItemsSync does', async () => {
-    const schemas = { Node: { type: 'object', required: ['pk', 'name'], properties: { pk, name } } };
-    const doc = docOf(schemas);
-    expect(await generateItems(doc, list, undefined, { seed: 3, count: 5 })).toEqual(
-      generateItemsSync(doc, list, undefined, { seed: 3, count: 5 }),
-    );
   });
 });
 
