@@ -4,7 +4,7 @@ import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
 import type { JournalFilter } from './journal.js';
 import type { SessionState } from './sessions.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 /*
  * The stub's own paths, under /__stub/ (outside the service's): put the state back, read the
@@ -59,10 +59,7 @@ const json = (status: number, value: unknown): CoreAnswer => ({
 const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
-  const problem = stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`);
-  return withMembers(problem, {
-    headers: withMembers(DJANGO_HEADERS, { 'content-type': 'application/problem+json', allow }),
-  });
+  return withHeaders(stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`), { allow });
 }
 
 /** The answer of one of the stub's own paths; undefined for a path that is none of them. */
