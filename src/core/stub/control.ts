@@ -56,7 +56,7 @@ const json = (status: number, value: unknown): CoreAnswer => ({
   headers: withMembers(DJANGO_HEADERS, { 'content-type': JSON_TYPE }),
   body: JSON.stringify(value),
 });
-const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
+export const NO_CONTENT: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
   return withHeaders(stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`), { allow });
@@ -73,12 +73,12 @@ export function controlAnswer(
   if (path === RESET_PATH) {
     if (method !== 'POST') return notAllowed(path, 'POST', "it puts every collection back to the snapshot's items");
     ctx.reset();
-    return done;
+    return NO_CONTENT;
   }
   if (path === REQUESTS_PATH) {
     if (method === 'DELETE') {
       ctx.state.journal.clear();
-      return done;
+      return NO_CONTENT;
     }
     if (method !== 'GET' && method !== 'HEAD')
       return notAllowed(path, 'GET, DELETE', 'the requests the stub answered (?path, method, operationId, since)');
@@ -111,7 +111,7 @@ export function controlAnswer(
         ctx.state.scenarios.clear();
       else ctx.state.scenarios.remove(target);
       ctx.changed();
-      return done;
+      return NO_CONTENT;
     }
     if (method !== 'PUT' && method !== 'POST')
       return notAllowed(path, 'GET, PUT, DELETE', 'scenarios applied to matching requests');
