@@ -70,6 +70,12 @@ export function controlAnswer(
   body: Uint8Array | undefined,
   ctx: ControlContext,
 ): CoreAnswer | undefined {
+  // ?operationId=, ?path= and ?method=: the journal entries, or the scenario rules, asked about.
+  const target = {
+    operationId: lastValue(query, 'operationId'),
+    path: lastValue(query, 'path'),
+    method: lastValue(query, 'method'),
+  };
   if (path === RESET_PATH) {
     if (method !== 'POST') return notAllowed(path, 'POST', "it puts every collection back to the snapshot's items");
     ctx.reset();
@@ -85,12 +91,7 @@ export function controlAnswer(
     const since = lastValue(query, 'since');
     if (since !== undefined && !/^[0-9]{1,15}$/.test(since))
       return stubProblem(STUB_PROBLEMS.INVALID_REQUEST, 'since is the id of a journal entry (a whole number)');
-    const filter: JournalFilter = {
-      ...(lastValue(query, 'path') !== undefined ? { path: lastValue(query, 'path') } : {}),
-      ...(lastValue(query, 'method') !== undefined ? { method: lastValue(query, 'method') } : {}),
-      ...(lastValue(query, 'operationId') !== undefined ? { operationId: lastValue(query, 'operationId') } : {}),
-      ...(since !== undefined ? { since: Number(since) } : {}),
-    };
+    const filter: JournalFilter = { ...target, since: since === undefined ? undefined : Number(since) };
     return json(200, {
       session: ctx.session ?? null,
       capacity: ctx.state.journal.capacity,
@@ -101,12 +102,7 @@ export function controlAnswer(
     if (method === 'GET' || method === 'HEAD')
       return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
     if (method === 'DELETE') {
-      // ?operationId= (or ?path= and ?method=): those rules only; nothing: every rule.
-      const target = {
-        operationId: lastValue(query, 'operationId'),
-        path: lastValue(query, 'path'),
-        method: lastValue(query, 'method'),
-      };
+      // The rules of an operationId (or of a path and method) only; nothing asked: every rule.
       if (target.operationId === undefined && target.path === undefined && target.method === undefined)
         ctx.state.scenarios.clear();
       else ctx.state.scenarios.remove(target);
