@@ -41,6 +41,16 @@ export function serializerFields(doc: unknown, schemaPointer: string, readOnlyNa
   });
 }
 
+/** The field a JSON Schema type is (an enum is a ChoiceField whatever its type). */
+const KINDS = new Map<string | undefined, FieldRule['kind']>([
+  ['integer', 'integer'],
+  ['number', 'number'],
+  ['string', 'string'],
+  ['boolean', 'boolean'],
+  ['array', 'list'],
+  ['object', 'dict'],
+]);
+
 function fieldRule(name: string, p: Record<string, unknown>, required: boolean, readOnly: boolean): FieldRule {
   const types = Array.isArray(p.type) ? p.type.map(String) : typeof p.type === 'string' ? [p.type] : [];
   const choices = Array.isArray(p.enum) ? p.enum : 'const' in p ? [p.const] : undefined;
@@ -55,22 +65,7 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
       pattern = undefined;
     }
   }
-  const kind: FieldRule['kind'] =
-    choices !== undefined
-      ? 'choice'
-      : type === 'integer'
-        ? 'integer'
-        : type === 'number'
-          ? 'number'
-          : type === 'string'
-            ? 'string'
-            : type === 'boolean'
-              ? 'boolean'
-              : type === 'array'
-                ? 'list'
-                : type === 'object'
-                  ? 'dict'
-                  : 'any';
+  const kind = choices !== undefined ? 'choice' : (KINDS.get(type) ?? 'any');
   const exclusiveMin = num('exclusiveMinimum');
   const exclusiveMax = num('exclusiveMaximum');
   const unique = p['x-unique'] === true;
