@@ -26,13 +26,13 @@ function basesOf(from: ItemSet): Map<Queryset, Base> {
 
 function baseOf(from: ItemSet, q: Queryset): Base {
   if (isWholeTable(q)) return { set: from, filteredOut: [] };
-  const byQueryset = basesOf(from);
-  let base = byQueryset.get(q);
-  if (base !== undefined) return base;
-  base = asItStands(new QuerysetOrder(q), from, 0, from.items.length)
-    ? { set: from, filteredOut: [] }
-    : sortedBase(from, q);
-  byQueryset.set(q, base);
+  return basesOf(from).get(q) ?? keptBase(from, q, asItStands(new QuerysetOrder(q), from, 0, from.items.length));
+}
+
+/** Keeps the base of `from` for `q`: its items as they stand, or sorted (`asIs`: they are the queryset). */
+function keptBase(from: ItemSet, q: Queryset, asIs: boolean): Base {
+  const base = asIs ? { set: from, filteredOut: [] } : sortedBase(from, q);
+  basesOf(from).set(q, base);
   return base;
 }
 
@@ -84,7 +84,7 @@ export class QuerysetOrder {
 /** The rows of a collection's items were seen in QuerysetOrder, all holding: they are its base as they stand. */
 export function standsAsQueryset(model: CollectionModel): void {
   const q = model.list.queryset;
-  if (!isWholeTable(q)) basesOf(model.items).set(q, { set: model.items, filteredOut: [] });
+  if (!isWholeTable(q)) keptBase(model.items, q, true);
 }
 
 /** The items from `start` to `end`, each parsed and let go, through `order`. */
@@ -128,8 +128,7 @@ export async function prepareQueryset(model: CollectionModel, pause: () => Promi
     if (start > 0) await pause();
     asIs = asItStands(order, from, start, Math.min(from.items.length, start + CHUNK));
   }
-  const byQueryset = basesOf(from);
-  if (!byQueryset.has(q)) byQueryset.set(q, asIs ? { set: from, filteredOut: [] } : sortedBase(from, q));
+  if (!basesOf(from).has(q)) keptBase(from, q, asIs);
 }
 
 /**

@@ -82,16 +82,20 @@ export interface FixedBase {
  * no query, fragment or credentials; undefined when it is not one.
  */
 export function fixedBase(raw: string): FixedBase | undefined {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password)
+  const u = parsedUrl(raw);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password)
     return undefined;
   const path = u.pathname.replace(/\/+$/, '');
   return { url: `${u.origin}${path}`, origin: u.origin, path };
+}
+
+/** `new URL(raw)`, or undefined where that throws. */
+function parsedUrl(raw: string): URL | undefined {
+  try {
+    return new URL(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -100,14 +104,8 @@ export function fixedBase(raw: string): FixedBase | undefined {
  * what the stub and its proxy let read their answers by default.)
  */
 export function originOf(value: string): string | undefined {
-  if (value === 'null') return undefined;
-  let u: URL;
-  try {
-    u = new URL(value);
-  } catch {
-    return undefined;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  const u = value === 'null' ? undefined : parsedUrl(value);
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) return undefined;
   if (u.username || u.password || u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) return undefined;
   return u.origin;
 }

@@ -55,7 +55,7 @@ function token(
   a: { keyword: string },
   authorization: string | undefined,
   tokens: ReadonlySet<string> | undefined,
-): boolean | DrfError | null {
+): true | DrfError | null {
   const parts = authorizationParts(authorization);
   if (parts.length === 0 || parts[0]?.toLowerCase() !== a.keyword.toLowerCase()) return null;
   if (parts.length === 1) return DRF_ERRORS.TOKEN_NO_CREDENTIALS;
@@ -120,7 +120,7 @@ export function authenticate(
           : session(credentials, known.sessions);
     if (a.kind === 'session') sessionRead = true;
     if (result === true) return { user: true, sessionRead };
-    if (result !== null && result !== false) return { user: false, sessionRead, error: result };
+    if (result !== null) return { user: false, sessionRead, error: result };
   }
   return { user: false, sessionRead };
 }

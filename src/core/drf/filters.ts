@@ -16,7 +16,7 @@ import { compareStr, pyStr, strip } from '../python/str.js';
  * A declared parameter none of these is is reported at load (it is accepted and ignored).
  */
 export interface FieldFilter {
-  readonly param: string;
+  /** The item field, and the query parameter named after it (`filterset_fields`). */
   readonly field: string;
   /** django-filter's filter for the model field: NumberFilter, BooleanFilter, ChoiceFilter, CharFilter. */
   readonly kind: 'number' | 'boolean' | 'choice' | 'string';
@@ -140,7 +140,6 @@ export function listFilters(
       const kind = kindOf(typed);
       const integer = typed.type === 'integer' || (Array.isArray(typed.type) && typed.type.includes('integer'));
       fields.push({
-        param: p.name,
         field: p.name,
         kind,
         ...(integer ? { integer } : {}),
@@ -172,17 +171,17 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
   const fields = new Set<string>();
   const errors: Record<string, string[]> = {};
   for (const f of filters.fields) {
-    const raw = lastValue(query, f.param);
+    const raw = lastValue(query, f.field);
     if (raw === undefined || raw === '') continue;
     if (f.kind === 'number') {
       // forms.DecimalField, then django-filter's own bound (MaxValueValidator(1e50)).
       const n = pythonDecimal(raw);
       if (n === undefined) {
-        errors[f.param] = [FIELD_ERRORS.ENTER_A_NUMBER];
+        errors[f.field] = [FIELD_ERRORS.ENTER_A_NUMBER];
         continue;
       }
       if (n > 1e50) {
-        errors[f.param] = [fieldError(FIELD_ERRORS.MAX_VALUE, { limit_value: '1e+50' })];
+        errors[f.field] = [fieldError(FIELD_ERRORS.MAX_VALUE, { limit_value: '1e+50' })];
         continue;
       }
       // An integer model field reads the Decimal with int(): 2.5 finds 2.
@@ -198,7 +197,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
     } else if (f.kind === 'choice') {
       const hit = (f.choices ?? []).find((c) => pyStr(c) === raw);
       if (hit === undefined) {
-        errors[f.param] = [fieldError(FIELD_ERRORS.SELECT_A_VALID_CHOICE, { value: raw })];
+        errors[f.field] = [fieldError(FIELD_ERRORS.SELECT_A_VALID_CHOICE, { value: raw })];
         continue;
       }
       fields.add(f.field);
@@ -208,7 +207,7 @@ export function filterPredicate(filters: Filters, query: QueryMap): Filtered {
       const value = strip(raw);
       if (value === '') continue;
       if (value.includes('\u0000')) {
-        errors[f.param] = [FIELD_ERRORS.NULL_CHARACTERS];
+        errors[f.field] = [FIELD_ERRORS.NULL_CHARACTERS];
         continue;
       }
       fields.add(f.field);

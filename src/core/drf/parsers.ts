@@ -2,7 +2,7 @@ import { MULTIPART_NO_BOUNDARY_DETAIL, parseErrorDetail, unsupportedMediaTypeDet
 import { parsePythonJson } from '../python/json.js';
 import { parseHeaderParameters } from './negotiation.js';
 import { MAX_QUERY_FIELDS, parseQuery, queryFieldCount } from '../python/query.js';
-import { fromCharCodes, readUtf8Stream } from '../python/utf8.js';
+import { fromCharCodes, readUtf8Stream, utf8OrLatin1 } from '../python/utf8.js';
 
 /**
  * `request.data` as DRF's default parsers give it (rest_framework/request.py `_parse`,
@@ -33,7 +33,7 @@ export function parseBody(contentType: string | undefined, body: Uint8Array | un
   }
   if (media === 'application/x-www-form-urlencoded') {
     // QueryDict: the body decoded as UTF-8, else as latin-1, then parse_qsl(max_num_fields=1000).
-    const text = utf8Text(body) ?? fromCharCodes(body);
+    const text = utf8OrLatin1(body);
     if (queryFieldCount(text) > MAX_QUERY_FIELDS) return TOO_MANY_FIELDS;
     return { ok: true, data: parseQuery(text, true), form: true };
   }
@@ -80,16 +80,6 @@ function parseMultipart(body: Uint8Array, boundary: string): Map<string, string[
 }
 
 const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
-const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The bytes as UTF-8 text, or undefined where they are not UTF-8. */
-function utf8Text(bytes: Uint8Array): string | undefined {
-  try {
-    return fatal.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The value of a part's header line by lower-case name (the first such line). */
 function partHeader(head: string, name: string): string | undefined {

@@ -41,6 +41,16 @@ export function serializerFields(doc: unknown, schemaPointer: string, readOnlyNa
   });
 }
 
+/** The field a JSON Schema type is (an enum is a ChoiceField whatever its type). */
+const KINDS = new Map<string | undefined, FieldRule['kind']>([
+  ['integer', 'integer'],
+  ['number', 'number'],
+  ['string', 'string'],
+  ['boolean', 'boolean'],
+  ['array', 'list'],
+  ['object', 'dict'],
+]);
+
 function fieldRule(name: string, p: Record<string, unknown>, required: boolean, readOnly: boolean): FieldRule {
   const types = Array.isArray(p.type) ? p.type.map(String) : typeof p.type === 'string' ? [p.type] : [];
   const choices = Array.isArray(p.enum) ? p.enum : 'const' in p ? [p.const] : undefined;
@@ -55,22 +65,7 @@ function fieldRule(name: string, p: Record<string, unknown>, required: boolean, 
       pattern = undefined;
     }
   }
-  const kind: FieldRule['kind'] =
-    choices !== undefined
-      ? 'choice'
-      : type === 'integer'
-        ? 'integer'
-        : type === 'number'
-          ? 'number'
-          : type === 'string'
-            ? 'string'
-            : type === 'boolean'
-              ? 'boolean'
-              : type === 'array'
-                ? 'list'
-                : type === 'object'
-                  ? 'dict'
-                  : 'any';
+  const kind = choices !== undefined ? 'choice' : (KINDS.get(type) ?? 'any');
   const exclusiveMin = num('exclusiveMinimum');
   const exclusiveMax = num('exclusiveMaximum');
   const unique = p['x-unique'] === true;
@@ -207,6 +202,7 @@ function parseDate(data: unknown): string {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const URL_RE = /^(?:[a-z0-9.+-]*):\/\/[^\s/?#]+(?:[/?#][^\s]*)?$/i;
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** The field's validators, every message collected (run_validators). */
 function validators(rule: FieldRule, value: unknown): string[] {
@@ -218,12 +214,7 @@ function validators(rule: FieldRule, value: unknown): string[] {
     if ((rule.format === 'uri' || rule.format === 'url') && !URL_RE.test(value)) out.push(FIELD_ERRORS.INVALID_URL);
     if (rule.format === 'uuid' && !UUID.test(value)) out.push(FIELD_ERRORS.INVALID_UUID);
 
-    if (
-      rule.format === 'date-time' &&
-      !/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value)
-    ) {
-      out.push(FIELD_ERRORS.INVALID_DATETIME);
-    }
+    if (rule.format === 'date-time' && !DATETIME.test(value)) out.push(FIELD_ERRORS.INVALID_DATETIME);
     const length = [...value].length;
     if (rule.maxLength !== undefined && length > rule.maxLength)
       out.push(fieldError(FIELD_ERRORS.MAX_LENGTH, { max_length: rule.maxLength }));

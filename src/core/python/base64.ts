@@ -1,3 +1,5 @@
+import { utf8OrLatin1 } from './utf8.js';
+
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /**
@@ -29,10 +31,5 @@ export function pythonB64decode(s: string): string | undefined {
   }
   if (quad === 1) return undefined;
   if (quad !== 0 && quad + pads < 4) return undefined;
-  const data = Uint8Array.from(bytes);
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(data);
-  } catch {
-    return String.fromCharCode(...data);
-  }
+  return utf8OrLatin1(Uint8Array.from(bytes));
 }

@@ -106,6 +106,15 @@ export function readUtf8Stream(bytes: Uint8Array): Utf8Read {
   return { ok: false, message: decodeErrorText(bytes, stop.start, stop.end, stop.reason) };
 }
 
+/** `bytes.decode('utf-8')`, else `bytes.decode('latin-1')` (which always succeeds). */
+export function utf8OrLatin1(bytes: Uint8Array): string {
+  try {
+    return strict.decode(bytes);
+  } catch {
+    return fromCharCodes(bytes);
+  }
+}
+
 /**
  * A string of these code units, each a character (bytes: `bytes.decode('latin-1')`; UTF-16 units:
  * the text they were copied from), made in chunks that stay below the engine's argument limit.

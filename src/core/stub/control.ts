@@ -4,7 +4,7 @@ import { lastValue, type QueryMap } from '../python/query.js';
 import type { CoreAnswer } from '../request.js';
 import type { JournalFilter } from './journal.js';
 import type { SessionState } from './sessions.js';
-import { withMembers } from '../members.js';
+import { withHeaders, withMembers } from '../members.js';
 
 /*
  * The stub's own paths, under /__stub/ (outside the service's): put the state back, read the
@@ -56,13 +56,10 @@ const json = (status: number, value: unknown): CoreAnswer => ({
   headers: withMembers(DJANGO_HEADERS, { 'content-type': JSON_TYPE }),
   body: JSON.stringify(value),
 });
-const done: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
+export const NO_CONTENT: CoreAnswer = { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
 
 function notAllowed(path: string, allow: string, what: string): CoreAnswer {
-  const problem = stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`);
-  return withMembers(problem, {
-    headers: withMembers(DJANGO_HEADERS, { 'content-type': 'application/problem+json', allow }),
-  });
+  return withHeaders(stubProblem(STUB_PROBLEMS.METHOD_NOT_ALLOWED, `${path} takes ${allow}: ${what}`), { allow });
 }
 
 /** The answer of one of the stub's own paths; undefined for a path that is none of them. */
@@ -73,27 +70,28 @@ export function controlAnswer(
   body: Uint8Array | undefined,
   ctx: ControlContext,
 ): CoreAnswer | undefined {
+  // ?operationId=, ?path= and ?method=: the journal entries, or the scenario rules, asked about.
+  const target = {
+    operationId: lastValue(query, 'operationId'),
+    path: lastValue(query, 'path'),
+    method: lastValue(query, 'method'),
+  };
   if (path === RESET_PATH) {
     if (method !== 'POST') return notAllowed(path, 'POST', "it puts every collection back to the snapshot's items");
     ctx.reset();
-    return done;
+    return NO_CONTENT;
   }
   if (path === REQUESTS_PATH) {
     if (method === 'DELETE') {
       ctx.state.journal.clear();
-      return done;
+      return NO_CONTENT;
     }
     if (method !== 'GET' && method !== 'HEAD')
       return notAllowed(path, 'GET, DELETE', 'the requests the stub answered (?path, method, operationId, since)');
     const since = lastValue(query, 'since');
     if (since !== undefined && !/^[0-9]{1,15}$/.test(since))
       return stubProblem(STUB_PROBLEMS.INVALID_REQUEST, 'since is the id of a journal entry (a whole number)');
-    const filter: JournalFilter = {
-      ...(lastValue(query, 'path') !== undefined ? { path: lastValue(query, 'path') } : {}),
-      ...(lastValue(query, 'method') !== undefined ? { method: lastValue(query, 'method') } : {}),
-      ...(lastValue(query, 'operationId') !== undefined ? { operationId: lastValue(query, 'operationId') } : {}),
-      ...(since !== undefined ? { since: Number(since) } : {}),
-    };
+    const filter: JournalFilter = { ...target, since: since === undefined ? undefined : Number(since) };
     return json(200, {
       session: ctx.session ?? null,
       capacity: ctx.state.journal.capacity,
@@ -104,17 +102,12 @@ export function controlAnswer(
     if (method === 'GET' || method === 'HEAD')
       return json(200, { session: ctx.session ?? null, scenarios: ctx.state.scenarios.list() });
     if (method === 'DELETE') {
-      // ?operationId= (or ?path= and ?method=): those rules only; nothing: every rule.
-      const target = {
-        operationId: lastValue(query, 'operationId'),
-        path: lastValue(query, 'path'),
-        method: lastValue(query, 'method'),
-      };
+      // The rules of an operationId (or of a path and method) only; nothing asked: every rule.
       if (target.operationId === undefined && target.path === undefined && target.method === undefined)
         ctx.state.scenarios.clear();
       else ctx.state.scenarios.remove(target);
       ctx.changed();
-      return done;
+      return NO_CONTENT;
     }
     if (method !== 'PUT' && method !== 'POST')
       return notAllowed(path, 'GET, PUT, DELETE', 'scenarios applied to matching requests');

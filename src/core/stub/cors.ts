@@ -2,6 +2,7 @@ import { DJANGO_HEADERS } from '../django/http.js';
 import { type HeaderGetter, isLoopbackOrigin } from '../django/host.js';
 import type { CorsPolicy } from './cors-policy.js';
 import type { CoreAnswer } from '../request.js';
+import { NO_CONTENT } from './control.js';
 import { withHeaders, withMembers } from '../members.js';
 
 export type { CorsPolicy } from './cors-policy.js';
@@ -46,7 +47,7 @@ export function isPreflight(method: string, header: HeaderGetter): boolean {
  */
 export function preflight(policy: CorsPolicy, header: HeaderGetter): CoreAnswer {
   const origin = header('origin') ?? '';
-  if (!originAllowed(policy, origin)) return { status: 204, headers: { ...DJANGO_HEADERS }, body: '' };
+  if (!originAllowed(policy, origin)) return NO_CONTENT;
   const requested = header('access-control-request-headers');
   const headers: Record<string, string> = withMembers(DJANGO_HEADERS, {
     'access-control-allow-origin': origin,

@@ -180,13 +180,9 @@ function handlerFailed(scope: HandlerScope, op: AnyOperation, error: unknown): C
 }
 
 function isHandlerAnswer(v: unknown): v is HandlerAnswer {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    Number.isInteger((v as HandlerAnswer).status) &&
-    (v as HandlerAnswer).status >= 100 &&
-    (v as HandlerAnswer).status <= 599
-  );
+  if (typeof v !== 'object' || v === null) return false;
+  const { status } = v as HandlerAnswer;
+  return Number.isInteger(status) && status >= 100 && status <= 599;
 }
 
 /** `--strict-handlers`: an answer the spec refuses is the stub's 500, with why. */
