@@ -67,18 +67,24 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-/**
- * Test files that replace a module (`vi.mock`, `vi.doMock`): each runs with modules of its own.
- * Every other file shares its worker's modules with the files before it (`isolate: false`), which
- * saves each file importing the source again: 48 s of imports a run on two cores went to 10 s.
- */
-const MOCKING = (function mocking(dir: string): string[] {
+/** The test files under `dir` whose text matches `pattern`. */
+function testFiles(dir: string, pattern: RegExp): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const file = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' || e.name.startsWith('.') ? [] : mocking(file);
-    return e.name.endsWith('.test.ts') && /\bvi\.(do)?[mM]ock\(/.test(readFileSync(file, 'utf8')) ? [file] : [];
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name.startsWith('.') ? [] : testFiles(file, pattern);
+    return e.name.endsWith('.test.ts') && pattern.test(readFileSync(file, 'utf8')) ? [file] : [];
   });
-})('test');
+}
+
+/**
+ * Test files that run with modules of their own, in a process of their own: those that replace a
+ * module (`vi.mock`, `vi.doMock`), and those that set V8's flags to read its state (hidden
+ * classes, the old generation's pages), which the files before them in a process change: their
+ * random member names can fill the transitions V8 keeps from `{}`, their garbage the heap. Every
+ * other file shares its worker's modules with the files before it (`isolate: false`), which saves
+ * each file importing the source again: 48 s of imports a run on two cores went to 10 s.
+ */
+const OWN = testFiles('test', /\bvi\.(do)?[mM]ock\(|setFlagsFromString/);
 
 /** `npm run test:slow` runs the SLOW files alone; `npm test` everything else. */
 const SLOW_RUN = process.env.VITEST_SLOW === '1';
@@ -92,14 +98,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'own modules',
-          include: SLOW_RUN ? MOCKING.filter((f) => SLOW.includes(f)) : MOCKING,
+          include: SLOW_RUN ? OWN.filter((f) => SLOW.includes(f)) : OWN,
           exclude: EXCLUDE,
           isolate: true,
         },
       },
       {
         extends: true,
-        test: { name: 'shared modules', include: INCLUDE, exclude: [...EXCLUDE, ...MOCKING], isolate: false },
+        test: { name: 'shared modules', include: INCLUDE, exclude: [...EXCLUDE, ...OWN], isolate: false },
       },
     ],
     // Generous: CI runs the suite on a shared 2-core machine, where spawning node with tsx under
