@@ -123,16 +123,15 @@ function fieldType(rule: FieldRule | undefined): string {
   if (rule.kind === 'list') return 'list';
   if (rule.kind === 'dict') return 'nested object';
   if (rule.kind === 'any') return 'field';
-  if (rule.kind === 'string') {
-    const byFormat: Record<string, string> = {
-      email: 'email',
-      uri: 'url',
-      url: 'url',
-      date: 'date',
-      'date-time': 'datetime',
-      uuid: 'string',
-    };
-    return byFormat[rule.format ?? ''] ?? 'string';
-  }
+  if (rule.kind === 'string') return STRING_TYPES.get(rule.format ?? '') ?? 'string';
   return rule.kind;
 }
+
+/** The label of a string field by its format (a Map: a format named like `constructor` is no member). */
+const STRING_TYPES: ReadonlyMap<string, string> = new Map([
+  ['email', 'email'],
+  ['uri', 'url'],
+  ['url', 'url'],
+  ['date', 'date'],
+  ['date-time', 'datetime'],
+]);
