@@ -1,4 +1,4 @@
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { CoreAnswer, CoreRequest } from '../core/answer.js';
 import { withMembers } from '../core/members.js';
 
@@ -49,7 +49,8 @@ export function writeAnswer(
 /** A whole HTTP/1.1 answer for a socket the parser gave up on (or a CONNECT), then closed. */
 export function rawAnswer(answer: CoreAnswer, method: string): string {
   const body = method === 'HEAD' ? '' : answer.body;
-  const reason = REASONS[answer.status] ?? 'Unknown';
+  // The reason phrase Node's own server writes for the same status.
+  const reason = STATUS_CODES[answer.status] ?? 'Unknown';
   // Written to the socket by hand, so checked here as Node's setHeader checks: a value with a
   // control character (a request byte echoed, CR or LF above all) is left out, never sent.
   const headers = Object.entries(withMembers(outgoingHeaders(answer, answer.body), { connection: 'close' }))
@@ -58,18 +59,6 @@ export function rawAnswer(answer: CoreAnswer, method: string): string {
     .join('\r\n');
   return `HTTP/1.1 ${answer.status} ${reason}\r\n${headers}\r\n\r\n${body}`;
 }
-
-const REASONS: Record<number, string> = {
-  200: 'OK',
-  301: 'Moved Permanently',
-  400: 'Bad Request',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  406: 'Not Acceptable',
-  431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error',
-};
 
 /**
  * A request Node's HTTP parser refused, read from its raw bytes where it can be: a method Node does

@@ -90,7 +90,10 @@ describe('rawAnswer: its status line', () => {
   it.each<[number, string, string, string]>([
     [405, 'GET', 'HTTP/1.1 405 Method Not Allowed', 'x'],
     [431, 'GET', 'HTTP/1.1 431 Request Header Fields Too Large', 'x'],
-    [418, 'GET', 'HTTP/1.1 418 Unknown', 'x'],
+    // As Node's server writes the status line of any other answer (a CONNECT refused 401 was `Unknown`).
+    [401, 'GET', 'HTTP/1.1 401 Unauthorized', 'x'],
+    [418, 'GET', "HTTP/1.1 418 I'm a Teapot", 'x'],
+    [599, 'GET', 'HTTP/1.1 599 Unknown', 'x'],
     [200, 'HEAD', 'HTTP/1.1 200 OK', ''],
   ])('%d to %s: %s', (status, method, line, body) => {
     const text = rawAnswer({ status, headers: {}, body: 'x' }, method);
