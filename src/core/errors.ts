@@ -181,7 +181,9 @@ export const FIELD_ERRORS = {
 
 /** A FIELD_ERRORS message with its `{name}`s filled in, as DRF's `fail()` formats one (`str.format`). */
 export function fieldError(message: string, values: Readonly<Record<string, string | number>>): string {
-  return message.replace(/\{(\w+)\}/g, (name, key: string) => (key in values ? String(values[key]) : name));
+  return message.replace(/\{(\w+)\}/g, (name, key: string) =>
+    Object.hasOwn(values, key) ? String(values[key]) : name,
+  );
 }
 
 /** JSONParser's text for a body it cannot read: `JSON parse error - Expecting value: line 1 column 1 (char 0)`. */

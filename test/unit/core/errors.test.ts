@@ -72,6 +72,12 @@ describe('the texts and answers the catalogue makes', () => {
       '"{input}" is not a valid choice.',
     ],
     [
+      'a name its values have only by their prototype stays',
+      '{constructor} {toString}',
+      {},
+      '{constructor} {toString}',
+    ],
+    [
       'a name not given stays',
       FIELD_ERRORS.SELECT_A_VALID_CHOICE,
       {},
